@@ -1,0 +1,771 @@
+"""Splendor Duel: the state of a game and the one function that applies a table event to it.
+
+``apply(state, event) -> state`` is pure: states and events are frozen, a new state comes back
+or ``RuleError`` is raised and nothing changes. ``replay(setup, events)`` folds a whole log.
+Every rule id below refers to ``RULES.md`` (D-1 … D-12).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from . import catalog
+from .catalog import EXTRA_TURN, NO_COLOR, STEAL_TOKEN, TAKE_PRIVILEGE, TAKE_TOKEN, JewelCard
+from .errors import N_, RuleError
+from .events import (
+    Correction,
+    Discard,
+    Event,
+    Purchase,
+    Replenish,
+    Reserve,
+    TakeRoyal,
+    TakeTokens,
+    UsePrivileges,
+    parse_event,
+)
+from .tokens import GEM_COLORS, GOLD, PEARL, TOKEN_KINDS, Tokens, payment_is_exact, single, suggest_payment
+
+GAME = "duel"
+SEATS = 2
+#: D-1.1: every token of the game; the board holds them all at the start.
+TOKEN_TOTALS = Tokens(white=4, blue=4, green=4, red=4, black=4, pearl=2, gold=3)
+#: D-1.2: privilege scrolls in the game (D-3.3: supply + both players = 3).
+PRIVILEGES = 3
+#: D-6: most reserved cards a player may hold.
+MAX_RESERVED = 3
+#: D-5: most tokens one take may hold.
+MAX_TAKE = 3
+#: D-10: tokens a player may keep at the end of a turn.
+TOKEN_LIMIT = 10
+#: D-9: crown counts whose crossing gives a royal card.
+CROWN_THRESHOLDS = (3, 6)
+#: D-11.1, D-11.2, D-11.3: the three victory routes.
+PRESTIGE_TO_WIN = 20
+CROWNS_TO_WIN = 10
+COLOR_POINTS_TO_WIN = 10
+#: D-1.2 / D-6: jewel cards per level, and the face-up pyramid slots per level.
+LEVEL_SIZES = {1: 30, 2: 24, 3: 13}
+FACE_UP = {1: 5, 2: 4, 3: 3}
+#: Longest player name accepted at setup.
+MAX_NAME = 40
+
+
+class Route(str, Enum):
+    """A Splendor Duel victory route (D-11); the value is the name used in the API."""
+
+    #: D-11.1: 20 or more prestige from jewel and royal cards.
+    PRESTIGE = "prestige"
+    #: D-11.2: 10 or more crowns.
+    CROWNS = "crowns"
+    #: D-11.3: 10 or more prestige on the cards of one colour.
+    COLOR = "color"
+
+
+@dataclass(frozen=True)
+class Owned:
+    """A jewel card a player bought, with the colour it counts as (a joker's chosen colour)."""
+
+    card: str
+    color: str
+
+    @property
+    def jewel(self) -> JewelCard:
+        """The catalogue card."""
+        return catalog.jewels()[self.card]
+
+
+@dataclass(frozen=True)
+class Reserved:
+    """A reserved card: named (``card``) or secret (``card is None``, only its ``level`` known)."""
+
+    level: int
+    card: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"card": id}`` or, for a secret card, ``{"level": n}`` (GAME-LOG.md)."""
+        return {"card": self.card} if self.card else {"level": self.level}
+
+
+@dataclass(frozen=True)
+class Player:
+    """One seat: name, tokens held, privileges, cards bought, reserve and royal cards.
+
+    Prestige, crowns, bonuses and colour points are derived from the cards (D-12).
+    """
+
+    name: str
+    tokens: Tokens = Tokens()
+    privileges: int = 0
+    cards: tuple[Owned, ...] = ()
+    reserved: tuple[Reserved, ...] = ()
+    royals: tuple[str, ...] = ()
+
+    @property
+    def prestige(self) -> int:
+        """Printed points of jewel cards plus royal cards (D-11.1)."""
+        return sum(o.jewel.points for o in self.cards) + sum(catalog.royals()[r].points for r in self.royals)
+
+    @property
+    def crowns(self) -> int:
+        """Crowns on the jewel cards bought (D-9)."""
+        return sum(o.jewel.crowns for o in self.cards)
+
+    @property
+    def bonuses(self) -> dict[str, int]:
+        """Bonuses per gem colour: 1 or 2 a card, jokers on their chosen colour (D-7)."""
+        out = dict.fromkeys(GEM_COLORS, 0)
+        for o in self.cards:
+            if o.color in out:
+                out[o.color] += o.jewel.bonus
+        return out
+
+    @property
+    def color_points(self) -> dict[str, int]:
+        """Printed points per colour, jokers on their colour; never points-only cards (D-11.3)."""
+        out = dict.fromkeys(GEM_COLORS, 0)
+        for o in self.cards:
+            if o.color in out:
+                out[o.color] += o.jewel.points
+        return out
+
+    @property
+    def best_color(self) -> tuple[str | None, int]:
+        """``(colour, points)`` of the colour nearest to D-11.3; ``(None, 0)`` with no points."""
+        points = self.color_points
+        best = max(GEM_COLORS, key=lambda c: points[c])
+        return (best, points[best]) if points[best] else (None, 0)
+
+    @property
+    def royals_earned(self) -> int:
+        """Royal cards the crowns give a right to (D-9, D-12)."""
+        return sum(1 for t in CROWN_THRESHOLDS if self.crowns >= t)
+
+    @property
+    def royal_due(self) -> bool:
+        """True while a crossed crown threshold still waits for its royal card (D-9)."""
+        return self.royals_earned > len(self.royals)
+
+    def routes(self) -> tuple[str, ...]:
+        """The victory routes this player meets now (D-11), in the order prestige, crowns, color."""
+        met = []
+        if self.prestige >= PRESTIGE_TO_WIN:
+            met.append(Route.PRESTIGE.value)
+        if self.crowns >= CROWNS_TO_WIN:
+            met.append(Route.CROWNS.value)
+        if self.best_color[1] >= COLOR_POINTS_TO_WIN:
+            met.append(Route.COLOR.value)
+        return tuple(met)
+
+
+@dataclass(frozen=True)
+class Alert:
+    """Something the table must notice, raised by the last event.
+
+    ``kind`` is one of GAME-LOG.md's alert kinds; ``template``/``params`` make its message.
+    """
+
+    kind: str
+    player: int
+    template: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def message(self) -> str:
+        """The English message."""
+        return self.template % dict(self.params)
+
+
+@dataclass(frozen=True)
+class Pending:
+    """The one choice the table owes next: ``royal`` or ``discard`` (with ``count``)."""
+
+    kind: str
+    player: int
+    count: int = 0
+
+
+@dataclass(frozen=True)
+class Winner:
+    """The winning seat and every route it met (D-11)."""
+
+    player: int
+    routes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DuelState:
+    """The whole position of a Splendor Duel game after some events.
+
+    ``turn`` counts turns from 1, extra turns included; ``current_player`` is the seat to act
+    (after the end, the seat that acted last). ``replenished``, ``action_done`` and
+    ``extra_turn`` describe the turn under way (D-2).
+    """
+
+    players: tuple[Player, Player]
+    first_player: int
+    privileges_supply: int
+    board: Tokens
+    bag: Tokens
+    royals_available: tuple[str, ...]
+    current_player: int
+    turn: int = 1
+    replenished: bool = False
+    action_done: bool = False
+    extra_turn: bool = False
+    winner: Winner | None = None
+    alerts: tuple[Alert, ...] = ()
+
+    game = GAME
+
+    @property
+    def status(self) -> str:
+        """``active`` or ``finished``."""
+        return "finished" if self.winner else "active"
+
+    @property
+    def pending(self) -> Pending | None:
+        """The royal card, then the discard, the player to act owes (D-2 steps 4–5)."""
+        if self.winner or not self.action_done:
+            return None
+        me = self.players[self.current_player]
+        if me.royal_due:
+            return Pending("royal", self.current_player)
+        if me.tokens.total > TOKEN_LIMIT:
+            return Pending("discard", self.current_player, me.tokens.total - TOKEN_LIMIT)
+        return None
+
+    def taken_cards(self) -> set[str]:
+        """Named jewel cards no longer in the pyramid or a deck: bought or reserved by anyone."""
+        taken = {o.card for p in self.players for o in p.cards}
+        taken.update(r.card for p in self.players for r in p.reserved if r.card)
+        return taken
+
+    def deck_left(self, level: int) -> int:
+        """Cards left in a level's deck (D-6): its size, minus face-up slots, bought and reserved."""
+        named = sum(1 for c in self.taken_cards() if catalog.jewels()[c].level == level)
+        secret = sum(1 for p in self.players for r in p.reserved if r.card is None and r.level == level)
+        return LEVEL_SIZES[level] - FACE_UP[level] - named - secret
+
+
+# ---------------------------------------------------------------------------------- helpers
+
+
+def new_game(players: Sequence[str], first_player: int) -> DuelState:
+    """The state at setup (D-1): all tokens on the board, the second player holds 1 privilege.
+
+    ``players`` are the two names in seat order; ``first_player`` is 0 or 1.
+    Raises ``RuleError("bad_setup")`` for anything else.
+    """
+    if not isinstance(players, (list, tuple)) or len(players) != SEATS:
+        raise RuleError("bad_setup", N_("Splendor Duel is played by exactly 2 players."), "D-1")
+    names = []
+    for name in players:
+        if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
+            raise RuleError("bad_setup", N_("Each player needs a name of 1 to %(max)s characters."), "D-1", max=MAX_NAME)
+        names.append(name.strip())
+    if isinstance(first_player, bool) or first_player not in (0, 1):
+        raise RuleError("bad_setup", N_("The first player is seat 0 or 1."), "D-1.3")
+    second = 1 - first_player
+    seats = tuple(Player(name=n, privileges=1 if i == second else 0) for i, n in enumerate(names))
+    return DuelState(
+        players=seats,  # type: ignore[arg-type]
+        first_player=first_player,
+        privileges_supply=PRIVILEGES - 1,
+        board=TOKEN_TOTALS,
+        bag=Tokens(),
+        royals_available=tuple(catalog.royals()),
+        current_player=first_player,
+    )
+
+
+def cost_after_bonuses(player: Player, card: JewelCard) -> Tokens:
+    """What ``card`` costs ``player`` (D-7): printed cost minus bonuses, never below 0; pearls full."""
+    bonuses = player.bonuses
+    return Tokens(
+        **{c: max(0, card.cost.get(c) - bonuses[c]) for c in GEM_COLORS},
+        pearl=card.cost.pearl,
+    )
+
+
+def payment_for(state: DuelState, seat: int, card_id: str) -> tuple[Tokens, bool]:
+    """The payment to pre-fill for ``seat`` buying ``card_id``: own tokens first, gold where needed.
+
+    Returns ``(payment, affordable)``. Raises ``RuleError("unknown_card")`` (D-7).
+    """
+    player = state.players[seat]
+    return suggest_payment(cost_after_bonuses(player, catalog.jewel(card_id)), player.tokens)
+
+
+def joker_colors(player: Player) -> list[str]:
+    """The colours a joker bought by ``player`` may join: those with a bonus already (D-7)."""
+    return [c for c, n in player.bonuses.items() if n > 0]
+
+
+def stealable(player: Player) -> list[str]:
+    """Token kinds that can be stolen from ``player``: gems and pearls held, never gold (D-8)."""
+    return [k for k in GEM_COLORS + (PEARL,) if player.tokens.get(k) > 0]
+
+
+def _set_player(state: DuelState, seat: int, **changes: Any) -> DuelState:
+    players = list(state.players)
+    players[seat] = replace(players[seat], **changes)
+    return replace(state, players=tuple(players))
+
+
+def _alert(state: DuelState, kind: str, seat: int, template: str, **params: Any) -> DuelState:
+    return replace(state, alerts=state.alerts + (Alert(kind, seat, template, params),))
+
+
+def _name(state: DuelState, seat: int) -> str:
+    return state.players[seat].name
+
+
+def _gain_privilege(state: DuelState, seat: int, *, given: bool) -> DuelState:
+    """D-3.2: a privilege from the supply, else from the opponent; nothing when holding all 3.
+
+    ``given`` is True when the opponent's action causes the gain (D-4, D-5).
+    """
+    me, other = state.players[seat], state.players[1 - seat]
+    if me.privileges >= PRIVILEGES:
+        return state
+    if state.privileges_supply > 0:
+        state = replace(state, privileges_supply=state.privileges_supply - 1)
+        state = _set_player(state, seat, privileges=me.privileges + 1)
+        if given:
+            return _alert(
+                state, "privilege_given", seat, N_("%(name)s gains a privilege (%(other)s's move)."),
+                name=me.name, other=other.name,
+            )
+        return _alert(state, "privilege_gained", seat, N_("%(name)s gains a privilege."), name=me.name)
+    state = _set_player(state, 1 - seat, privileges=other.privileges - 1)
+    state = _set_player(state, seat, privileges=me.privileges + 1)
+    return _alert(
+        state, "privilege_taken", seat, N_("%(name)s takes a privilege from %(other)s (the supply is empty)."),
+        name=me.name, other=other.name,
+    )
+
+
+def _move(state: DuelState, seat: int, tokens: Tokens, *, from_board: bool = True) -> DuelState:
+    """Move ``tokens`` from the board to ``seat`` (``from_board``) or from ``seat`` to the bag."""
+    me = state.players[seat]
+    if from_board:
+        state = replace(state, board=state.board - tokens)
+        return _set_player(state, seat, tokens=me.tokens + tokens)
+    state = replace(state, bag=state.bag + tokens)
+    return _set_player(state, seat, tokens=me.tokens - tokens)
+
+
+def _check_steal(state: DuelState, seat: int, steal: str | None, rule: str) -> None:
+    """D-8 steal_token: required when the opponent holds a gem or pearl; never gold or a lacking kind."""
+    victim = state.players[1 - seat]
+    if steal == GOLD:
+        raise RuleError("gold_not_allowed", N_("Gold can never be stolen."), rule)
+    options = stealable(victim)
+    if steal is None:
+        if options:
+            raise RuleError(
+                "steal_required", N_("Name the token to take from %(other)s."), rule, other=victim.name
+            )
+        return
+    if steal not in options:
+        raise RuleError(
+            "steal_target", N_("%(other)s has no %(kind)s token to steal."), rule, other=victim.name, kind=steal
+        )
+
+
+def _steal(state: DuelState, seat: int, steal: str | None) -> DuelState:
+    if steal is None:
+        return state
+    victim = 1 - seat
+    state = _set_player(state, victim, tokens=state.players[victim].tokens - single(steal))
+    return _set_player(state, seat, tokens=state.players[seat].tokens + single(steal))
+
+
+def _require_board(state: DuelState, tokens: Tokens, rule: str) -> None:
+    if not state.board.covers(tokens):
+        raise RuleError("not_enough_tokens", N_("The board does not hold %(tokens)s."), rule, tokens=tokens.describe())
+
+
+def _require_main_phase(state: DuelState, rule: str) -> None:
+    # Only reachable with nothing pending: a finished action with nothing pending ends the turn.
+    if state.action_done:
+        raise RuleError("bad_event", N_("This turn's action is already recorded."), rule)
+
+
+# ---------------------------------------------------------------------------------- events
+
+
+def _use_privileges(state: DuelState, ev: UsePrivileges) -> DuelState:
+    """D-3.1: each privilege returned takes one gem or pearl from the board."""
+    _require_main_phase(state, "D-3.1")
+    me = state.players[ev.player]
+    if state.replenished:
+        raise RuleError(
+            "privilege_after_replenish", N_("No privilege may be used after replenishing the board."), "D-2"
+        )
+    if ev.tokens.gold:
+        raise RuleError("gold_not_allowed", N_("A privilege never takes gold."), "D-3.1")
+    n = ev.tokens.total
+    if n == 0:
+        raise RuleError("bad_event", N_("Choose at least one token to take with a privilege."), "D-3.1")
+    if n > me.privileges:
+        raise RuleError(
+            "not_enough_privileges", N_("%(name)s holds %(held)s privilege(s), not %(n)s."), "D-3.1",
+            name=me.name, held=me.privileges, n=n,
+        )
+    _require_board(state, ev.tokens, "D-3.1")
+    state = _move(state, ev.player, ev.tokens)
+    state = _set_player(state, ev.player, privileges=me.privileges - n)
+    return replace(state, privileges_supply=state.privileges_supply + n)
+
+
+def _replenish(state: DuelState, ev: Replenish) -> DuelState:
+    """D-4: the bag empties onto the board and the opponent gains a privilege."""
+    _require_main_phase(state, "D-4")
+    if not state.bag:
+        raise RuleError("bag_empty", N_("The bag is empty: there is nothing to replenish."), "D-4")
+    state = replace(state, board=state.board + state.bag, bag=Tokens(), replenished=True)
+    return _gain_privilege(state, 1 - ev.player, given=True)
+
+
+def _take_tokens(state: DuelState, ev: TakeTokens) -> DuelState:
+    """D-5: 1 to 3 gems or pearls; 3 of a colour or 2 pearls give the opponent a privilege."""
+    _require_main_phase(state, "D-5")
+    if ev.tokens.gold:
+        raise RuleError("gold_not_allowed", N_("Gold is only taken by reserving a card."), "D-5")
+    n = ev.tokens.total
+    if n == 0:
+        raise RuleError("bad_event", N_("Choose at least one token to take."), "D-5")
+    if n > MAX_TAKE:
+        raise RuleError("too_many_tokens", N_("Take at most 3 tokens, not %(n)s."), "D-5", n=n)
+    _require_board(state, ev.tokens, "D-5")
+    state = _move(state, ev.player, ev.tokens)
+    if any(ev.tokens.get(c) == MAX_TAKE for c in GEM_COLORS) or ev.tokens.pearl >= 2:
+        state = _gain_privilege(state, 1 - ev.player, given=True)
+    return replace(state, action_done=True)
+
+
+def _reserve(state: DuelState, ev: Reserve) -> DuelState:
+    """D-6: take 1 gold and reserve a named card or a deck's top card (secret)."""
+    _require_main_phase(state, "D-6")
+    me = state.players[ev.player]
+    if len(me.reserved) >= MAX_RESERVED:
+        raise RuleError("reserve_limit", N_("%(name)s already holds 3 reserved cards."), "D-6", name=me.name)
+    if not state.board.gold:
+        raise RuleError("no_gold_on_board", N_("There is no gold on the board, so no card can be reserved."), "D-6")
+    if ev.card is not None:
+        card = catalog.jewel(ev.card)
+        if card.id in state.taken_cards():
+            raise RuleError("card_unavailable", N_("Card %(card)s is already bought or reserved."), "D-6", card=card.id)
+        entry = Reserved(level=card.level, card=card.id)
+    else:
+        assert ev.level is not None
+        if state.deck_left(ev.level) <= 0:
+            raise RuleError("deck_empty", N_("The level %(level)s deck is empty."), "D-6", level=ev.level)
+        entry = Reserved(level=ev.level)
+    state = _move(state, ev.player, single(GOLD))
+    state = _set_player(state, ev.player, reserved=me.reserved + (entry,))
+    return replace(state, action_done=True)
+
+
+def _reserved_index(state: DuelState, seat: int, card: JewelCard) -> int:
+    """Which reserved entry a purchase from the reserve takes: the named card, else a secret one."""
+    reserved = state.players[seat].reserved
+    for i, r in enumerate(reserved):
+        if r.card == card.id:
+            return i
+    if card.id in state.taken_cards():
+        raise RuleError("card_unavailable", N_("Card %(card)s is already bought or reserved."), "D-7", card=card.id)
+    for i, r in enumerate(reserved):
+        if r.card is None and r.level == card.level:
+            return i
+    raise RuleError(
+        "not_reserved", N_("%(name)s has not reserved %(card)s."), "D-7", name=state.players[seat].name, card=card.id
+    )
+
+
+def _purchase(state: DuelState, ev: Purchase) -> DuelState:
+    """D-7 then D-8: pay the cost after bonuses into the bag, take the card, resolve its ability."""
+    _require_main_phase(state, "D-7")
+    card = catalog.jewel(ev.card)
+    me = state.players[ev.player]
+    reserved = me.reserved
+    if ev.from_reserve:
+        i = _reserved_index(state, ev.player, card)
+        reserved = reserved[:i] + reserved[i + 1 :]
+    elif card.id in state.taken_cards():
+        raise RuleError("card_unavailable", N_("Card %(card)s is already bought or reserved."), "D-7", card=card.id)
+    if card.is_joker:
+        if ev.wild_color is None:
+            raise RuleError("bad_event", N_("Choose the colour the joker joins."), "D-7")
+        if not joker_colors(me):
+            raise RuleError(
+                "joker_needs_bonus", N_("A joker needs a card with a bonus already owned."), "D-7"
+            )
+        if ev.wild_color not in joker_colors(me):
+            raise RuleError(
+                "joker_color", N_("%(name)s has no %(color)s card for the joker to join."), "D-7",
+                name=me.name, color=ev.wild_color,
+            )
+        color = ev.wild_color
+    else:
+        if ev.wild_color is not None:
+            raise RuleError("bad_event", N_("Only a joker takes a colour."), "D-7")
+        color = card.color
+    owed = cost_after_bonuses(me, card)
+    if not payment_is_exact(owed, ev.payment):
+        raise RuleError(
+            "wrong_payment", N_("%(card)s costs %(owed)s after bonuses (gold may replace any token), not %(paid)s."),
+            "D-7", card=card.id, owed=owed.describe(), paid=ev.payment.describe(),
+        )
+    if not me.tokens.covers(ev.payment):
+        raise RuleError(
+            "not_enough_tokens", N_("%(name)s does not hold %(tokens)s."), "D-7",
+            name=me.name, tokens=ev.payment.describe(),
+        )
+    if card.ability == STEAL_TOKEN:
+        _check_steal(state, ev.player, ev.steal, "D-8")
+    elif ev.steal is not None:
+        raise RuleError("bad_event", N_("%(card)s has no steal ability."), "D-8", card=card.id)
+
+    crowns_before = me.crowns
+    state = _move(state, ev.player, ev.payment, from_board=False)
+    state = _set_player(
+        state, ev.player, cards=state.players[ev.player].cards + (Owned(card.id, color),), reserved=reserved
+    )
+    if card.ability == TAKE_TOKEN and color != NO_COLOR and state.board.get(color):
+        state = _move(state, ev.player, single(color))
+    elif card.ability == TAKE_PRIVILEGE:
+        state = _gain_privilege(state, ev.player, given=False)
+    elif card.ability == STEAL_TOKEN:
+        state = _steal(state, ev.player, ev.steal)
+    elif card.ability == EXTRA_TURN:
+        state = replace(state, extra_turn=True)
+    me = state.players[ev.player]
+    if me.royal_due:
+        state = _alert(
+            state, "royal_due", ev.player, N_("%(name)s reaches %(crowns)s crowns (from %(before)s): choose a royal card."),
+            name=me.name, crowns=me.crowns, before=crowns_before,
+        )
+    return replace(state, action_done=True)
+
+
+def _take_royal(state: DuelState, ev: TakeRoyal) -> DuelState:
+    """D-9: the royal card due after crossing 3 or 6 crowns, its ability at once."""
+    pending = state.pending
+    if pending is None or pending.kind != "royal":
+        raise RuleError("no_royal_due", N_("No royal card is due."), "D-9")
+    royal = catalog.royal(ev.royal)
+    if royal.id not in state.royals_available:
+        raise RuleError("royal_unavailable", N_("Royal card %(card)s is already taken."), "D-9", card=royal.id)
+    if royal.ability == STEAL_TOKEN:
+        _check_steal(state, ev.player, ev.steal, "D-9")
+    elif ev.steal is not None:
+        raise RuleError("bad_event", N_("%(card)s has no steal ability."), "D-9", card=royal.id)
+    me = state.players[ev.player]
+    state = _set_player(state, ev.player, royals=me.royals + (royal.id,))
+    state = replace(state, royals_available=tuple(r for r in state.royals_available if r != royal.id))
+    if royal.ability == EXTRA_TURN:
+        state = replace(state, extra_turn=True)
+    elif royal.ability == TAKE_PRIVILEGE:
+        state = _gain_privilege(state, ev.player, given=False)
+    elif royal.ability == STEAL_TOKEN:
+        state = _steal(state, ev.player, ev.steal)
+    return state
+
+
+def _discard(state: DuelState, ev: Discard) -> DuelState:
+    """D-10: return tokens of the player's choice to the bag until exactly 10 remain."""
+    pending = state.pending
+    if pending is None or pending.kind != "discard":
+        raise RuleError("no_discard_due", N_("No discard is due."), "D-10")
+    me = state.players[ev.player]
+    if not me.tokens.covers(ev.tokens):
+        raise RuleError(
+            "not_enough_tokens", N_("%(name)s does not hold %(tokens)s."), "D-10",
+            name=me.name, tokens=ev.tokens.describe(),
+        )
+    if ev.tokens.total != pending.count:
+        raise RuleError(
+            "wrong_discard", N_("Return exactly %(count)s token(s) to keep 10, not %(n)s."), "D-10",
+            count=pending.count, n=ev.tokens.total,
+        )
+    return _move(state, ev.player, ev.tokens, from_board=False)
+
+
+def _correct(state: DuelState, ev: Correction) -> DuelState:
+    """A table fix of one player's tokens or privileges, the board or the bag (GAME-LOG.md)."""
+    if ev.tokens is not None:
+        state = _set_player(state, ev.player, tokens=ev.tokens)
+    if ev.board is not None:
+        state = replace(state, board=ev.board)
+    if ev.bag is not None:
+        state = replace(state, bag=ev.bag)
+    if ev.privileges is not None:
+        state = _set_player(state, ev.player, privileges=ev.privileges)
+        supply = PRIVILEGES - sum(p.privileges for p in state.players)
+        if supply < 0:
+            raise RuleError(
+                "invariant_broken", N_("Both players together can hold at most 3 privileges."), "D-3.3"
+            )
+        state = replace(state, privileges_supply=supply)
+    return state
+
+
+HANDLERS: dict[type[Event], Callable[[DuelState, Any], DuelState]] = {
+    UsePrivileges: _use_privileges,
+    Replenish: _replenish,
+    TakeTokens: _take_tokens,
+    Reserve: _reserve,
+    Purchase: _purchase,
+    TakeRoyal: _take_royal,
+    Discard: _discard,
+}
+
+
+def check_invariants(state: DuelState) -> None:
+    """D-12: token totals per kind, privileges, reserve sizes, royal cards owned + due.
+
+    Raises ``RuleError("invariant_broken")`` naming the first total that does not hold.
+    """
+    for kind in TOKEN_KINDS:
+        counts = [state.board.get(kind), state.bag.get(kind)] + [p.tokens.get(kind) for p in state.players]
+        if any(c < 0 for c in counts) or sum(counts) != TOKEN_TOTALS.get(kind):
+            raise RuleError(
+                "invariant_broken",
+                N_("The %(kind)s tokens would add up to %(n)s, not %(total)s: fix the board or the bag too."),
+                "D-12", kind=kind, n=sum(counts), total=TOKEN_TOTALS.get(kind),
+            )
+    privileges = [state.privileges_supply] + [p.privileges for p in state.players]
+    if any(p < 0 for p in privileges) or sum(privileges) != PRIVILEGES:
+        raise RuleError("invariant_broken", N_("The privileges would not add up to 3."), "D-3.3")
+    for p in state.players:
+        if len(p.reserved) > MAX_RESERVED:
+            raise RuleError("invariant_broken", N_("A player can hold at most 3 reserved cards."), "D-12")
+        if len(p.royals) > p.royals_earned:
+            raise RuleError("invariant_broken", N_("More royal cards than crowns allow."), "D-12")
+
+
+def _end_turn(state: DuelState) -> DuelState:
+    """D-2 step 6: victory check for the player whose turn ends, then the next turn."""
+    seat = state.current_player
+    me = state.players[seat]
+    routes = me.routes()
+    if routes:
+        state = replace(state, winner=Winner(seat, routes))
+        return _alert(state, "victory", seat, N_("%(name)s wins!"), name=me.name, routes=list(routes))
+    nxt = seat if state.extra_turn else 1 - seat
+    if state.extra_turn:
+        state = _alert(state, "extra_turn", seat, N_("%(name)s plays an extra turn."), name=me.name)
+    return replace(
+        state, current_player=nxt, turn=state.turn + 1, replenished=False, action_done=False, extra_turn=False
+    )
+
+
+def apply(state: DuelState, event: Event) -> DuelState:
+    """Apply one table event (D-2 … D-11) and return the new state.
+
+    The returned state's ``alerts`` are those this event raised. Raises ``RuleError`` (with the
+    GAME-LOG.md code) when the event is not allowed; ``state`` is never changed.
+    """
+    if state.winner is not None:
+        raise RuleError("game_over", N_("The game is over: no more entries (undo is still possible)."), "D-11")
+    before = state.pending
+    state = replace(state, alerts=())
+    if isinstance(event, Correction):
+        if not 0 <= event.player < SEATS:
+            raise RuleError("bad_event", N_("There is no such player."))
+        state = _correct(state, event)
+    else:
+        if event.player != state.current_player:
+            raise RuleError(
+                "not_your_turn", N_("It is %(name)s's turn."), "D-2", name=_name(state, state.current_player)
+            )
+        handler = HANDLERS.get(type(event))
+        if handler is None:
+            raise RuleError("bad_event", N_("That entry does not exist in Splendor Duel."))
+        if before is not None:
+            if before.kind == "royal" and not isinstance(event, TakeRoyal):
+                raise RuleError("royal_required", N_("Choose the royal card first."), "D-9")
+            if before.kind == "discard" and not isinstance(event, Discard):
+                raise RuleError("discard_required", N_("Return tokens down to 10 first."), "D-10")
+        state = handler(state, event)
+    check_invariants(state)
+    after = state.pending
+    if after is not None and after.kind == "discard" and after != before:
+        state = _alert(
+            state, "discard_due", after.player, N_("%(name)s holds %(total)s tokens: return %(count)s."),
+            name=_name(state, after.player), total=state.players[after.player].tokens.total, count=after.count,
+        )
+    if state.action_done and after is None:
+        state = _end_turn(state)
+    return state
+
+
+def replay(setup: Mapping[str, Any], events: Iterable[Event | Mapping[str, Any]]) -> DuelState:
+    """Fold a whole log: ``setup`` holds ``players`` and ``first_player``; events as objects or dicts.
+
+    Raises ``RuleError`` at the first event that is refused.
+    """
+    state = new_game(setup.get("players"), setup.get("first_player"))  # type: ignore[arg-type]
+    for ev in events:
+        state = apply(state, ev if isinstance(ev, Event) else parse_event(ev, SEATS))
+    return state
+
+
+def steps(setup: Mapping[str, Any], events: Iterable[Event]) -> Iterable[tuple[Event, DuelState, DuelState]]:
+    """Yield ``(event, state_before, state_after)`` for each event of a log (for the game log view)."""
+    state = new_game(setup.get("players"), setup.get("first_player"))  # type: ignore[arg-type]
+    for ev in events:
+        after = apply(state, ev)
+        yield ev, state, after
+        state = after
+
+
+def to_json(
+    state: DuelState, translate: Callable[[str, Mapping[str, Any]], str] | None = None
+) -> dict[str, Any]:
+    """The state as GAME-LOG.md's JSON (without ``id`` and ``version``, which the service adds).
+
+    ``translate(template, params)`` renders alert messages; English by default.
+    """
+    render = translate or (lambda t, p: t % dict(p))
+    pending = state.pending
+    return {
+        "game": GAME,
+        "status": state.status,
+        "turn": state.turn,
+        "current_player": state.current_player,
+        "first_player": state.first_player,
+        "pending": None
+        if pending is None
+        else {"kind": pending.kind, "player": pending.player, **({"count": pending.count} if pending.kind == "discard" else {})},
+        "players": [
+            {
+                "name": p.name,
+                "prestige": p.prestige,
+                "crowns": p.crowns,
+                "color_points": p.color_points,
+                "best_color": p.best_color[0],
+                "bonuses": p.bonuses,
+                "tokens": p.tokens.to_dict(),
+                "token_total": p.tokens.total,
+                "privileges": p.privileges,
+                "reserved": [r.to_json() for r in p.reserved],
+                "royals": sorted(p.royals),
+                "cards": sorted(o.card for o in p.cards),
+                "jokers": {o.card: o.color for o in p.cards if o.jewel.is_joker},
+                "extra_turn": state.extra_turn and i == state.current_player and not state.winner,
+            }
+            for i, p in enumerate(state.players)
+        ],
+        "privileges_supply": state.privileges_supply,
+        "board": state.board.to_dict(),
+        "bag": state.bag.to_dict(),
+        "royals_available": list(state.royals_available),
+        "winner": None if state.winner is None else {"player": state.winner.player, "routes": list(state.winner.routes)},
+        "alerts": [{"kind": a.kind, "player": a.player, "message": render(a.template, a.params)} for a in state.alerts],
+    }

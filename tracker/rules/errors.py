@@ -1,0 +1,44 @@
+"""The one exception the rules engine raises, and the marker for translatable text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def N_(text: str) -> str:
+    """Mark ``text`` for translation without translating it (the web layer translates).
+
+    The rules stay free of Flask-Babel; message templates are extracted by this keyword
+    and translated later with their parameters (``%(name)s`` placeholders).
+    """
+    return text
+
+
+class RuleError(ValueError):
+    """An entry the rules refuse. Nothing is applied when it is raised.
+
+    Attributes:
+        code: a stable snake_case word from GAME-LOG.md (``not_your_turn``, ``wrong_payment``…).
+        template: an English sentence with ``%(param)s`` placeholders, marked with ``N_``.
+        params: the values for the placeholders (player names, counts, card ids).
+        rule: the rule id the entry breaks (``"D-7"``), or ``""`` for shape errors.
+    """
+
+    def __init__(self, code: str, template: str, rule: str = "", **params: Any) -> None:
+        self.code = code
+        self.template = template
+        self.params = params
+        self.rule = rule
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        """The English message with its parameters filled in."""
+        try:
+            return self.template % self.params
+        except (KeyError, ValueError, TypeError):
+            return self.template
+
+    def to_dict(self) -> dict[str, str]:
+        """The error as GAME-LOG.md's ``{"code", "message", "rule"}`` (English message)."""
+        return {"code": self.code, "message": self.message, "rule": self.rule}
