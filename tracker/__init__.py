@@ -1,0 +1,108 @@
+"""tracker: the table companion for Splendor Duel. ``create_app`` builds the Flask app."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, request
+from flask_babel import Babel
+from flask_migrate import Migrate
+from flask_wtf.csrf import CSRFProtect
+from htmx_flask import Htmx
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+
+from .db import db
+
+MIGRATIONS = str(Path(__file__).parent / "migrations")
+LANGUAGES = ("en",)
+
+babel = Babel()
+csrf = CSRFProtect()
+migrate = Migrate()
+htmx = Htmx()
+
+#: A strict policy: scripts and styles only from our own static files, never inline.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'"
+)
+
+
+def _secret_key(instance: Path) -> str:
+    """The instance's secret key, generated into ``instance/secret_key`` on first run."""
+    path = instance / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """SQLite: WAL journal, a busy timeout and enforced foreign keys on every connection."""
+    if type(dbapi_connection).__module__.startswith("sqlite3"):
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA busy_timeout=15000")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+
+def _locale() -> str | None:
+    return request.accept_languages.best_match(LANGUAGES) or "en"
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the app: config (instance/config.py, DATABASE_URL, ``test_config``), extensions, blueprints.
+
+    The instance folder is created on first run and holds the SQLite database and the secret key.
+    """
+    app = Flask(__name__, instance_relative_config=True)
+    instance = Path(app.instance_path)
+    instance.mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        SQLALCHEMY_DATABASE_URI=f"sqlite:///{instance / 'tracker.sqlite3'}",
+        MAX_CONTENT_LENGTH=1024 * 1024,
+        BABEL_DEFAULT_LOCALE="en",
+        WTF_CSRF_TIME_LIMIT=None,
+        WTF_CSRF_SSL_STRICT=False,
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+        if os.environ.get("DATABASE_URL"):
+            app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
+        if os.environ.get("SECRET_KEY"):
+            app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
+    else:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(instance)
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=MIGRATIONS)
+    babel.init_app(app, locale_selector=_locale)
+    csrf.init_app(app)
+    htmx.init_app(app)
+
+    from . import models  # noqa: F401  (tables known to Alembic)
+    from .views import api, pages
+
+    app.register_blueprint(api.bp)
+    csrf.exempt(api.bp)
+    app.register_blueprint(pages.bp)
+    pages.register_template_helpers(app)
+
+    @app.after_request
+    def _security_headers(response):  # type: ignore[no-untyped-def]
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.add("Vary", "HX-Request")
+        return response
+
+    return app

@@ -1,0 +1,68 @@
+"""Database tables: a game's setup and its append-only events. No derived totals are stored.
+
+``Game.status``, ``result`` and ``finished`` are a listing summary written in the same
+transaction as the event that changes them; the truth is always the replay of the events.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .db import db
+
+
+def utcnow() -> datetime:
+    """The current UTC time, without tzinfo (stored as UTC in every backend)."""
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+class Game(db.Model):  # type: ignore[name-defined,misc]
+    """One recorded game: ``id`` is the unguessable key in its link (>= 128 random bits).
+
+    ``setup`` holds ``players`` (names in seat order), ``first_player`` and ``nobles``.
+    ``version`` counts every accepted write (events and undos); it only grows.
+    """
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game: Mapped[str] = mapped_column(String(16))
+    setup: Mapped[dict[str, Any]] = mapped_column(JSON)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    status: Mapped[str] = mapped_column(String(16), default="active")
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    started: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    finished: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+    events: Mapped[list["Event"]] = relationship(
+        back_populates="game_row", order_by="Event.seq", cascade="all, delete-orphan", lazy="raise"
+    )
+
+
+class Event(db.Model):  # type: ignore[name-defined,misc]
+    """One table event as GAME-LOG.md JSON. ``seq`` numbers a game's events from 1, gap-free.
+
+    Undo sets ``undone`` (the row is kept for the record). ``entry_id`` is the client's key
+    that makes a repeated submission a no-op.
+    """
+
+    __tablename__ = "events"
+    __table_args__ = (
+        UniqueConstraint("game_id", "seq", name="uq_events_game_seq"),
+        UniqueConstraint("game_id", "entry_id", name="uq_events_game_entry"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    entry_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    undone: Mapped[bool] = mapped_column(Boolean, default=False)
+    created: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    undone_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+    game_row: Mapped[Game] = relationship(back_populates="events")

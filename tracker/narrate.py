@@ -1,0 +1,140 @@
+"""Plain-words sentences for the game log and the preview line (translated).
+
+Presentation only: every figure comes from the states the rules computed before and after.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
+
+from .i18n import tr
+from .rules import catalog
+from .rules.events import (
+    Correction,
+    Discard,
+    Event,
+    Purchase,
+    Replenish,
+    Reserve,
+    TakeRoyal,
+    TakeTokens,
+    UsePrivileges,
+)
+from .rules.tokens import Tokens
+
+TOKEN_NAMES = {
+    "white": _l("white"),
+    "blue": _l("blue"),
+    "green": _l("green"),
+    "red": _l("red"),
+    "black": _l("black"),
+    "pearl": _l("pearl"),
+    "gold": _l("gold"),
+    "wild": _l("joker"),
+    "none": _l("points only"),
+}
+
+ROUTE_NAMES = {
+    "prestige": _l("20 prestige"),
+    "crowns": _l("10 crowns"),
+    "color": _l("10 prestige in one colour"),
+}
+
+ABILITY_NAMES = {
+    "extra_turn": _l("extra turn"),
+    "take_token": _l("take a token"),
+    "take_privilege": _l("take a privilege"),
+    "steal_token": _l("steal a token"),
+    "none": "",
+}
+
+
+def token_list(bag: Tokens) -> str:
+    """``2 red, 1 pearl`` in the current language."""
+    parts = [f"{n} {TOKEN_NAMES[k]}" for k, n in bag.items() if n]
+    return ", ".join(parts) if parts else _("nothing")
+
+
+def card_summary(card_id: str) -> str:
+    """``a level-2 red card (2 prestige, 1 crown)``."""
+    card = catalog.jewels()[card_id]
+    extras = [ngettext("%(num)s prestige", "%(num)s prestige", card.points)] if card.points else []
+    if card.crowns:
+        extras.append(ngettext("%(num)s crown", "%(num)s crowns", card.crowns))
+    if card.ability != "none":
+        extras.append(str(ABILITY_NAMES[card.ability]))
+    detail = f" ({', '.join(extras)})" if extras else ""
+    return _("a level-%(level)s %(color)s card %(card)s", level=card.level, color=TOKEN_NAMES[card.color], card=card.id) + detail
+
+
+def _player_change(before: Any, after: Any, seat: int) -> str:
+    """What changed on a player's route meters: ``prestige 9 → 11, crowns 2 → 3``."""
+    b, a = before.players[seat], after.players[seat]
+    parts = []
+    if a.prestige != b.prestige:
+        parts.append(_("prestige %(a)s → %(b)s", a=b.prestige, b=a.prestige))
+    if a.crowns != b.crowns:
+        parts.append(_("crowns %(a)s → %(b)s", a=b.crowns, b=a.crowns))
+    if a.best_color != b.best_color and a.best_color[0]:
+        parts.append(
+            _("%(color)s %(a)s → %(b)s", color=TOKEN_NAMES[a.best_color[0]], a=b.color_points[a.best_color[0]], b=a.best_color[1])
+        )
+    return ", ".join(parts)
+
+
+def describe(event: Event, before: Any, after: Any) -> str:
+    """One sentence for an applied event, with what it caused (alerts the rules raised)."""
+    who = before.players[event.player].name
+    if isinstance(event, TakeTokens):
+        text = _("%(name)s took %(tokens)s.", name=who, tokens=token_list(event.tokens))
+    elif isinstance(event, UsePrivileges):
+        text = _("%(name)s used %(n)s privilege(s) for %(tokens)s.", name=who, n=event.tokens.total, tokens=token_list(event.tokens))
+    elif isinstance(event, Replenish):
+        text = _("%(name)s replenished the board.", name=who)
+    elif isinstance(event, Reserve):
+        if event.card:
+            text = _("%(name)s reserved %(card)s and took a gold.", name=who, card=card_summary(event.card))
+        else:
+            text = _("%(name)s reserved a secret level-%(level)s card and took a gold.", name=who, level=event.level)
+    elif isinstance(event, Purchase):
+        text = _("%(name)s bought %(card)s", name=who, card=card_summary(event.card))
+        if event.wild_color:
+            text += " " + _("on %(color)s", color=TOKEN_NAMES[event.wild_color])
+        text += " " + _("paying %(tokens)s", tokens=token_list(event.payment))
+        if event.steal:
+            text += _(", stealing 1 %(kind)s", kind=TOKEN_NAMES[event.steal])
+        change = _player_change(before, after, event.player)
+        text += (f"; {change}." if change else ".")
+    elif isinstance(event, TakeRoyal):
+        royal = catalog.royals()[event.royal]
+        ability = ABILITY_NAMES[royal.ability]
+        text = _("%(name)s took royal card %(card)s (%(points)s prestige%(ability)s).",
+                 name=who, card=royal.id, points=royal.points, ability=f", {ability}" if ability else "")
+        if event.steal:
+            text += " " + _("Stole 1 %(kind)s.", kind=TOKEN_NAMES[event.steal])
+    elif isinstance(event, Discard):
+        text = _("%(name)s returned %(tokens)s to the bag.", name=who, tokens=token_list(event.tokens))
+    elif isinstance(event, Correction):
+        fixed = []
+        if event.tokens is not None:
+            fixed.append(_("tokens: %(tokens)s", tokens=token_list(event.tokens)))
+        if event.privileges is not None:
+            fixed.append(_("privileges: %(n)s", n=event.privileges))
+        if event.board is not None:
+            fixed.append(_("board: %(tokens)s", tokens=token_list(event.board)))
+        if event.bag is not None:
+            fixed.append(_("bag: %(tokens)s", tokens=token_list(event.bag)))
+        text = _("Correction for %(name)s: %(what)s.", name=who, what="; ".join(fixed))
+        if event.note:
+            text += f" “{event.note}”"
+    else:  # pragma: no cover - every Duel event is handled above
+        text = event.type
+    consequences = [tr(a.template, a.params) for a in after.alerts if a.kind != "victory"]
+    if after.winner is not None:
+        routes = ", ".join(str(ROUTE_NAMES[r]) for r in after.winner.routes)
+        consequences.append(_("%(name)s wins by %(routes)s!", name=after.players[after.winner.player].name, routes=routes))
+    return " ".join([text] + consequences)

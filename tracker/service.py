@@ -1,0 +1,346 @@
+"""The only module that joins the database and the rules: load, fold, apply, append, commit.
+
+Every write (an event or an undo) raises the game's ``version`` by one with a conditional
+UPDATE (``WHERE version = seen``), so two phones can never both write the same version; the
+``(game_id, seq)`` and ``(game_id, entry_id)`` unique constraints back it up.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Callable, Mapping
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+
+from .db import db
+from .models import Event, Game, utcnow
+from .rules import duel
+from .rules.errors import N_, RuleError
+from .rules.events import Event as RuleEvent
+from .rules.events import event_to_dict, parse_event
+
+LOG_FORMAT = "splendor-tracker/1"
+#: Engines by game kind (GAME-LOG.md ``game``).
+ENGINES = {"duel": duel}
+ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{22,64}$")
+MAX_ENTRY_ID = 64
+#: How often a write without ``expected_version`` retries after losing a race.
+RETRIES = 5
+
+
+class GameNotFound(LookupError):
+    """No game has this id (404 ``not_found``)."""
+
+
+class VersionConflict(Exception):
+    """``expected_version`` is not the current version (409); ``view`` is the fresh game."""
+
+    def __init__(self, view: "GameView") -> None:
+        super().__init__("version_conflict")
+        self.view = view
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A game as loaded: its row, the applied events (rule objects) and the folded state."""
+
+    row: Game
+    events: tuple[RuleEvent, ...]
+    state: Any
+
+    @property
+    def version(self) -> int:
+        """The game's write counter (GAME-LOG.md ``version``)."""
+        return self.row.version
+
+    @property
+    def engine(self) -> Any:
+        """The rules module of this game's kind."""
+        return ENGINES[self.row.game]
+
+    def to_json(self, translate: Callable[[str, Mapping[str, Any]], str] | None = None) -> dict[str, Any]:
+        """The state as GAME-LOG.md JSON, with ``id`` and ``version``."""
+        return {"id": self.row.id, "version": self.row.version, **self.engine.to_json(self.state, translate)}
+
+
+def new_id() -> str:
+    """A random URL-safe game id of 192 bits (32 characters)."""
+    return secrets.token_urlsafe(24)
+
+
+def _engine(kind: Any) -> Any:
+    engine = ENGINES.get(kind) if isinstance(kind, str) else None
+    if engine is None:
+        raise RuleError("bad_setup", N_("Unknown game: %(game)s. Choose duel."), game=str(kind)[:20])
+    return engine
+
+
+def _setup(payload: Mapping[str, Any]) -> tuple[str, dict[str, Any], Any]:
+    """Validate a setup body; returns ``(kind, setup, initial_state)``."""
+    if not isinstance(payload, Mapping):
+        raise RuleError("bad_setup", N_("A new game needs a JSON object."))
+    kind = payload.get("game", "duel")
+    engine = _engine(kind)
+    state = engine.new_game(payload.get("players"), payload.get("first_player"))
+    setup = {"players": [p.name for p in state.players], "first_player": state.first_player, "nobles": None}
+    return kind, setup, state
+
+
+def _applied_rows(game_id: str) -> list[Event]:
+    return list(
+        db.session.scalars(select(Event).where(Event.game_id == game_id, Event.undone.is_(False)).order_by(Event.seq))
+    )
+
+
+def _fold(row: Game, rows: list[Event]) -> GameView:
+    engine = ENGINES[row.game]
+    events = tuple(parse_event(r.data, len(row.setup["players"])) for r in rows)
+    return GameView(row=row, events=events, state=engine.replay(row.setup, events))
+
+
+def load(game_id: str) -> GameView:
+    """The game with its applied events folded into a state. Raises ``GameNotFound``."""
+    row = db.session.get(Game, game_id) if isinstance(game_id, str) else None
+    if row is None:
+        raise GameNotFound(game_id)
+    return _fold(row, _applied_rows(game_id))
+
+
+def create_game(payload: Mapping[str, Any]) -> GameView:
+    """Create a game from ``{"game", "players", "first_player"}``. Raises ``RuleError("bad_setup")``."""
+    kind, setup, state = _setup(payload)
+    row = Game(id=new_id(), game=kind, setup=setup, version=0, status="active", started=utcnow())
+    db.session.add(row)
+    db.session.commit()
+    return GameView(row=row, events=(), state=state)
+
+
+def _summary(state: Any) -> dict[str, Any]:
+    """The listing columns a state implies (status, result, finished)."""
+    if state.status != "finished":
+        return {"status": "active", "result": None, "finished": None}
+    winner = ENGINES[state.game].to_json(state)["winner"]
+    return {"status": "finished", "result": {"winner": winner, "turns": state.turn}, "finished": utcnow()}
+
+
+def _bump(row: Game, seen: int, state: Any) -> bool:
+    """Raise the version from ``seen`` by one, only if nobody else did; updates the summary."""
+    summary = _summary(state)
+    if summary["status"] == row.status == "finished":
+        summary["finished"] = row.finished
+    res = db.session.execute(
+        update(Game).where(Game.id == row.id, Game.version == seen).values(version=seen + 1, **summary)
+    )
+    return res.rowcount == 1
+
+
+def _check_write_args(expected_version: Any, entry_id: Any = None) -> None:
+    if expected_version is not None and (
+        isinstance(expected_version, bool) or not isinstance(expected_version, int) or expected_version < 0
+    ):
+        raise RuleError("bad_event", N_("expected_version must be a whole number."))
+    if entry_id is not None and (not isinstance(entry_id, str) or not 0 < len(entry_id) <= MAX_ENTRY_ID):
+        raise RuleError("bad_event", N_("entry_id must be a text of 1 to 64 characters."))
+
+
+def _entry_seen(game_id: str, entry_id: str | None) -> bool:
+    if entry_id is None:
+        return False
+    return db.session.scalar(select(Event.id).where(Event.game_id == game_id, Event.entry_id == entry_id)) is not None
+
+
+def post_event(
+    game_id: str, data: Any, *, expected_version: Any = None, entry_id: Any = None
+) -> GameView:
+    """Apply one event and store it; returns the new game view.
+
+    A repeated ``entry_id`` stores nothing and returns the current game. Raises
+    ``GameNotFound``, ``VersionConflict`` (stale ``expected_version``) or ``RuleError``
+    (nothing stored).
+    """
+    _check_write_args(expected_version, entry_id)
+    for _ in range(RETRIES):
+        view = load(game_id)
+        if _entry_seen(game_id, entry_id):
+            return view
+        if expected_version is not None and expected_version != view.version:
+            raise VersionConflict(view)
+        event = parse_event(data, len(view.row.setup["players"]))
+        state = view.engine.apply(view.state, event)
+        seen = view.version
+        seq = (db.session.scalar(select(func.max(Event.seq)).where(Event.game_id == game_id)) or 0) + 1
+        if not _bump(view.row, seen, state):
+            db.session.rollback()
+            if expected_version is not None:
+                raise VersionConflict(load(game_id))
+            continue
+        db.session.add(Event(game_id=game_id, seq=seq, entry_id=entry_id, data=event_to_dict(event), created=utcnow()))
+        try:
+            db.session.commit()
+        except IntegrityError:
+            db.session.rollback()
+            if _entry_seen(game_id, entry_id):
+                return load(game_id)
+            if expected_version is not None:
+                raise VersionConflict(load(game_id))
+            continue
+        db.session.refresh(view.row)
+        return GameView(row=view.row, events=view.events + (event,), state=state)
+    raise VersionConflict(load(game_id))
+
+
+def undo(game_id: str, *, expected_version: Any = None) -> GameView:
+    """Mark the last applied event undone (kept for the record) and refold.
+
+    Raises ``GameNotFound``, ``VersionConflict`` or ``RuleError("nothing_to_undo")``.
+    """
+    _check_write_args(expected_version)
+    for _ in range(RETRIES):
+        view = load(game_id)
+        if expected_version is not None and expected_version != view.version:
+            raise VersionConflict(view)
+        rows = _applied_rows(game_id)
+        if not rows:
+            raise RuleError("nothing_to_undo", N_("There is no entry to undo."))
+        rows[-1].undone = True
+        rows[-1].undone_at = utcnow()
+        folded = _fold(view.row, rows[:-1])
+        if not _bump(view.row, view.version, folded.state):
+            db.session.rollback()
+            if expected_version is not None:
+                raise VersionConflict(load(game_id))
+            continue
+        db.session.commit()
+        db.session.refresh(view.row)
+        return GameView(row=view.row, events=folded.events, state=folded.state)
+    raise VersionConflict(load(game_id))
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.strftime("%Y-%m-%dT%H:%M:%SZ") if value else None
+
+
+def export_log(game_id: str) -> dict[str, Any]:
+    """The game as a GAME-LOG.md ``splendor-tracker/1`` log (undone events left out)."""
+    view = load(game_id)
+    return _log_of(view)
+
+
+def _log_of(view: GameView) -> dict[str, Any]:
+    row, state = view.row, view.state
+    result = None
+    if state.status == "finished":
+        result = {"winner": view.to_json()["winner"], "turns": state.turn}
+    return {
+        "format": LOG_FORMAT,
+        "id": row.id,
+        "started": _iso(row.started),
+        "finished": _iso(row.finished),
+        "game": row.game,
+        "players": list(row.setup["players"]),
+        "first_player": row.setup["first_player"],
+        "nobles": row.setup.get("nobles"),
+        "events": [event_to_dict(e) for e in view.events],
+        "result": result,
+    }
+
+
+def _parse_time(value: Any) -> datetime | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise RuleError("bad_log", N_("Times in a log are ISO 8601 texts."))
+    try:
+        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise RuleError("bad_log", N_("Times in a log are ISO 8601 texts.")) from exc
+    if parsed.tzinfo is not None:
+        parsed = parsed.astimezone(timezone.utc).replace(tzinfo=None)
+    return parsed
+
+
+def import_log(log: Any) -> tuple[GameView, bool]:
+    """Store a game from its log; returns ``(view, created)``.
+
+    A log whose ``id`` is already stored is not imported again (``created`` is False).
+    Raises ``RuleError``: ``bad_log`` (malformed), ``import_mismatch`` (an event refused,
+    or a replay whose outcome differs from ``result``).
+    """
+    if not isinstance(log, Mapping) or log.get("format") != LOG_FORMAT:
+        raise RuleError("bad_log", N_("This is not a splendor-tracker/1 game log."))
+    events = log.get("events")
+    if not isinstance(events, list):
+        raise RuleError("bad_log", N_("A game log needs a list of events."))
+    log_id = log.get("id")
+    if log_id is not None:
+        if not isinstance(log_id, str) or not ID_PATTERN.match(log_id):
+            raise RuleError("bad_log", N_("A game id is 22 to 64 letters, digits, - or _."))
+        existing = db.session.get(Game, log_id)
+        if existing is not None:
+            return load(log_id), False
+    try:
+        kind, setup, state = _setup(log)
+    except RuleError as exc:
+        raise RuleError("bad_log", exc.template, exc.rule, **exc.params) from exc
+    engine = ENGINES[kind]
+    parsed = []
+    for i, data in enumerate(events, start=1):
+        try:
+            ev = parse_event(data, len(setup["players"]))
+            state = engine.apply(state, ev)
+        except RuleError as exc:
+            raise RuleError(
+                "import_mismatch", N_("Event %(n)s of the log is refused: %(reason)s"), exc.rule, n=i, reason=exc.message
+            ) from exc
+        parsed.append(ev)
+    expected = log.get("result")
+    actual = None
+    if state.status == "finished":
+        actual = {"winner": engine.to_json(state)["winner"], "turns": state.turn}
+    if expected != actual:
+        raise RuleError(
+            "import_mismatch", N_("Replaying the log does not give its recorded result."), "D-11"
+        )
+    started = _parse_time(log.get("started")) or utcnow()
+    finished = _parse_time(log.get("finished"))
+    row = Game(
+        id=log_id or new_id(),
+        game=kind,
+        setup=setup,
+        version=len(parsed),
+        started=started,
+        **{**_summary(state), **({"finished": finished} if finished and state.status == "finished" else {})},
+    )
+    db.session.add(row)
+    for seq, ev in enumerate(parsed, start=1):
+        db.session.add(Event(game_id=row.id, seq=seq, data=event_to_dict(ev), created=started))
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        if log_id is not None and db.session.get(Game, log_id) is not None:
+            return load(log_id), False
+        raise
+    return GameView(row=row, events=tuple(parsed), state=state), True
+
+
+def list_games(limit: int = 500) -> list[Game]:
+    """Games newest first (the listing summary; no replay)."""
+    return list(db.session.scalars(select(Game).order_by(Game.started.desc()).limit(limit)))
+
+
+def game_summary(row: Game) -> dict[str, Any]:
+    """A game in the API list (GAME-LOG.md): id, game, players, status, winner, started, finished."""
+    return {
+        "id": row.id,
+        "game": row.game,
+        "players": list(row.setup["players"]),
+        "status": row.status,
+        "winner": (row.result or {}).get("winner"),
+        "started": _iso(row.started),
+        "finished": _iso(row.finished),
+    }

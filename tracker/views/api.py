@@ -1,0 +1,106 @@
+"""The JSON API of GAME-LOG.md: thin views over ``service``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, jsonify, request
+from flask_babel import gettext as _
+from werkzeug.exceptions import HTTPException
+
+from .. import service
+from ..i18n import error_json, tr
+from ..rules.errors import N_, RuleError
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _error(status: int, code: str, message: str, rule: str = "", **extra: Any):  # type: ignore[no-untyped-def]
+    return jsonify({"error": {"code": code, "message": message, "rule": rule}, **extra}), status
+
+
+def _body() -> Any:
+    """The JSON body; a non-JSON body is answered 400 by ``_not_json``."""
+    data = request.get_json(silent=True)
+    if data is None:
+        raise _NotJson()
+    return data
+
+
+class _NotJson(Exception):
+    pass
+
+
+@bp.errorhandler(_NotJson)
+def _not_json(_exc: _NotJson):  # type: ignore[no-untyped-def]
+    return _error(400, "bad_json", _("The request body must be JSON (Content-Type: application/json)."))
+
+
+@bp.errorhandler(RuleError)
+def _rule_error(err: RuleError):  # type: ignore[no-untyped-def]
+    return jsonify(error_json(err)), 422
+
+
+@bp.errorhandler(service.GameNotFound)
+def _not_found(_exc: Exception):  # type: ignore[no-untyped-def]
+    return _error(404, "not_found", _("There is no game with this id."))
+
+
+@bp.errorhandler(service.VersionConflict)
+def _conflict(exc: service.VersionConflict):  # type: ignore[no-untyped-def]
+    return _error(
+        409, "version_conflict", _("Another entry was recorded first; check the game and try again."),
+        state=exc.view.to_json(tr),
+    )
+
+
+@bp.errorhandler(HTTPException)
+def _http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
+    code = "not_found" if exc.code == 404 else (exc.name or "error").lower().replace(" ", "_")
+    return _error(exc.code or 500, code, exc.description or exc.name)
+
+
+@bp.post("/games")
+def create_game():  # type: ignore[no-untyped-def]
+    view = service.create_game(_body())
+    return jsonify(view.to_json(tr)), 201
+
+
+@bp.get("/games")
+def list_games():  # type: ignore[no-untyped-def]
+    return jsonify([service.game_summary(row) for row in service.list_games()])
+
+
+@bp.get("/games/<game_id>")
+def game_state(game_id: str):  # type: ignore[no-untyped-def]
+    return jsonify(service.load(game_id).to_json(tr))
+
+
+@bp.post("/games/<game_id>/events")
+def post_event(game_id: str):  # type: ignore[no-untyped-def]
+    body = _body()
+    if not isinstance(body, dict):
+        raise RuleError("bad_event", N_("An entry must be a JSON object."))
+    view = service.post_event(
+        game_id, body, expected_version=body.get("expected_version"), entry_id=body.get("entry_id")
+    )
+    return jsonify(view.to_json(tr))
+
+
+@bp.post("/games/<game_id>/undo")
+def undo(game_id: str):  # type: ignore[no-untyped-def]
+    body = request.get_json(silent=True) if request.content_length else {}
+    if body is None or not isinstance(body, dict):
+        raise _NotJson()
+    return jsonify(service.undo(game_id, expected_version=body.get("expected_version")).to_json(tr))
+
+
+@bp.get("/games/<game_id>/log")
+def game_log(game_id: str):  # type: ignore[no-untyped-def]
+    return jsonify(service.export_log(game_id))
+
+
+@bp.post("/games/import")
+def import_game():  # type: ignore[no-untyped-def]
+    view, created = service.import_log(_body())
+    return jsonify(view.to_json(tr)), 201 if created else 200

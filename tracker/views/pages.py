@@ -1,0 +1,186 @@
+"""HTML pages and htmx partials: home, new game, the game screen, its sheets, entries and undo.
+
+Views parse the form, call ``service`` and render; htmx requests get the ``game`` block or a
+sheet partial, plain requests the full page built from the same templates.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from flask import Blueprint, Flask, abort, redirect, render_template, request, url_for
+from flask_babel import get_locale
+from flask_babel import gettext as _
+from htmx_flask import make_response
+from jinja2_fragments.flask import render_block
+
+from .. import screen, service
+from ..i18n import error_message, tr
+from ..rules.errors import N_, RuleError
+from ..rules.tokens import TOKEN_KINDS
+
+bp = Blueprint("pages", __name__)
+
+
+def register_template_helpers(app: Flask) -> None:
+    """Globals the templates use: the locale, the chip letters."""
+    app.jinja_env.globals.update(get_locale=get_locale, letters=screen.LETTERS)
+
+
+def _is_htmx() -> bool:
+    return bool(getattr(request, "htmx", False))
+
+
+def _view(game_id: str) -> service.GameView:
+    try:
+        return service.load(game_id)
+    except service.GameNotFound:
+        abort(404)
+
+
+def _game_context(view: service.GameView, sheet: str | None = None, args: Any = None, **extra: Any) -> dict[str, Any]:
+    ctx = screen.game_context(view)
+    name = sheet or screen.default_sheet(view)
+    ctx["sheet"] = screen.SHEETS[name](view, args if args is not None else request.args)
+    ctx.update(extra)
+    return ctx
+
+
+def _render_game(view: service.GameView, status: int = 200, **extra: Any):  # type: ignore[no-untyped-def]
+    ctx = _game_context(view, args={}, **extra)
+    trigger = {"tracker:alerts": ctx["alerts"]} if ctx["alerts"] else None
+    if _is_htmx():
+        return make_response(render_block("game.html", "game", **ctx), status, trigger=trigger)
+    return make_response(render_template("game.html", **ctx), status)
+
+
+@bp.get("/")
+def home():  # type: ignore[no-untyped-def]
+    games = [service.game_summary(g) for g in service.list_games(limit=20)]
+    return render_template("home.html", games=games, error=None, form={})
+
+
+@bp.post("/games")
+def create_game():  # type: ignore[no-untyped-def]
+    form = request.form
+    first = form.get("first", "0")
+    first_player = secrets.randbelow(2) if first == "random" else (1 if first == "1" else 0)
+    try:
+        view = service.create_game(
+            {"game": "duel", "players": [form.get("player0", ""), form.get("player1", "")], "first_player": first_player}
+        )
+    except RuleError as err:
+        games = [service.game_summary(g) for g in service.list_games(limit=20)]
+        return render_template("home.html", games=games, error=error_message(err), form=form), 422
+    return redirect(url_for("pages.game", game_id=view.row.id), code=303)
+
+
+@bp.get("/games/<game_id>")
+def game(game_id: str):  # type: ignore[no-untyped-def]
+    view = _view(game_id)
+    ctx = _game_context(view, request.args.get("sheet") if request.args.get("sheet") in screen.SHEETS else None)
+    if _is_htmx():
+        return render_block("game.html", "game", **ctx)
+    return render_template("game.html", **ctx)
+
+
+@bp.get("/games/<game_id>/sheet/<name>")
+def sheet(game_id: str, name: str):  # type: ignore[no-untyped-def]
+    if name not in screen.SHEETS:
+        abort(404)
+    view = _view(game_id)
+    ctx = _game_context(view, name)
+    if _is_htmx():
+        return render_template(f"sheets/{name}.html", **ctx)
+    return render_template("game.html", **ctx)
+
+
+def _int_field(form: Any, name: str, low: int, high: int) -> int:
+    raw = form.get(name, "0").strip() or "0"
+    try:
+        value = int(raw)
+    except ValueError:
+        raise RuleError("bad_event", N_("%(field)s must be a whole number from %(low)s to %(high)s."),
+                        field=name, low=low, high=high) from None
+    if not low <= value <= high:
+        raise RuleError("bad_event", N_("%(field)s must be a whole number from %(low)s to %(high)s."),
+                        field=name, low=low, high=high)
+    return value
+
+
+def _bag_fields(form: Any, prefix: str) -> dict[str, int]:
+    return {k: _int_field(form, f"{prefix}-{k}", 0, 99) for k in TOKEN_KINDS}
+
+
+def form_event(form: Any) -> dict[str, Any]:
+    """The GAME-LOG.md event a form posts: a composed ``event`` JSON field, or correction fields."""
+    if form.get("type") == "correction":
+        return {
+            "type": "correction",
+            "player": _int_field(form, "player", 0, 3),
+            "set": {
+                "tokens": _bag_fields(form, "tokens"),
+                "privileges": _int_field(form, "privileges", 0, 3),
+                "board": _bag_fields(form, "board"),
+                "bag": _bag_fields(form, "bag"),
+            },
+            "note": form.get("note", "")[:500],
+        }
+    try:
+        data = json.loads(form.get("event", ""))
+    except ValueError:
+        raise RuleError("bad_event", N_("An entry must be a JSON object.")) from None
+    return data
+
+
+def _expected_version(form: Any) -> int | None:
+    raw = form.get("expected_version")
+    return int(raw) if raw and raw.isdigit() else None
+
+
+@bp.post("/games/<game_id>/events")
+def post_event(game_id: str):  # type: ignore[no-untyped-def]
+    form = request.form
+    try:
+        view = service.post_event(
+            game_id, form_event(form), expected_version=_expected_version(form), entry_id=form.get("entry_id") or None
+        )
+    except service.GameNotFound:
+        abort(404)
+    except service.VersionConflict as exc:
+        return _render_game(exc.view, 409, notice=_("Another entry was recorded first; the screen is up to date, check and try again."))
+    except RuleError as err:
+        return _rule_error(game_id, err)
+    if not _is_htmx():
+        return redirect(url_for("pages.game", game_id=game_id), code=303)
+    return _render_game(view)
+
+
+def _rule_error(game_id: str, err: RuleError):  # type: ignore[no-untyped-def]
+    message = error_message(err)
+    if _is_htmx():
+        return make_response(
+            render_template("partials/error.html", message=message, rule=err.rule), 422,
+            retarget="#entry-error", reswap="innerHTML",
+        )
+    return _render_game(_view(game_id), 422, error=message)
+
+
+@bp.post("/games/<game_id>/undo")
+def undo(game_id: str):  # type: ignore[no-untyped-def]
+    try:
+        view = service.undo(game_id, expected_version=_expected_version(request.form))
+    except service.GameNotFound:
+        abort(404)
+    except service.VersionConflict as exc:
+        return _render_game(exc.view, 409, notice=_("Another entry was recorded first; the screen is up to date, check and try again."))
+    except RuleError as err:
+        return _rule_error(game_id, err)
+    if not _is_htmx():
+        return redirect(url_for("pages.game", game_id=game_id), code=303)
+    return _render_game(view, notice=_("The last entry was undone."))
+
+
+__all__ = ["bp", "register_template_helpers", "form_event", "tr"]
