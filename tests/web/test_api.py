@@ -1,0 +1,399 @@
+"""The JSON API of GAME-LOG.md: every endpoint, every Duel error code, idempotence and versions."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import load_fixture, new_game, play, post
+
+from tracker.rules.duel import TOKEN_TOTALS
+from tracker.rules.tokens import Tokens
+
+TOTALS = TOKEN_TOTALS.to_dict()
+
+
+def give(client, game_id: str, seat: int, tokens: dict, other: dict | None = None) -> dict:
+    """Corrections: ``seat`` holds exactly ``tokens`` (and the opponent ``other``, if given);
+    the bag is emptied and the board holds the rest (D-12 totals kept)."""
+    state = client.get(f"/api/games/{game_id}").get_json()
+    held = [Tokens.of(p["tokens"]) for p in state["players"]]
+    if other is not None:
+        held[1 - seat] = Tokens.of(other)
+        board = TOKEN_TOTALS - held[1 - seat] - Tokens.of(state["players"][seat]["tokens"])
+        resp = post(client, game_id, {"type": "correction", "player": 1 - seat,
+                                      "set": {"tokens": held[1 - seat].to_dict(), "board": board.to_dict(), "bag": {}}})
+        assert resp.status_code == 200, resp.get_json()
+    held[seat] = Tokens.of(tokens)
+    board = TOKEN_TOTALS - held[0] - held[1]
+    assert board.is_valid()
+    resp = post(client, game_id, {"type": "correction", "player": seat,
+                                  "set": {"tokens": held[seat].to_dict(), "board": board.to_dict(), "bag": {}}})
+    assert resp.status_code == 200, resp.get_json()
+    return resp.get_json()
+
+
+def imported(client, name: str, upto: int | None = None) -> dict:
+    """Import a fixture game, whole (with its result) or its first ``upto`` events (active)."""
+    log = load_fixture(name)
+    log = {k: v for k, v in log.items() if k not in ("expected", "checkpoints", "source")}
+    if upto is not None:
+        log["events"] = log["events"][:upto]
+        log["result"] = None
+    resp = client.post("/api/games/import", json=log)
+    assert resp.status_code == 201, resp.get_json()
+    return resp.get_json()
+
+
+def error_of(resp, status: int = 422) -> str:
+    assert resp.status_code == status, resp.get_json()
+    err = resp.get_json()["error"]
+    assert err["message"], err
+    return err["code"]
+
+
+# ------------------------------------------------------------------------------- endpoints
+
+
+def test_creating_a_game_answers_201_with_the_setup_state(client):
+    state = new_game(client, ("Ana", "Ben"), first_player=1)
+    assert state["game"] == "duel" and state["status"] == "active" and state["version"] == 0
+    assert state["current_player"] == 1 and state["turn"] == 1
+    assert [p["privileges"] for p in state["players"]] == [1, 0]
+    assert state["privileges_supply"] == 2
+    assert state["board"] == TOTALS and sum(state["bag"].values()) == 0
+    assert len(state["id"]) >= 22  # >= 128 random bits, URL-safe
+
+
+def test_game_ids_are_distinct_and_url_safe(client):
+    ids = {new_game(client)["id"] for _ in range(5)}
+    assert len(ids) == 5
+    assert all(all(c.isalnum() or c in "-_" for c in i) for i in ids)
+
+
+def test_listing_games_shows_players_status_and_winner(client):
+    active = new_game(client, ("Cho", "Dan"))
+    finished = imported(client, "duel-1069.json")
+    games = {g["id"]: g for g in client.get("/api/games").get_json()}
+    assert games[active["id"]]["players"] == ["Cho", "Dan"] and games[active["id"]]["status"] == "active"
+    assert games[finished["id"]]["status"] == "finished"
+    assert games[finished["id"]]["winner"] == {"player": 0, "routes": ["crowns"]}
+    assert games[finished["id"]]["finished"] is not None
+
+
+def test_getting_a_state_and_an_unknown_game(client):
+    game = new_game(client)
+    assert client.get(f"/api/games/{game['id']}").get_json()["players"][0]["name"] == "Ana"
+    assert error_of(client.get("/api/games/nope"), 404) == "not_found"
+    assert error_of(post(client, "nope", {"type": "replenish", "player": 0}), 404) == "not_found"
+
+
+def test_posting_an_event_raises_the_version_and_returns_alerts(client):
+    game = new_game(client)
+    resp = post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 3}})
+    state = resp.get_json()
+    assert resp.status_code == 200 and state["version"] == 1
+    assert state["players"][0]["tokens"]["red"] == 3 and state["board"]["red"] == 1
+    assert state["players"][1]["privileges"] == 2 and state["privileges_supply"] == 1
+    assert [a["kind"] for a in state["alerts"]] == ["privilege_given"]
+    assert state["current_player"] == 1 and state["turn"] == 2
+
+
+def test_a_refused_event_answers_422_and_stores_nothing(client):
+    game = new_game(client)
+    resp = post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 2, "blue": 2}})
+    body = resp.get_json()["error"]
+    assert resp.status_code == 422
+    assert body == {"code": "too_many_tokens", "message": body["message"], "rule": "D-5"}
+    after = client.get(f"/api/games/{game['id']}").get_json()
+    assert after["version"] == 0 and after["board"] == TOTALS
+    assert client.get(f"/api/games/{game['id']}/log").get_json()["events"] == []
+
+
+def test_a_body_that_is_not_json_answers_400(client):
+    game = new_game(client)
+    resp = client.post(f"/api/games/{game['id']}/events", data="take 3", content_type="text/plain")
+    assert error_of(resp, 400) == "bad_json"
+    assert error_of(client.post("/api/games", data="{oops", content_type="application/json"), 400) == "bad_json"
+
+
+def test_a_stale_expected_version_answers_409_with_the_current_state(client):
+    game = new_game(client)
+    post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}, expected_version=0)
+    resp = post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}}, expected_version=0)
+    assert error_of(resp, 409) == "version_conflict"
+    assert resp.get_json()["state"]["version"] == 1
+    assert client.get(f"/api/games/{game['id']}").get_json()["players"][1]["tokens"]["blue"] == 0
+
+
+def test_a_repeated_entry_id_is_stored_once_even_after_undo(client):
+    game = new_game(client)
+    ev = {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}
+    first = post(client, game["id"], ev, entry_id="tap-1").get_json()
+    again = post(client, game["id"], ev, entry_id="tap-1")
+    assert again.status_code == 200 and again.get_json()["version"] == first["version"] == 1
+    assert len(client.get(f"/api/games/{game['id']}/log").get_json()["events"]) == 1
+    client.post(f"/api/games/{game['id']}/undo", json={})
+    replayed = post(client, game["id"], ev, entry_id="tap-1").get_json()
+    assert replayed["version"] == 2 and replayed["players"][0]["tokens"]["red"] == 0
+
+
+def test_undo_removes_the_last_applied_event_and_raises_the_version(client):
+    game = new_game(client)
+    play(client, game["id"], [{"type": "take_tokens", "player": 0, "tokens": {"red": 1}},
+                              {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}}])
+    resp = client.post(f"/api/games/{game['id']}/undo", json={"expected_version": 2})
+    state = resp.get_json()
+    assert resp.status_code == 200 and state["version"] == 3
+    assert state["current_player"] == 1 and state["players"][1]["tokens"]["blue"] == 0
+    assert state["players"][0]["tokens"]["red"] == 1
+    assert error_of(client.post(f"/api/games/{game['id']}/undo", json={"expected_version": 2}), 409) == "version_conflict"
+    assert len(client.get(f"/api/games/{game['id']}/log").get_json()["events"]) == 1
+
+
+def test_undo_with_nothing_applied_is_refused(client):
+    game = new_game(client)
+    assert error_of(client.post(f"/api/games/{game['id']}/undo", json={})) == "nothing_to_undo"
+    assert error_of(client.post(f"/api/games/{game['id']}/undo")) == "nothing_to_undo"
+
+
+def test_undo_is_possible_after_the_game_ended(client):
+    state = imported(client, "duel-1102.json")
+    assert state["status"] == "finished"
+    resp = client.post(f"/api/games/{state['id']}/undo", json={})
+    assert resp.status_code == 200 and resp.get_json()["status"] == "active"
+    assert client.get("/api/games").get_json()[0]["status"] == "active"
+
+
+def test_the_log_export_matches_the_contract(client):
+    game = new_game(client, ("Ana", "Ben"), first_player=1)
+    play(client, game["id"], [{"type": "take_tokens", "player": 1, "tokens": {"pearl": 2}}])
+    log = client.get(f"/api/games/{game['id']}/log").get_json()
+    assert log["format"] == "splendor-tracker/1" and log["game"] == "duel" and log["id"] == game["id"]
+    assert log["players"] == ["Ana", "Ben"] and log["first_player"] == 1 and log["nobles"] is None
+    assert log["events"] == [{"type": "take_tokens", "player": 1, "tokens": {"pearl": 2}}]
+    assert log["result"] is None and log["started"].endswith("Z") and log["finished"] is None
+
+
+def test_export_then_import_gives_the_identical_state(client, app):
+    original = imported(client, "duel-1012.json")
+    log = client.get(f"/api/games/{original['id']}/log").get_json()
+    assert log["result"] == {"winner": {"player": 0, "routes": ["prestige"]}, "turns": 70}
+    again = client.post("/api/games/import", json=log)
+    assert again.status_code == 200  # same id: not imported twice
+    assert len(client.get("/api/games").get_json()) == 1
+    log.pop("id")
+    copy = client.post("/api/games/import", json=log)
+    assert copy.status_code == 201
+    a, b = original, copy.get_json()
+    for key in ("players", "board", "bag", "winner", "turn", "privileges_supply", "royals_available"):
+        assert a[key] == b[key]
+
+
+def test_an_import_whose_replay_disagrees_with_its_result_is_refused(client):
+    log = load_fixture("duel-1012.json")
+    log["result"] = {"winner": {"player": 1, "routes": ["prestige"]}, "turns": 70}
+    assert error_of(client.post("/api/games/import", json=log)) == "import_mismatch"
+    log = load_fixture("duel-1012.json")
+    log["events"][3]["tokens"] = {"gold": 1}
+    assert error_of(client.post("/api/games/import", json=log)) == "import_mismatch"
+    assert client.get("/api/games").get_json() == []
+
+
+@pytest.mark.parametrize("log", [
+    {"format": "other/2", "events": []},
+    {"format": "splendor-tracker/1", "game": "duel", "players": ["A", "B"], "first_player": 0, "events": "x"},
+    {"format": "splendor-tracker/1", "game": "duel", "players": ["A"], "first_player": 0, "events": []},
+    {"format": "splendor-tracker/1", "id": "../../etc", "game": "duel", "players": ["A", "B"], "first_player": 0, "events": []},
+    [1, 2, 3],
+])
+def test_a_malformed_log_is_refused_as_bad_log(client, log):
+    assert error_of(client.post("/api/games/import", json=log)) == "bad_log"
+
+
+# ------------------------------------------------------------------------- error codes
+
+
+@pytest.mark.parametrize("body", [
+    {"game": "duel", "players": ["Ana"], "first_player": 0},
+    {"game": "duel", "players": ["Ana", ""], "first_player": 0},
+    {"game": "duel", "players": ["Ana", "Ben"], "first_player": 2},
+    {"game": "chess", "players": ["Ana", "Ben"], "first_player": 0},
+    {"game": "duel", "players": ["A" * 41, "Ben"], "first_player": 0},
+    [],
+])
+def test_a_bad_setup_is_refused(client, body):
+    assert error_of(client.post("/api/games", json=body)) == "bad_setup"
+
+
+@pytest.mark.parametrize("event, code", [
+    ({"type": "dance", "player": 0}, "bad_event"),
+    ({"type": "take_tokens", "player": 5, "tokens": {"red": 1}}, "bad_event"),
+    ({"type": "take_tokens", "player": 0, "tokens": {"red": -1}}, "bad_event"),
+    ({"type": "take_tokens", "player": 0, "tokens": {"ruby": 1}}, "bad_event"),
+    ({"type": "take_tokens", "player": 0, "tokens": {"red": 10**9}}, "bad_event"),
+    ({"type": "reserve", "player": 0, "card": "D9-99"}, "unknown_card"),
+    ({"type": "take_tokens", "player": 1, "tokens": {"red": 1}}, "not_your_turn"),
+    ({"type": "take_tokens", "player": 0, "tokens": {"red": 2, "blue": 2}}, "too_many_tokens"),
+    ({"type": "take_tokens", "player": 0, "tokens": {"gold": 1}}, "gold_not_allowed"),
+    ({"type": "take_tokens", "player": 0, "tokens": {"pearl": 3}}, "not_enough_tokens"),
+    ({"type": "replenish", "player": 0}, "bag_empty"),
+    ({"type": "use_privileges", "player": 0, "tokens": {"red": 1}}, "not_enough_privileges"),
+    ({"type": "take_royal", "player": 0, "royal": "DR-1"}, "no_royal_due"),
+    ({"type": "discard", "player": 0, "tokens": {"red": 1}}, "no_discard_due"),
+    ({"type": "purchase", "player": 0, "card": "D1-01", "payment": {}}, "wrong_payment"),
+    ({"type": "purchase", "player": 0, "card": "D1-01", "from_reserve": True, "payment": {}}, "not_reserved"),
+    ({"type": "correction", "player": 0, "set": {"tokens": {"red": 1}}}, "invariant_broken"),
+])
+def test_error_codes_on_a_fresh_game(client, event, code):
+    game = new_game(client)
+    assert error_of(post(client, game["id"], event)) == code
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
+
+
+def test_wrong_payment_not_enough_tokens_and_a_good_purchase(client):
+    game = new_game(client)
+    give(client, game["id"], 0, {"blue": 1, "green": 1, "red": 1})
+    gid = game["id"]
+    d101 = {"type": "purchase", "player": 0, "card": "D1-01"}  # costs 1 blue, green, red, black
+    assert error_of(post(client, gid, {**d101, "payment": {"blue": 1, "green": 1, "red": 1}})) == "wrong_payment"
+    assert error_of(post(client, gid, {**d101, "payment": {"blue": 2, "green": 1, "red": 1}})) == "wrong_payment"
+    assert error_of(post(client, gid, {**d101, "payment": {"blue": 1, "green": 1, "red": 1, "black": 1}})) == "not_enough_tokens"
+    give(client, gid, 0, {"blue": 1, "green": 1, "red": 1, "gold": 1})
+    state = post(client, gid, {**d101, "payment": {"blue": 1, "green": 1, "red": 1, "gold": 1}}).get_json()
+    assert state["players"][0]["bonuses"]["white"] == 1 and state["bag"]["gold"] == 1
+
+
+def test_joker_codes(client):
+    game = new_game(client)
+    gid = game["id"]
+    give(client, gid, 0, {"white": 2, "green": 2, "black": 1, "pearl": 1})
+    joker = {"type": "purchase", "player": 0, "card": "D1-28", "payment": {"white": 2, "green": 2, "black": 1, "pearl": 1}}
+    assert error_of(post(client, gid, {**joker, "wild_color": "white"})) == "joker_needs_bonus"
+    give(client, gid, 0, {"blue": 1, "green": 1, "red": 1, "black": 1})
+    play(client, gid, [{"type": "purchase", "player": 0, "card": "D1-01", "payment": {"blue": 1, "green": 1, "red": 1, "black": 1}},
+                       {"type": "take_tokens", "player": 1, "tokens": {"red": 1}}])
+    give(client, gid, 0, {"white": 1, "green": 2, "black": 1, "pearl": 1})  # white bonus 1 pays one white
+    ev = {**joker, "payment": {"white": 1, "green": 2, "black": 1, "pearl": 1}}
+    assert error_of(post(client, gid, {**ev, "wild_color": "blue"})) == "joker_color"
+    assert error_of(post(client, gid, ev)) == "bad_event"  # a joker needs its colour
+    ok = post(client, gid, {**ev, "wild_color": "white"}).get_json()
+    assert ok["players"][0]["jokers"] == {"D1-28": "white"}
+    assert ok["players"][0]["bonuses"]["white"] == 2 and ok["players"][0]["color_points"]["white"] == 1
+
+
+def test_reserve_codes(client):
+    game = new_game(client)
+    gid = game["id"]
+    play(client, gid, [
+        {"type": "reserve", "player": 0, "card": "D1-01"},
+        {"type": "reserve", "player": 1, "level": 2},
+    ])
+    assert error_of(post(client, gid, {"type": "reserve", "player": 0, "card": "D1-01"})) == "card_unavailable"
+    play(client, gid, [{"type": "reserve", "player": 0, "card": "D1-02"}])
+    assert error_of(post(client, gid, {"type": "reserve", "player": 1, "level": 1})) == "no_gold_on_board"
+    give(client, gid, 0, {})  # Ana's two golds go back to the board
+    play(client, gid, [{"type": "take_tokens", "player": 1, "tokens": {"red": 1}},
+                       {"type": "reserve", "player": 0, "level": 3}])
+    state = play(client, gid, [{"type": "take_tokens", "player": 1, "tokens": {"red": 1}}])
+    assert state["players"][0]["reserved"] == [{"card": "D1-01"}, {"card": "D1-02"}, {"level": 3}]
+    assert error_of(post(client, gid, {"type": "reserve", "player": 0, "level": 1})) == "reserve_limit"
+
+
+def _settle_royal(client, gid: str, state: dict) -> dict:
+    pending = state["pending"]
+    if pending and pending["kind"] == "royal":
+        royal = next(r for r in state["royals_available"] if r != "DR-4")
+        resp = post(client, gid, {"type": "take_royal", "player": pending["player"], "royal": royal})
+        assert resp.status_code == 200, resp.get_json()
+        return resp.get_json()
+    return state
+
+
+def test_deck_empty_when_every_level_three_card_is_gone(client):
+    from tracker.rules import catalog
+
+    gid = new_game(client)["id"]
+    # Level 3: 13 cards, 3 face up, so 10 in the deck: 4 reserved by name and 6 bought empty it.
+    play(client, gid, [{"type": "reserve", "player": 0, "card": "D3-04"},
+                       {"type": "reserve", "player": 1, "card": "D3-06"},
+                       {"type": "reserve", "player": 0, "card": "D3-08"}])
+    give(client, gid, 0, {}, other={})  # the golds go back to the board
+    play(client, gid, [{"type": "reserve", "player": 1, "card": "D3-10"}])
+    for card_id in ["D3-01", "D3-03", "D3-05", "D3-07", "D3-02", "D3-09"]:
+        state = client.get(f"/api/games/{gid}").get_json()
+        seat = state["current_player"]
+        bonuses = state["players"][seat]["bonuses"]
+        cost = catalog.jewels()[card_id].cost
+        owed = {k: max(0, n - bonuses.get(k, 0)) if k != "pearl" else n for k, n in cost.to_dict().items()}
+        payment = {k: min(n, 4) for k, n in owed.items()}
+        payment["gold"] = sum(owed.values()) - sum(payment.values())
+        give(client, gid, seat, payment, other={})
+        resp = post(client, gid, {"type": "purchase", "player": seat, "card": card_id, "payment": payment})
+        assert resp.status_code == 200, resp.get_json()
+        state = _settle_royal(client, gid, resp.get_json())
+    assert state["status"] == "active", "the setup must not end the game"
+    seat = state["current_player"]
+    assert len(state["players"][seat]["reserved"]) == 2
+    give(client, gid, seat, {}, other={})
+    assert error_of(post(client, gid, {"type": "reserve", "player": seat, "level": 3})) == "deck_empty"
+    assert post(client, gid, {"type": "reserve", "player": seat, "level": 2}).status_code == 200
+
+
+def test_privilege_codes(client):
+    game = new_game(client)
+    gid = game["id"]
+    play(client, gid, [{"type": "take_tokens", "player": 0, "tokens": {"red": 1}}])
+    state = client.get(f"/api/games/{gid}").get_json()
+    board = Tokens.of(state["board"]) - Tokens(blue=2)
+    post(client, gid, {"type": "correction", "player": 1, "set": {"board": board.to_dict(), "bag": {"blue": 2}}})
+    assert error_of(post(client, gid, {"type": "use_privileges", "player": 1, "tokens": {"gold": 1}})) == "gold_not_allowed"
+    after = play(client, gid, [{"type": "replenish", "player": 1}])
+    assert after["players"][0]["privileges"] == 1 and after["board"]["blue"] == 4
+    assert error_of(post(client, gid, {"type": "use_privileges", "player": 1, "tokens": {"red": 1}})) == "privilege_after_replenish"
+
+
+def test_pending_choices_and_their_codes(client):
+    royal = imported(client, "duel-1012.json", upto=45)
+    assert royal["pending"] == {"kind": "royal", "player": 0}
+    gid = royal["id"]
+    assert error_of(post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"red": 1}})) == "royal_required"
+    assert error_of(post(client, gid, {"type": "take_royal", "player": 0, "royal": "DR-9"})) == "unknown_card"
+    second = imported(client, "duel-1012.json", upto=79)
+    assert error_of(post(client, second["id"], {"type": "take_royal", "player": 0, "royal": "DR-2"})) == "royal_unavailable"
+
+    discard = imported(client, "duel-1012.json", upto=22)
+    assert discard["pending"] == {"kind": "discard", "player": 1, "count": 1}
+    assert [a["kind"] for a in discard["alerts"]] == ["discard_due"]
+    gid = discard["id"]
+    assert error_of(post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"red": 1}})) == "discard_required"
+    held = discard["players"][1]["tokens"]
+    two = {k: 1 for k, n in held.items() if n}  # more than one kind: too many
+    assert error_of(post(client, gid, {"type": "discard", "player": 1, "tokens": two})) == "wrong_discard"
+    lacking = next(k for k, n in held.items() if n == 0)
+    assert error_of(post(client, gid, {"type": "discard", "player": 1, "tokens": {lacking: 1}})) == "not_enough_tokens"
+
+
+def test_steal_codes(client):
+    state = imported(client, "duel-1012.json", upto=66)
+    gid = state["id"]
+    ev = {"type": "purchase", "player": 0, "card": "D2-02", "payment": {"blue": 1, "red": 1}}
+    assert error_of(post(client, gid, ev)) == "steal_required"
+    assert error_of(post(client, gid, {**ev, "steal": "gold"})) == "gold_not_allowed"
+    lacking = next(k for k, n in state["players"][1]["tokens"].items() if n == 0 and k != "gold")
+    assert error_of(post(client, gid, {**ev, "steal": lacking})) == "steal_target"
+    done = post(client, gid, {**ev, "steal": "blue"}).get_json()
+    assert done["players"][1]["tokens"]["blue"] == state["players"][1]["tokens"]["blue"] - 1
+
+
+def test_nothing_is_accepted_after_the_game_ends(client):
+    state = imported(client, "duel-1069.json")
+    seat = 1 - state["current_player"]
+    assert error_of(post(client, state["id"], {"type": "take_tokens", "player": seat, "tokens": {"red": 1}})) == "game_over"
+    assert error_of(post(client, state["id"], {"type": "correction", "player": 0, "set": {"privileges": 0}})) == "game_over"
+
+
+def test_bad_write_arguments_are_refused(client):
+    game = new_game(client)
+    ev = {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}
+    assert error_of(post(client, game["id"], ev, entry_id="x" * 65)) == "bad_event"
+    assert error_of(post(client, game["id"], ev, expected_version="7")) == "bad_event"
+    assert error_of(post(client, game["id"], ev, expected_version=-1)) == "bad_event"
