@@ -34,7 +34,6 @@ NAMES = ("Ana", "Ben")
 ANA, BEN = 0, 1
 
 CardSpec = str  # "D1-04", or "D3-12:red" for a joker placed on red
-ReserveSpec = "str | int"  # a card id (named) or a level (secret)
 
 
 # ------------------------------------------------------------------------------ positions
@@ -160,11 +159,23 @@ def position(
     state = new(first_player)
     if bag:
         state = with_bag(state, **bag)
-    if ana:
-        state = with_player(state, ANA, **ana)  # type: ignore[arg-type]
-    if ben:
-        state = with_player(state, BEN, **ben)  # type: ignore[arg-type]
+    specs = [dict(ana or {}), dict(ben or {})]
+    held = [spec.pop("privileges", p.privileges) for spec, p in zip(specs, state.players)]
+    state = with_privileges(state, *held)  # type: ignore[arg-type]
+    for seat, spec in enumerate(specs):
+        if spec:
+            state = with_player(state, seat, **spec)  # type: ignore[arg-type]
     return to_play(state, to_act)
+
+
+def with_privileges(state: DuelState, ana: int, ben: int) -> DuelState:
+    """Both players' privileges at once; the supply holds the rest of the 3 (D-3.3)."""
+    if ana + ben > duel.PRIVILEGES:
+        raise ValueError("both players together hold at most 3 privileges")
+    state = _set(_set(state, ANA, privileges=ana), BEN, privileges=ben)
+    state = replace(state, privileges_supply=duel.PRIVILEGES - ana - ben)
+    duel.check_invariants(state)
+    return state
 
 
 # ------------------------------------------------------------------------------ events

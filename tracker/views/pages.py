@@ -15,6 +15,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from htmx_flask import make_response
 from jinja2_fragments.flask import render_block
+from werkzeug.datastructures import MultiDict
 
 from .. import screen, service
 from ..i18n import error_message, tr
@@ -49,7 +50,7 @@ def _game_context(view: service.GameView, sheet: str | None = None, args: Any = 
 
 
 def _render_game(view: service.GameView, status: int = 200, **extra: Any):  # type: ignore[no-untyped-def]
-    ctx = _game_context(view, args={}, **extra)
+    ctx = _game_context(view, args=MultiDict(), **extra)
     trigger = {"tracker:alerts": ctx["alerts"]} if ctx["alerts"] else None
     if _is_htmx():
         return make_response(render_block("game.html", "game", **ctx), status, trigger=trigger)

@@ -1,0 +1,224 @@
+"""HTML pages and htmx partials: every route with and without ``HX-Request``."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from helpers import load_fixture, new_game, post
+
+HX = {"HX-Request": "true"}
+
+
+def form_post(client, game_id: str, event: dict, version: int, htmx: bool = True, entry_id: str = "f1"):
+    return client.post(
+        f"/games/{game_id}/events",
+        data={"event": json.dumps(event), "expected_version": str(version), "entry_id": entry_id},
+        headers=HX if htmx else {},
+    )
+
+
+def test_home_offers_a_new_game_and_lists_games(client):
+    game = new_game(client, ("Ana", "Ben"))
+    page = client.get("/").get_data(as_text=True)
+    assert 'name="player0"' in page and 'name="first"' in page
+    assert f"/games/{game['id']}" in page and "Ana · Ben" in page
+
+
+def test_a_new_game_from_the_form_redirects_to_its_screen(client):
+    resp = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "1"})
+    assert resp.status_code == 303
+    game_id = resp.headers["Location"].rsplit("/", 1)[-1]
+    state = client.get(f"/api/games/{game_id}").get_json()
+    assert state["current_player"] == 1 and state["players"][0]["privileges"] == 1
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Ben's turn" in page and "<html" in page
+
+
+def test_random_first_player_picks_a_seat(client):
+    resp = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "random"})
+    game_id = resp.headers["Location"].rsplit("/", 1)[-1]
+    assert client.get(f"/api/games/{game_id}").get_json()["current_player"] in (0, 1)
+
+
+def test_a_new_game_without_names_is_refused_with_a_message(client):
+    resp = client.post("/games", data={"player0": "Ana", "player1": "  ", "first": "0"})
+    assert resp.status_code == 422
+    assert "Each player needs a name" in resp.get_data(as_text=True)
+    assert client.get("/api/games").get_json() == []
+
+
+def test_the_game_screen_shows_meters_tokens_and_whose_turn(client):
+    game = new_game(client, ("Ana", "Ben"))
+    post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 3}})
+    page = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    assert "Ben's turn" in page and "turn 2" in page
+    assert re.search(r'aria-label="prestige"', page) and "/20" in page and "/10" in page
+    assert 'data-field="privileges">2<' in page  # Ben gained a privilege from the 3 reds
+    assert "Ana took 3 red. Ben gains a privilege" in page
+
+
+def test_htmx_gets_the_game_block_alone(client):
+    game = new_game(client)
+    resp = client.get(f"/games/{game['id']}", headers=HX)
+    body = resp.get_data(as_text=True)
+    assert resp.status_code == 200 and body.lstrip().startswith('<main id="game"') and "<html" not in body
+    assert "HX-Request" in resp.headers.get("Vary", "")
+
+
+@pytest.mark.parametrize("sheet", ["take", "buy", "reserve", "privileges", "correction", "royal", "discard"])
+def test_every_sheet_renders_alone_for_htmx_and_in_the_page_otherwise(client, sheet):
+    game = new_game(client)
+    partial = client.get(f"/games/{game['id']}/sheet/{sheet}", headers=HX)
+    assert partial.status_code == 200 and "<html" not in partial.get_data(as_text=True)
+    assert f'data-sheet="{sheet}"' in partial.get_data(as_text=True)
+    full = client.get(f"/games/{game['id']}/sheet/{sheet}")
+    assert full.status_code == 200 and "<html" in full.get_data(as_text=True)
+
+
+def test_unknown_sheet_and_game_are_404(client):
+    game = new_game(client)
+    assert client.get(f"/games/{game['id']}/sheet/nope").status_code == 404
+    assert client.get("/games/unknown-game").status_code == 404
+    assert client.post("/games/unknown-game/events", data={"event": "{}"}).status_code == 404
+
+
+def test_the_take_sheet_previews_the_privilege_given(client):
+    game = new_game(client, ("Ana", "Ben"))
+    body = client.get(f"/games/{game['id']}/sheet/take?t=red&t=red&t=red", headers=HX).get_data(as_text=True)
+    assert "Ana took 3 red. Ben gains a privilege" in body
+    assert "Take 3" in body
+
+
+def test_the_buy_sheet_shows_costs_after_bonuses_and_prefills_the_payment(client):
+    log = load_fixture("duel-1012.json")
+    log = {k: log[k] for k in ("format", "game", "players", "first_player", "events")}
+    log["events"] = log["events"][:66]
+    log["result"] = None
+    state = client.post("/api/games/import", json=log).get_json()
+    body = client.get(f"/games/{state['id']}/sheet/buy?src=2&card=D2-02", headers=HX).get_data(as_text=True)
+    assert "Buy D2-02" in body and 'data-steal="blue"' in body
+    event = json.loads(re.search(r'name="event" value="([^"]*)"', body).group(1).replace("&#34;", '"'))
+    assert event["payment"] == {"blue": 1, "red": 1} and event["card"] == "D2-02"
+
+
+def test_an_entry_from_a_form_is_stored_and_announced(client):
+    game = new_game(client, ("Ana", "Ben"))
+    resp = form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"pearl": 2}}, 0)
+    assert resp.status_code == 200
+    trigger = json.loads(resp.headers["HX-Trigger"])
+    assert [a["kind"] for a in trigger["tracker:alerts"]] == ["privilege_given"]
+    assert 'id="game"' in resp.get_data(as_text=True)
+    again = form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"pearl": 2}}, 0)
+    assert again.status_code == 200  # same entry_id: a double tap is stored once
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 1
+
+
+def test_a_plain_form_post_redirects_after_storing(client):
+    game = new_game(client)
+    resp = form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}, 0, htmx=False)
+    assert resp.status_code == 303 and resp.headers["Location"].endswith(f"/games/{game['id']}")
+
+
+def test_a_rule_error_shows_next_to_the_control_and_stores_nothing(client):
+    game = new_game(client)
+    resp = form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"gold": 1}}, 0)
+    assert resp.status_code == 422
+    assert resp.headers["HX-Retarget"] == "#entry-error" and resp.headers["HX-Reswap"] == "innerHTML"
+    assert "Gold is only taken by reserving a card." in resp.get_data(as_text=True)
+    plain = form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"gold": 1}}, 0, htmx=False,
+                      entry_id="f2")
+    assert plain.status_code == 422 and "Gold is only taken" in plain.get_data(as_text=True)
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
+
+
+@pytest.mark.parametrize("event_field", ["not json", "[1, 2]", '{"type": "take_tokens"}'])
+def test_a_malformed_form_entry_is_a_clear_422(client, event_field):
+    game = new_game(client)
+    resp = client.post(f"/games/{game['id']}/events", data={"event": event_field}, headers=HX)
+    assert resp.status_code == 422 and "error-message" in resp.get_data(as_text=True)
+
+
+def test_a_stale_form_is_refused_with_a_notice_and_the_fresh_screen(client):
+    game = new_game(client)
+    form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}, 0)
+    resp = form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}, 0, entry_id="f9")
+    assert resp.status_code == 409 and "recorded first" in resp.get_data(as_text=True)
+
+
+def test_undo_from_the_screen(client):
+    game = new_game(client)
+    form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}, 0)
+    resp = client.post(f"/games/{game['id']}/undo", data={"expected_version": "1"}, headers=HX)
+    assert resp.status_code == 200 and "The last entry was undone." in resp.get_data(as_text=True)
+    state = client.get(f"/api/games/{game['id']}").get_json()
+    assert state["version"] == 2 and state["players"][0]["tokens"]["red"] == 0
+    resp = client.post(f"/games/{game['id']}/undo", data={}, headers=HX)
+    assert resp.status_code == 422 and "no entry to undo" in resp.get_data(as_text=True)
+
+
+def test_a_correction_from_the_form_is_kept_in_the_log(client):
+    game = new_game(client, ("Ana", "Ben"))
+    data = {"type": "correction", "player": "0", "expected_version": "0", "entry_id": "c1", "privileges": "0",
+            "note": "dropped a red"}
+    for k in ("white", "blue", "green", "red", "black", "pearl", "gold"):
+        data[f"tokens-{k}"] = "1" if k == "red" else "0"
+        data[f"board-{k}"] = {"white": 4, "blue": 4, "green": 4, "red": 3, "black": 4, "pearl": 2, "gold": 3}[k]
+        data[f"bag-{k}"] = "0"
+    resp = client.post(f"/games/{game['id']}/events", data=data, headers=HX)
+    assert resp.status_code == 200
+    state = client.get(f"/api/games/{game['id']}").get_json()
+    assert state["players"][0]["tokens"]["red"] == 1 and state["current_player"] == 0
+    log = client.get(f"/api/games/{game['id']}/log").get_json()
+    assert log["events"][0]["note"] == "dropped a red"
+    data["tokens-red"] = "x"
+    data["entry_id"] = "c2"
+    data["expected_version"] = "1"
+    assert client.post(f"/games/{game['id']}/events", data=data, headers=HX).status_code == 422
+
+
+def test_a_finished_game_shows_the_victory_banner_and_no_entry_controls(client):
+    log = load_fixture("duel-1069.json")
+    state = client.post("/api/games/import", json=log).get_json()
+    page = client.get(f"/games/{state['id']}").get_data(as_text=True)
+    assert 'id="victory"' in page and "Player A wins!" in page and "10 crowns" in page
+    assert 'id="sheet"' not in page and 'id="action-take"' not in page
+    assert 'id="undo"' in page
+
+
+def test_player_names_are_escaped(client):
+    game = new_game(client, ("<img src=x onerror=alert(1)>", "Ben"))
+    page = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
+    assert "<img src=x" not in client.get("/").get_data(as_text=True)
+
+
+def test_security_headers_are_set(client):
+    resp = client.get("/")
+    csp = resp.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp
+    assert resp.headers["X-Content-Type-Options"] == "nosniff"
+    assert resp.headers["Referrer-Policy"]
+
+
+def test_pages_have_no_inline_script_or_style(client):
+    game = new_game(client)
+    for url in ("/", f"/games/{game['id']}", f"/games/{game['id']}/sheet/buy"):
+        page = client.get(url).get_data(as_text=True)
+        assert not re.search(r"<script(?![^>]*\bsrc=)", page), url
+        assert " style=" not in page and "<style" not in page and "hx-on" not in page, url
+
+
+def test_form_posts_need_a_csrf_token(app):
+    app.config["WTF_CSRF_ENABLED"] = True
+    client = app.test_client()
+    resp = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "0"})
+    assert resp.status_code == 400
+    page = client.get("/").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    resp = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "0", "csrf_token": token})
+    assert resp.status_code == 303
+    game_id = resp.headers["Location"].rsplit("/", 1)[-1]
+    api = client.post(f"/api/games/{game_id}/events", json={"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    assert api.status_code == 200  # the JSON API takes only JSON bodies, no CSRF token
