@@ -94,7 +94,7 @@ def sheet(game_id: str, name: str):  # type: ignore[no-untyped-def]
     view = _view(game_id)
     ctx = _game_context(view, name)
     if _is_htmx():
-        return render_template(f"sheets/{name}.html", **ctx)
+        return render_template("partials/entry.html", **ctx)
     return render_template("game.html", **ctx)
 
 

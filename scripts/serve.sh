@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Install the app into a virtualenv, create or upgrade its SQLite database in instance/
+# (or the database named by DATABASE_URL), and serve it on http://127.0.0.1:5000.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PYTHON=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PYTHON" -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e .
+.venv/bin/flask --app tracker db upgrade
+exec .venv/bin/flask --app tracker run --host "${HOST:-127.0.0.1}" --port "${PORT:-5000}"

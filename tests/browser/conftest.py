@@ -1,0 +1,55 @@
+"""Browser fixtures: Debian's Chromium driven by Playwright, the app served from a thread."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from flask_migrate import upgrade
+from werkzeug.serving import make_server
+
+from tracker import create_app
+from tracker.db import db
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+PHONE = {"width": 390, "height": 844}
+ARTIFACTS = Path(__file__).parents[2] / "test-artifacts"
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """Launch Debian's Chromium (never a downloaded browser) with the flags this machine needs."""
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    """A phone: 390x844, touch."""
+    return {**browser_context_args, "viewport": PHONE, "has_touch": True, "device_scale_factor": 2}
+
+
+@pytest.fixture
+def live_server(tmp_path):
+    """The app on a free loopback port, on a fresh migrated SQLite file; yields its base URL."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "browser", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'b.sqlite3'}"})
+    with app.app_context():
+        upgrade()
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture
+def shots():
+    """Where screenshots go (test-artifacts/, ignored by git)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS

@@ -1,0 +1,127 @@
+"""Enter GAME-LOG.md events on the game screen the way a player would: by tapping.
+
+Every entry goes through the visible controls (tabs, token chips, card grid, payment buttons,
+joker and steal choices, the save button) and waits until the screen shows the new version.
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+GEM_AND_PEARL = ("white", "blue", "green", "red", "black", "pearl")
+
+
+class Table:
+    """A game screen open in ``page``; ``version`` follows the game's write counter."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+
+    @property
+    def version(self) -> int:
+        return int(self.page.locator("#game").get_attribute("data-version"))
+
+    def _saved(self, before: int) -> None:
+        self.page.wait_for_function(
+            "v => document.querySelector('#game') && Number(document.querySelector('#game').dataset.version) > v",
+            arg=before,
+        )
+
+    def _sheet_ready(self, name: str) -> None:
+        expect(self.page.locator(f'#sheet [data-sheet="{name}"]')).to_be_visible()
+
+    def open(self, action: str) -> None:
+        """Tap an entry tab (take, buy, reserve, privileges, correction)."""
+        self.page.locator(f"#action-{action}").click()
+        self._sheet_ready(action)
+
+    def _tap_chips(self, tokens: dict[str, int]) -> None:
+        for kind, n in tokens.items():
+            for _ in range(n):
+                count = self.page.locator(".pick-chosen .chip-btn").count()
+                self.page.locator(f'.pick-source a[data-kind="{kind}"]').click()
+                expect(self.page.locator(".pick-chosen .chip-btn")).to_have_count(count + 1)
+
+    def _save(self, event_type: str, extra: str = "") -> None:
+        before = self.version
+        button = self.page.locator(f'#sheet form[data-type="{event_type}"]{extra} button.save')
+        button.click()
+        self._saved(before)
+
+    def _tap(self, selector: str) -> None:
+        """Tap a link that re-renders the sheet and wait until it is marked chosen or replaced."""
+        with self.page.expect_response(lambda r: "/sheet/" in r.url):
+            self.page.locator(selector).first.click()
+        self.page.wait_for_load_state()
+
+    def enter(self, event: dict) -> None:
+        """Enter one event by tapping; raises if the screen refuses it."""
+        kind = event["type"]
+        if kind == "take_tokens":
+            self.open("take")
+            self._tap_chips(event["tokens"])
+            self._save("take_tokens")
+        elif kind == "use_privileges":
+            self.open("privileges")
+            self._tap_chips(event["tokens"])
+            self._save("use_privileges")
+        elif kind == "replenish":
+            self.open("privileges")
+            self._save("replenish")
+        elif kind == "reserve":
+            self.open("reserve")
+            if "card" in event:
+                level = event["card"][1]
+                self._tap(f'.tabs a[data-tab="{level}"]')
+                self._tap(f'.grid a[data-card="{event["card"]}"]')
+            else:
+                self._tap(f"#secret-{event['level']}")
+            self._save("reserve")
+        elif kind == "purchase":
+            self._purchase(event)
+        elif kind == "take_royal":
+            self._sheet_ready("royal")
+            if "steal" in event:
+                self._tap(f'a[data-royal="{event["royal"]}"]')
+                self._save("take_royal", f'[data-steal="{event["steal"]}"]')
+            else:
+                before = self.version
+                self.page.locator(f'[data-royal="{event["royal"]}"] button.save').click()
+                self._saved(before)
+        elif kind == "discard":
+            self._sheet_ready("discard")
+            self._tap_chips(event["tokens"])
+            self._save("discard")
+        else:
+            raise AssertionError(f"no UI path for {kind}")
+
+    def _purchase(self, event: dict) -> None:
+        card = event["card"]
+        self.open("buy")
+        if event.get("from_reserve"):
+            self._tap('.tabs a[data-tab="reserve"]')
+            named = self.page.locator(f'.grid a[data-card="{card}"]')
+            if named.count() == 0:
+                self._tap(f'a[data-reveal="{card[1]}"]')
+        else:
+            self._tap(f'.tabs a[data-tab="{card[1]}"]')
+        self._tap(f'.grid a[data-card="{card}"]')
+        if "wild_color" in event:
+            self._tap(f'a[data-wild="{event["wild_color"]}"]')
+        if "steal" in event:
+            self._tap(f'a[data-steal="{event["steal"]}"]')
+        # The payment is pre-filled with own tokens first; move units to gold where the table did.
+        for _ in range(event["payment"].get("gold", 0)):
+            prefilled = self._prefilled_payment()
+            if prefilled.get("gold", 0) >= event["payment"].get("gold", 0):
+                break
+            kind = next(k for k in GEM_AND_PEARL if prefilled.get(k, 0) > event["payment"].get(k, 0))
+            self._tap(f'a[data-gold-for="{kind}"]')
+        assert self._prefilled_payment() == {k: v for k, v in event["payment"].items() if v}, card
+        self._save("purchase")
+
+    def _prefilled_payment(self) -> dict[str, int]:
+        import json
+
+        raw = self.page.locator('#sheet form[data-type="purchase"] input[name="event"]').get_attribute("value")
+        return json.loads(raw)["payment"]

@@ -1,0 +1,87 @@
+"""A whole Splendor Duel game tapped through the phone screen, from "new game" to the victory banner."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from driver import Table
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+
+
+def start_game(page: Page, base: str, names: tuple[str, str], first: int) -> Table:
+    page.goto(base + "/")
+    page.fill("#player0", names[0])
+    page.fill("#player1", names[1])
+    page.locator(f'input[name="first"][value="{first}"]').check()
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#game")).to_be_visible()
+    return Table(page)
+
+
+def test_a_complete_game_is_tapped_to_the_victory_banner_with_an_undo(page: Page, live_server: str, shots: Path):
+    log = json.loads((FIXTURES / "duel-1012.json").read_text())
+    page.on("dialog", lambda dialog: dialog.accept())
+    table = start_game(page, live_server, tuple(log["players"]), log["first_player"])
+    expect(page.locator(".whose-turn")).to_have_text(f"{log['players'][log['first_player']]}'s turn")
+    page.screenshot(path=str(shots / "01-new-game.png"))
+
+    for n, event in enumerate(log["events"], start=1):
+        table.enter(event)
+        if n == 3:
+            # Undo one entry with its confirmation, check the screen went back, then enter it again.
+            before = table.version
+            page.locator("#undo").click()
+            page.wait_for_function("v => Number(document.querySelector('#game').dataset.version) > v", arg=before)
+            expect(page.locator(".alert-notice")).to_contain_text("undone")
+            expect(page.locator("#log summary")).to_contain_text("(2)")
+            table.enter(event)
+        if n == 45:
+            page.screenshot(path=str(shots / "02-royal-due.png"))
+        if n == 60:
+            page.screenshot(path=str(shots / "03-mid-game.png"))
+
+    banner = page.locator("#victory")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("Player A wins!")
+    expect(banner.locator(".routes")).to_have_text("20 prestige")
+    page.screenshot(path=str(shots / "04-victory.png"))
+    expect(page.locator("#action-take")).to_have_count(0)  # read-only once finished
+    page.locator("#dismiss-victory").click()
+    expect(banner).to_be_hidden()
+    expect(page.locator("#log summary")).to_contain_text(f"({len(log['events'])})")
+    expect(page.locator(".turnbar")).to_contain_text("Player A won")
+    state = page.request.get(live_server + "/api/games").json()[0]
+    assert state["status"] == "finished" and state["winner"] == {"player": 0, "routes": ["prestige"]}
+
+
+def test_a_rule_error_shows_its_message_and_changes_nothing(page: Page, live_server: str, shots: Path):
+    table = start_game(page, live_server, ("Ana", "Ben"), 0)
+    table.open("take")
+    for kind in ("red", "red", "red"):
+        page.locator(f'.pick-source a[data-kind="{kind}"]').click()
+    expect(page.locator("#sheet .preview")).to_contain_text("Ben gains a privilege")
+    table._save("take_tokens")
+    # Ben tries to buy a card he cannot pay: the preview says so and the entry is refused.
+    table.open("buy")
+    page.locator('.grid a[data-card="D1-01"]').click()
+    expect(page.locator("#sheet .preview-error")).to_be_visible()
+    version = table.version
+    page.locator('#sheet form[data-type="purchase"] button.save').click(force=True)
+    page.wait_for_timeout(300)
+    assert table.version == version
+    page.screenshot(path=str(shots / "05-refused.png"))
+    # A bad correction is refused by the server with its sentence next to the control.
+    table.open("correction")
+    page.fill('input[name="tokens-red"]', "4")
+    page.locator('#sheet form.correction button.save').click()
+    expect(page.locator("#entry-error")).to_contain_text("add up to")
+    assert table.version == version
+    page.screenshot(path=str(shots / "06-correction-error.png"))
+    assert re.search(r"Ana", page.locator("#panel-0").inner_text())
