@@ -11,6 +11,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask_babel import gettext as _
+
 from . import narrate
 from .i18n import error_message, tr
 from .rules import catalog, duel
@@ -131,9 +133,10 @@ def game_context(view: GameView) -> dict[str, Any]:
         "current_name": state.players[me].name,
         "current": me,
         "extra_turn": state.extra_turn,
+        "playing_extra_turn": state.playing_extra_turn,
         "pending": pending,
         "winner": winner,
-        "alerts": [{"kind": a.kind, "message": tr(a.template, a.params)} for a in state.alerts],
+        "alerts": [],
         "log": list(reversed(log)),
         "goals": {"prestige": duel.PRESTIGE_TO_WIN, "crowns": duel.CROWNS_TO_WIN, "color": duel.COLOR_POINTS_TO_WIN,
                   "tokens": duel.TOKEN_LIMIT, "reserved": duel.MAX_RESERVED},
@@ -281,6 +284,9 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
         }
         ctx["data"] = data
         ctx["preview"] = preview(view, data)
+        if not affordable:
+            ctx["preview"] = Preview(error=_("%(name)s cannot pay for %(card)s: it costs %(owed)s after bonuses.",
+                                             name=me.name, card=card.id, owed=narrate.token_list(owed)))
     return ctx
 
 
@@ -348,9 +354,16 @@ SHEETS = {
 }
 
 
-def default_sheet(view: GameView) -> str:
-    """The sheet a screen opens with: the prompt the rules raised, else taking tokens."""
+def sheet_for(view: GameView, wanted: str | None) -> str:
+    """The sheet to show: the prompt the rules raised (it cannot be left), else ``wanted``, else take."""
     pending = view.state.pending
     if pending is not None:
         return pending.kind
-    return "take"
+    if wanted in ("royal", "discard") or wanted not in SHEETS:
+        return "take"
+    return wanted
+
+
+def alerts(view: GameView) -> list[dict[str, Any]]:
+    """The alerts the last write raised (GAME-LOG.md kinds), translated."""
+    return [{"kind": a.kind, "player": a.player, "message": tr(a.template, a.params)} for a in view.state.alerts]

@@ -67,14 +67,26 @@ def test_htmx_gets_the_game_block_alone(client):
     assert "HX-Request" in resp.headers.get("Vary", "")
 
 
-@pytest.mark.parametrize("sheet", ["take", "buy", "reserve", "privileges", "correction", "royal", "discard"])
-def test_every_sheet_renders_alone_for_htmx_and_in_the_page_otherwise(client, sheet):
+@pytest.mark.parametrize("sheet, shown", [("take", "take"), ("buy", "buy"), ("reserve", "reserve"),
+                                          ("privileges", "privileges"), ("correction", "correction"),
+                                          ("royal", "take"), ("discard", "take")])
+def test_every_sheet_renders_alone_for_htmx_and_in_the_page_otherwise(client, sheet, shown):
     game = new_game(client)
     partial = client.get(f"/games/{game['id']}/sheet/{sheet}", headers=HX)
     assert partial.status_code == 200 and "<html" not in partial.get_data(as_text=True)
-    assert f'data-sheet="{sheet}"' in partial.get_data(as_text=True)
+    assert f'data-sheet="{shown}"' in partial.get_data(as_text=True)
     full = client.get(f"/games/{game['id']}/sheet/{sheet}")
     assert full.status_code == 200 and "<html" in full.get_data(as_text=True)
+
+
+def test_a_pending_royal_card_keeps_its_prompt_open(client):
+    log = load_fixture("duel-1012.json")
+    log = {**{k: log[k] for k in ("format", "game", "players", "first_player")}, "events": log["events"][:45], "result": None}
+    state = client.post("/api/games/import", json=log).get_json()
+    for url in (f"/games/{state['id']}/sheet/buy", f"/games/{state['id']}?sheet=take"):
+        body = client.get(url, headers=HX).get_data(as_text=True)
+        assert 'data-sheet="royal"' in body and 'id="action-buy"' not in body
+        assert "Take DR-1" in body
 
 
 def test_unknown_sheet_and_game_are_404(client):

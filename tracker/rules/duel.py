@@ -201,7 +201,8 @@ class DuelState:
 
     ``turn`` counts turns from 1, extra turns included; ``current_player`` is the seat to act
     (after the end, the seat that acted last). ``replenished``, ``action_done`` and
-    ``extra_turn`` describe the turn under way (D-2).
+    ``extra_turn`` (another turn is owed after this one) describe the turn under way (D-2);
+    ``playing_extra_turn`` says the turn under way is itself an extra turn (D-8).
     """
 
     players: tuple[Player, Player]
@@ -215,6 +216,7 @@ class DuelState:
     replenished: bool = False
     action_done: bool = False
     extra_turn: bool = False
+    playing_extra_turn: bool = False
     winner: Winner | None = None
     alerts: tuple[Alert, ...] = ()
 
@@ -661,7 +663,8 @@ def _end_turn(state: DuelState) -> DuelState:
     if state.extra_turn:
         state = _alert(state, "extra_turn", seat, N_("%(name)s plays an extra turn."), name=me.name)
     return replace(
-        state, current_player=nxt, turn=state.turn + 1, replenished=False, action_done=False, extra_turn=False
+        state, current_player=nxt, turn=state.turn + 1, replenished=False, action_done=False, extra_turn=False,
+        playing_extra_turn=state.extra_turn,
     )
 
 
@@ -740,6 +743,7 @@ def to_json(
         "turn": state.turn,
         "current_player": state.current_player,
         "first_player": state.first_player,
+        "playing_extra_turn": state.playing_extra_turn and not state.winner,
         "pending": None
         if pending is None
         else {"kind": pending.kind, "player": pending.player, **({"count": pending.count} if pending.kind == "discard" else {})},

@@ -43,14 +43,16 @@ def _view(game_id: str) -> service.GameView:
 
 def _game_context(view: service.GameView, sheet: str | None = None, args: Any = None, **extra: Any) -> dict[str, Any]:
     ctx = screen.game_context(view)
-    name = sheet or screen.default_sheet(view)
+    name = screen.sheet_for(view, sheet)
     ctx["sheet"] = screen.SHEETS[name](view, args if args is not None else request.args)
     ctx.update(extra)
     return ctx
 
 
-def _render_game(view: service.GameView, status: int = 200, **extra: Any):  # type: ignore[no-untyped-def]
+def _render_game(view: service.GameView, status: int = 200, *, announce: bool = True, **extra: Any):  # type: ignore[no-untyped-def]
+    """The screen after a write; ``announce`` shows the alerts the write raised (toasts, ``HX-Trigger``)."""
     ctx = _game_context(view, args=MultiDict(), **extra)
+    ctx["alerts"] = screen.alerts(view) if announce else []
     trigger = {"tracker:alerts": ctx["alerts"]} if ctx["alerts"] else None
     if _is_htmx():
         return make_response(render_block("game.html", "game", **ctx), status, trigger=trigger)
@@ -81,7 +83,7 @@ def create_game():  # type: ignore[no-untyped-def]
 @bp.get("/games/<game_id>")
 def game(game_id: str):  # type: ignore[no-untyped-def]
     view = _view(game_id)
-    ctx = _game_context(view, request.args.get("sheet") if request.args.get("sheet") in screen.SHEETS else None)
+    ctx = _game_context(view, request.args.get("sheet"))
     if _is_htmx():
         return render_block("game.html", "game", **ctx)
     return render_template("game.html", **ctx)
@@ -151,7 +153,7 @@ def post_event(game_id: str):  # type: ignore[no-untyped-def]
     except service.GameNotFound:
         abort(404)
     except service.VersionConflict as exc:
-        return _render_game(exc.view, 409, notice=_("Another entry was recorded first; the screen is up to date, check and try again."))
+        return _render_game(exc.view, 409, announce=False, notice=_("Another entry was recorded first; the screen is up to date, check and try again."))
     except RuleError as err:
         return _rule_error(game_id, err)
     if not _is_htmx():
@@ -166,7 +168,7 @@ def _rule_error(game_id: str, err: RuleError):  # type: ignore[no-untyped-def]
             render_template("partials/error.html", message=message, rule=err.rule), 422,
             retarget="#entry-error", reswap="innerHTML",
         )
-    return _render_game(_view(game_id), 422, error=message)
+    return _render_game(_view(game_id), 422, announce=False, error=message)
 
 
 @bp.post("/games/<game_id>/undo")
@@ -176,12 +178,12 @@ def undo(game_id: str):  # type: ignore[no-untyped-def]
     except service.GameNotFound:
         abort(404)
     except service.VersionConflict as exc:
-        return _render_game(exc.view, 409, notice=_("Another entry was recorded first; the screen is up to date, check and try again."))
+        return _render_game(exc.view, 409, announce=False, notice=_("Another entry was recorded first; the screen is up to date, check and try again."))
     except RuleError as err:
         return _rule_error(game_id, err)
     if not _is_htmx():
         return redirect(url_for("pages.game", game_id=game_id), code=303)
-    return _render_game(view, notice=_("The last entry was undone."))
+    return _render_game(view, announce=False, notice=_("The last entry was undone."))
 
 
 __all__ = ["bp", "register_template_helpers", "form_event", "tr"]
