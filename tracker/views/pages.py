@@ -18,7 +18,7 @@ from jinja2_fragments.flask import render_block
 from werkzeug.datastructures import MultiDict
 
 from .. import screen, service
-from ..i18n import error_message, tr
+from ..i18n import error_message
 from ..rules.errors import N_, RuleError
 from ..rules.tokens import TOKEN_KINDS
 
@@ -143,22 +143,30 @@ def _expected_version(form: Any) -> int | None:
     return int(raw) if raw and raw.isdigit() else None
 
 
-@bp.post("/games/<game_id>/events")
-def post_event(game_id: str):  # type: ignore[no-untyped-def]
-    form = request.form
+CONFLICT_NOTICE = N_("Another entry was recorded first; the screen is up to date, check and try again.")
+
+
+def _write(game_id: str, action: Any, notice: str | None = None):  # type: ignore[no-untyped-def]
+    """Run a write (an entry or an undo) and answer with the screen, a 409 notice or the rule error."""
     try:
-        view = service.post_event(
-            game_id, form_event(form), expected_version=_expected_version(form), entry_id=form.get("entry_id") or None
-        )
+        view = action()
     except service.GameNotFound:
         abort(404)
     except service.VersionConflict as exc:
-        return _render_game(exc.view, 409, announce=False, notice=_("Another entry was recorded first; the screen is up to date, check and try again."))
+        return _render_game(exc.view, 409, announce=False, notice=_(CONFLICT_NOTICE))
     except RuleError as err:
         return _rule_error(game_id, err)
     if not _is_htmx():
         return redirect(url_for("pages.game", game_id=game_id), code=303)
-    return _render_game(view)
+    return _render_game(view, announce=notice is None, notice=notice)
+
+
+@bp.post("/games/<game_id>/events")
+def post_event(game_id: str):  # type: ignore[no-untyped-def]
+    form = request.form
+    return _write(game_id, lambda: service.post_event(
+        game_id, form_event(form), expected_version=_expected_version(form), entry_id=form.get("entry_id") or None
+    ))
 
 
 def _rule_error(game_id: str, err: RuleError):  # type: ignore[no-untyped-def]
@@ -173,17 +181,8 @@ def _rule_error(game_id: str, err: RuleError):  # type: ignore[no-untyped-def]
 
 @bp.post("/games/<game_id>/undo")
 def undo(game_id: str):  # type: ignore[no-untyped-def]
-    try:
-        view = service.undo(game_id, expected_version=_expected_version(request.form))
-    except service.GameNotFound:
-        abort(404)
-    except service.VersionConflict as exc:
-        return _render_game(exc.view, 409, announce=False, notice=_("Another entry was recorded first; the screen is up to date, check and try again."))
-    except RuleError as err:
-        return _rule_error(game_id, err)
-    if not _is_htmx():
-        return redirect(url_for("pages.game", game_id=game_id), code=303)
-    return _render_game(view, announce=False, notice=_("The last entry was undone."))
+    return _write(game_id, lambda: service.undo(game_id, expected_version=_expected_version(request.form)),
+                  notice=_("The last entry was undone."))
 
 
-__all__ = ["bp", "register_template_helpers", "form_event", "tr"]
+__all__ = ["bp", "register_template_helpers", "form_event"]
