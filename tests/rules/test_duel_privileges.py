@@ -6,7 +6,6 @@ from builders import (
     ANA,
     BEN,
     alerts,
-    board,
     buy,
     new,
     play,

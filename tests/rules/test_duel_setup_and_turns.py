@@ -58,11 +58,6 @@ def test_the_first_player_is_seat_0_or_1(first_player):
     assert info.value.code == "bad_setup"
 
 
-@pytest.mark.xfail(
-    reason="engine bug: new_game accepts first_player=0.0/1.0 (0.0 in (0, 1)); the state then "
-    "crashes with TypeError on the first event instead of refusing the setup (bad_setup, D-1.3)",
-    strict=True,
-)
 @pytest.mark.parametrize("first_player", [0.0, 1.0])
 def test_a_first_player_that_is_not_a_whole_seat_number_is_bad_setup(first_player):
     with pytest.raises(RuleError) as info:

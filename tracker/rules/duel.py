@@ -268,7 +268,7 @@ def new_game(players: Sequence[str], first_player: int) -> DuelState:
         if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
             raise RuleError("bad_setup", N_("Each player needs a name of 1 to %(max)s characters."), "D-1", max=MAX_NAME)
         names.append(name.strip())
-    if isinstance(first_player, bool) or first_player not in (0, 1):
+    if type(first_player) is not int or first_player not in (0, 1):
         raise RuleError("bad_setup", N_("The first player is seat 0 or 1."), "D-1.3")
     second = 1 - first_player
     seats = tuple(Player(name=n, privileges=1 if i == second else 0) for i, n in enumerate(names))
@@ -599,7 +599,11 @@ def _discard(state: DuelState, ev: Discard) -> DuelState:
 
 
 def _correct(state: DuelState, ev: Correction) -> DuelState:
-    """A table fix of one player's tokens or privileges, the board or the bag (GAME-LOG.md)."""
+    """A table fix of one player's tokens or privileges, the board or the bag (GAME-LOG.md).
+
+    A correction never passes the turn by itself; but when it settles a pending discard (the
+    player now holds 10 or fewer), the turn that was only waiting for that discard ends.
+    """
     if ev.tokens is not None:
         state = _set_player(state, ev.player, tokens=ev.tokens)
     if ev.board is not None:

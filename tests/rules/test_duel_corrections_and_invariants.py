@@ -1,0 +1,172 @@
+"""Corrections (GAME-LOG.md) and the D-12 invariants the engine asserts after every event."""
+
+from dataclasses import replace
+
+import pytest
+
+from builders import (
+    ANA,
+    BEN,
+    buy,
+    correct,
+    new,
+    play,
+    position,
+    refused,
+    replenish,
+    take,
+    tokens_of,
+    use,
+)
+from tracker.rules import duel
+from tracker.rules.duel import Owned, Reserved
+from tracker.rules.errors import RuleError
+from tracker.rules.tokens import Tokens
+
+FULL = duel.TOKEN_TOTALS
+
+
+def test_a_token_correction_names_the_board_too():
+    state = new()
+    after = play(state, correct(ANA, tokens={"red": 1}, board=(FULL - Tokens(red=1)).to_dict()))
+    assert tokens_of(after, ANA) == {"red": 1}
+    assert after.board.red == 3
+
+
+def test_a_token_correction_may_name_the_bag_instead():
+    state = position(ana=dict(tokens={"red": 2}))
+    after = play(state, correct(ANA, tokens={"red": 1}, bag={"red": 1}))
+    assert tokens_of(after, ANA) == {"red": 1}
+    assert after.bag.red == 1
+    assert after.board.red == 2
+
+
+@pytest.mark.parametrize(
+    "fix",
+    [
+        dict(tokens={"red": 1}),
+        dict(board={"red": 4}),
+        dict(bag={"gold": 1}),
+        dict(tokens={"red": 1}, bag={"red": 1}),
+    ],
+    ids=["tokens alone", "board alone", "bag alone", "a token counted twice"],
+)
+def test_a_correction_that_breaks_a_token_total_is_refused(fix):
+    error = refused(new(), correct(ANA, **fix))
+    assert error.code == "invariant_broken"
+    assert error.rule == "D-12"
+
+
+@pytest.mark.parametrize("seat, held, supply", [(ANA, 0, 2), (ANA, 2, 0), (BEN, 0, 3), (BEN, 3, 0)])
+def test_a_privilege_correction_recomputes_the_supply(seat, held, supply):
+    state = new(ANA)  # Ben holds the setup privilege
+    after = play(state, correct(seat, privileges=held))
+    assert after.players[seat].privileges == held
+    assert after.privileges_supply == supply
+    assert after.privileges_supply + sum(p.privileges for p in after.players) == 3
+
+
+def test_a_privilege_correction_beyond_three_in_all_is_refused():
+    error = refused(new(ANA), correct(ANA, privileges=3))
+    assert error.code == "invariant_broken"
+    assert error.rule == "D-3.3"
+
+
+@pytest.mark.parametrize("seat", [ANA, BEN])
+def test_either_player_may_enter_a_correction_without_changing_the_turn(seat):
+    state = play(new(ANA), take(ANA, red=1), take(BEN, blue=1))
+    after = play(state, correct(seat, privileges=0))
+    assert after.current_player == ANA
+    assert after.turn == state.turn
+    assert after.pending is None
+
+
+def test_a_correction_is_accepted_while_a_royal_card_is_due():
+    state = position(ana=dict(cards=["D1-04", "D1-09"], tokens={"red": 3}))
+    state = play(state, buy(ANA, "D1-14", {"red": 3}))
+    after = play(state, correct(BEN, privileges=2))
+    assert after.pending == duel.Pending("royal", ANA)
+    assert after.current_player == ANA
+
+
+def test_a_correction_is_accepted_while_a_discard_is_due():
+    state = play(position(ana=dict(tokens={"white": 3, "blue": 3, "green": 3})), take(ANA, red=3))
+    assert state.pending == duel.Pending("discard", ANA, 2)
+    after = play(state, correct(BEN, tokens={"pearl": 1}, board=(state.board - Tokens(pearl=1)).to_dict()))
+    assert after.pending == duel.Pending("discard", ANA, 2)
+    assert after.current_player == ANA
+
+
+def test_a_correction_keeps_the_replenish_of_the_turn():
+    state = play(position(ana=dict(privileges=1), bag={"red": 1}), replenish(ANA))
+    state = play(state, correct(BEN, privileges=1))
+    assert refused(state, use(ANA, red=1)).code == "privilege_after_replenish"
+
+
+def test_a_new_game_passes_every_invariant():
+    duel.check_invariants(new())
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        lambda s: replace(s, board=s.board + Tokens(red=1)),
+        lambda s: replace(s, bag=s.bag + Tokens(gold=1)),
+        lambda s: replace(s, board=s.board - Tokens(pearl=3), bag=Tokens(pearl=1)),
+        lambda s: replace(s, privileges_supply=3),
+        lambda s: replace(s, players=(replace(s.players[0], reserved=(Reserved(1),) * 4), s.players[1])),
+        lambda s: replace(s, players=(replace(s.players[0], royals=("DR-1",)), s.players[1])),
+        lambda s: replace(
+            s, players=(replace(s.players[0], cards=(Owned("D1-04", "white"),) * 3, royals=("DR-1", "DR-2")), s.players[1])
+        ),
+    ],
+    ids=["token created", "gold created", "negative pearls", "four privileges", "four reserved",
+         "royal without crowns", "second royal at three crowns"],
+)
+def test_a_broken_total_is_reported_as_invariant_broken(broken):
+    with pytest.raises(RuleError) as info:
+        duel.check_invariants(broken(new()))
+    assert info.value.code == "invariant_broken"
+
+
+def test_a_royal_may_still_be_due_without_breaking_the_invariant():
+    state = position(ana=dict(cards=["D1-04", "D1-09", "D1-14"]))
+    duel.check_invariants(state)
+    assert state.players[ANA].royal_due
+
+
+def test_prestige_crowns_bonuses_and_colour_points_are_derived_from_the_cards():
+    player = duel.Player(
+        name="Ana",
+        cards=(Owned("D2-13", "red"), Owned("D3-12", "red"), Owned("D3-13", "none"), Owned("D3-01", "white")),
+        royals=("DR-1",),
+    )
+    assert player.prestige == 1 + 3 + 6 + 3 + 3
+    assert player.crowns == 2
+    assert player.bonuses == {"white": 1, "blue": 0, "green": 0, "red": 3, "black": 0}
+    assert player.color_points == {"white": 3, "blue": 0, "green": 0, "red": 4, "black": 0}
+    assert player.best_color == ("red", 4)
+    assert player.royals_earned == 0
+
+
+def test_the_state_json_uses_the_game_log_field_names():
+    state = play(position(ana=dict(cards=["D1-01"], reserved_cards=[2])), take(ANA, red=1))
+    data = duel.to_json(state)
+    assert data["game"] == "duel"
+    assert data["status"] == "active"
+    assert data["turn"] == 2
+    assert data["current_player"] == BEN
+    assert data["pending"] is None
+    assert data["privileges_supply"] == 2
+    assert data["board"]["red"] == 3
+    assert data["bag"] == {k: 0 for k in data["bag"]}
+    assert data["royals_available"] == ["DR-1", "DR-2", "DR-3", "DR-4"]
+    assert data["winner"] is None
+    ana = data["players"][ANA]
+    assert ana["name"] == "Ana"
+    assert ana["cards"] == ["D1-01"]
+    assert ana["reserved"] == [{"level": 2}]
+    assert ana["tokens"]["red"] == 1
+    assert ana["bonuses"]["white"] == 1
+    assert set(ana) >= {"prestige", "crowns", "color_points", "bonuses", "tokens", "privileges", "reserved",
+                        "royals", "cards", "extra_turn"}
