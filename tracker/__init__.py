@@ -96,6 +96,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     pages.register_template_helpers(app)
 
+    @app.errorhandler(404)
+    @app.errorhandler(405)
+    @app.errorhandler(413)
+    def _http_error(exc):  # type: ignore[no-untyped-def]
+        if request.path.startswith("/api/"):
+            return api.http_error(exc)
+        return exc
+
     @app.after_request
     def _security_headers(response):  # type: ignore[no-untyped-def]
         response.headers.setdefault("Content-Security-Policy", CSP)

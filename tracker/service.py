@@ -22,6 +22,7 @@ from .rules import duel
 from .rules.errors import N_, RuleError
 from .rules.events import Event as RuleEvent
 from .rules.events import event_to_dict, parse_event
+from .rules.text import clean_text
 
 LOG_FORMAT = "splendor-tracker/1"
 #: Engines by game kind (GAME-LOG.md ``game``).
@@ -143,7 +144,9 @@ def _check_write_args(expected_version: Any, entry_id: Any = None) -> None:
         isinstance(expected_version, bool) or not isinstance(expected_version, int) or expected_version < 0
     ):
         raise RuleError("bad_event", N_("expected_version must be a whole number."))
-    if entry_id is not None and (not isinstance(entry_id, str) or not 0 < len(entry_id) <= MAX_ENTRY_ID):
+    if entry_id is not None and (
+        not isinstance(entry_id, str) or not 0 < len(entry_id) <= MAX_ENTRY_ID or clean_text(entry_id, MAX_ENTRY_ID) != entry_id
+    ):
         raise RuleError("bad_event", N_("entry_id must be a text of 1 to 64 characters."))
 
 
@@ -256,10 +259,10 @@ def _parse_time(value: Any) -> datetime | None:
         raise RuleError("bad_log", N_("Times in a log are ISO 8601 texts."))
     try:
         parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError as exc:
+        if parsed.tzinfo is not None:
+            parsed = parsed.astimezone(timezone.utc).replace(tzinfo=None)
+    except (ValueError, OverflowError) as exc:
         raise RuleError("bad_log", N_("Times in a log are ISO 8601 texts.")) from exc
-    if parsed.tzinfo is not None:
-        parsed = parsed.astimezone(timezone.utc).replace(tzinfo=None)
     return parsed
 
 
@@ -307,6 +310,8 @@ def import_log(log: Any) -> tuple[GameView, bool]:
         )
     started = _parse_time(log.get("started")) or utcnow()
     finished = _parse_time(log.get("finished"))
+    if finished is not None and finished < started:
+        raise RuleError("bad_log", N_("A game cannot finish before it started."))
     row = Game(
         id=log_id or new_id(),
         game=kind,

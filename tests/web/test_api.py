@@ -152,7 +152,8 @@ def test_undo_removes_the_last_applied_event_and_raises_the_version(client):
 def test_undo_with_nothing_applied_is_refused(client):
     game = new_game(client)
     assert error_of(client.post(f"/api/games/{game['id']}/undo", json={})) == "nothing_to_undo"
-    assert error_of(client.post(f"/api/games/{game['id']}/undo")) == "nothing_to_undo"
+    empty_json = client.post(f"/api/games/{game['id']}/undo", data="", content_type="application/json")
+    assert error_of(empty_json) == "nothing_to_undo"
 
 
 def test_undo_is_possible_after_the_game_ended(client):
@@ -397,3 +398,65 @@ def test_bad_write_arguments_are_refused(client):
     assert error_of(post(client, game["id"], ev, entry_id="x" * 65)) == "bad_event"
     assert error_of(post(client, game["id"], ev, expected_version="7")) == "bad_event"
     assert error_of(post(client, game["id"], ev, expected_version=-1)) == "bad_event"
+
+
+# ------------------------------------------------------------------- hostile input
+
+
+def test_the_api_takes_only_json_bodies(client):
+    """A cross-site form can only send form or text bodies: none of them reaches a write."""
+    game = new_game(client)
+    post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    undo = client.post(f"/api/games/{game['id']}/undo", data="", content_type="text/plain",
+                       headers={"Origin": "https://evil.example"})
+    assert error_of(undo, 400) == "bad_json"
+    form = client.post(f"/api/games/{game['id']}/events", data={"type": "replenish", "player": "1"})
+    assert error_of(form, 400) == "bad_json"
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 1
+
+
+@pytest.mark.parametrize("body", ["[" * 100000, '{"a":' * 100000])
+def test_deeply_nested_json_is_a_400_not_a_crash(client, body):
+    game = new_game(client)
+    for url in (f"/api/games/{game['id']}/events", f"/api/games/{game['id']}/undo", "/api/games/import"):
+        assert error_of(client.post(url, data=body, content_type="application/json"), 400) == "bad_json"
+
+
+def test_unknown_api_paths_and_methods_answer_json(client):
+    assert error_of(client.get("/api/nothing-here"), 404) == "not_found"
+    game = new_game(client)
+    resp = client.delete(f"/api/games/{game['id']}")
+    assert resp.status_code == 405 and resp.get_json()["error"]["code"] == "method_not_allowed"
+
+
+@pytest.mark.parametrize("players", [
+    ["Ana\ud800", "Ben"], ["\u200b", "Ben"], ["Ana\u0000", "Ben"], ["\u202eanA", "Ben"], ["Ana", "ana"],
+])
+def test_names_that_are_invisible_broken_or_the_same_are_refused(client, players):
+    resp = client.post("/api/games", json={"game": "duel", "players": players, "first_player": 0})
+    assert error_of(resp) == "bad_setup"
+    assert client.get("/").status_code == 200
+
+
+def test_korean_and_emoji_names_are_welcome(client):
+    state = new_game(client, ("김민지", "Ben 👩‍👩‍👧"))
+    assert state["players"][0]["name"] == "김민지" and state["players"][1]["name"] == "Ben 👩‍👩‍👧"
+
+
+def test_a_note_or_entry_id_with_a_lone_surrogate_is_refused(client):
+    game = new_game(client)
+    note = {"type": "correction", "player": 0, "set": {"privileges": 0}, "note": "x\udfff"}
+    assert error_of(post(client, game["id"], note)) == "bad_event"
+    take = {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}
+    assert error_of(post(client, game["id"], take, entry_id="\ud800")) == "bad_event"
+    assert client.get(f"/games/{game['id']}").status_code == 200
+
+
+@pytest.mark.parametrize("started, finished", [
+    ("0001-01-01T00:00:00+01:00", None), ("9999-12-31T23:59:59-01:00", None), ("yesterday", None),
+    ("2026-11-29T20:00:00Z", "2026-11-29T19:00:00Z"),
+])
+def test_import_refuses_impossible_times(client, started, finished):
+    log = load_fixture("duel-1069.json")
+    log["started"], log["finished"] = started, finished
+    assert error_of(client.post("/api/games/import", json=log)) == "bad_log"

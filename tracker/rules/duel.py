@@ -26,6 +26,7 @@ from .events import (
     UsePrivileges,
     parse_event,
 )
+from .text import player_names
 from .tokens import GEM_COLORS, GOLD, PEARL, TOKEN_KINDS, Tokens, payment_is_exact, single, suggest_payment
 
 GAME = "duel"
@@ -49,8 +50,6 @@ COLOR_POINTS_TO_WIN = 10
 #: D-1.2 / D-6: jewel cards per level, and the face-up pyramid slots per level.
 LEVEL_SIZES = {1: 30, 2: 24, 3: 13}
 FACE_UP = {1: 5, 2: 4, 3: 3}
-#: Longest player name accepted at setup.
-MAX_NAME = 40
 
 
 class Route(str, Enum):
@@ -261,13 +260,7 @@ def new_game(players: Sequence[str], first_player: int) -> DuelState:
     ``players`` are the two names in seat order; ``first_player`` is 0 or 1.
     Raises ``RuleError("bad_setup")`` for anything else.
     """
-    if not isinstance(players, (list, tuple)) or len(players) != SEATS:
-        raise RuleError("bad_setup", N_("Splendor Duel is played by exactly 2 players."), "D-1")
-    names = []
-    for name in players:
-        if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
-            raise RuleError("bad_setup", N_("Each player needs a name of 1 to %(max)s characters."), "D-1", max=MAX_NAME)
-        names.append(name.strip())
+    names = player_names(players, (SEATS,), "D-1")
     if type(first_player) is not int or first_player not in (0, 1):
         raise RuleError("bad_setup", N_("The first player is seat 0 or 1."), "D-1.3")
     second = 1 - first_player

@@ -10,6 +10,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Mapping
 
 from .errors import N_, RuleError
+from .text import clean_text
 from .tokens import GEM_COLORS, PEARL, TOKEN_KINDS, Tokens
 
 #: A correction's note is kept in the log; longer text is a paste accident.
@@ -147,7 +148,7 @@ def _str(data: Mapping[str, Any], name: str, *, required: bool = True, max_len: 
         if required:
             raise _bad(N_("The entry needs a field %(field)s."), field=name)
         return None
-    if not isinstance(value, str) or len(value) > max_len:
+    if clean_text(value, max_len) != value:
         raise _bad(N_("%(field)s must be a short text."), field=name)
     return value
 
@@ -216,8 +217,8 @@ def parse_event(data: Any, seats: int) -> Event:
     source = data.get("set", data)
     if not isinstance(source, Mapping):
         raise _bad(N_("A correction's set must be an object."))
-    note = data.get("note", source.get("note", "")) or ""
-    if not isinstance(note, str) or len(note) > MAX_NOTE:
+    note = clean_text(data.get("note", source.get("note", "")) or "", MAX_NOTE)
+    if note is None:
         raise _bad(N_("A note is a text of at most %(max)s characters."), max=MAX_NOTE)
     corr = Correction(
         player=player,
@@ -225,7 +226,7 @@ def parse_event(data: Any, seats: int) -> Event:
         privileges=_int(source, "privileges", 0, 3, required=False),
         board=_bag(source, "board", required=False),
         bag=_bag(source, "bag", required=False),
-        note=note.strip(),
+        note=note,
     )
     if corr.tokens is None and corr.privileges is None and corr.board is None and corr.bag is None:
         raise _bad(N_("A correction sets at least one of tokens, privileges, board or bag."))

@@ -19,9 +19,19 @@ def _error(status: int, code: str, message: str, rule: str = "", **extra: Any): 
     return jsonify({"error": {"code": code, "message": message, "rule": rule}, **extra}), status
 
 
-def _body() -> Any:
-    """The JSON body; a non-JSON body is answered 400 by ``_not_json``."""
-    data = request.get_json(silent=True)
+def _body(*, optional: bool = False) -> Any:
+    """The JSON body of a write. Only ``application/json`` is accepted (a cross-site form cannot
+    send it); anything else, or a body that does not parse, is answered 400 by ``_not_json``.
+    ``optional``: an empty body counts as ``{}`` (undo).
+    """
+    if not request.is_json:
+        raise _NotJson()
+    if optional and not request.get_data(cache=True):
+        return {}
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:
+        data = None
     if data is None:
         raise _NotJson()
     return data
@@ -55,7 +65,8 @@ def _conflict(exc: service.VersionConflict):  # type: ignore[no-untyped-def]
 
 
 @bp.errorhandler(HTTPException)
-def _http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
+def http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
+    """Any HTTP error under /api as GAME-LOG.md's JSON error body."""
     code = "not_found" if exc.code == 404 else (exc.name or "error").lower().replace(" ", "_")
     return _error(exc.code or 500, code, exc.description or exc.name)
 
@@ -89,8 +100,8 @@ def post_event(game_id: str):  # type: ignore[no-untyped-def]
 
 @bp.post("/games/<game_id>/undo")
 def undo(game_id: str):  # type: ignore[no-untyped-def]
-    body = request.get_json(silent=True) if request.content_length else {}
-    if body is None or not isinstance(body, dict):
+    body = _body(optional=True)
+    if not isinstance(body, dict):
         raise _NotJson()
     return jsonify(service.undo(game_id, expected_version=body.get("expected_version")).to_json(tr))
 

@@ -7,6 +7,7 @@ sheet partial, plain requests the full page built from the same templates.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from typing import Any
 
@@ -133,14 +134,19 @@ def form_event(form: Any) -> dict[str, Any]:
         }
     try:
         data = json.loads(form.get("event", ""))
-    except ValueError:
+    except (ValueError, RecursionError):
         raise RuleError("bad_event", N_("An entry must be a JSON object.")) from None
     return data
 
 
 def _expected_version(form: Any) -> int | None:
-    raw = form.get("expected_version")
-    return int(raw) if raw and raw.isdigit() else None
+    """The version a form was built on; absent means none. Raises ``RuleError`` when malformed."""
+    raw = form.get("expected_version", "")
+    if raw == "":
+        return None
+    if not re.fullmatch(r"[0-9]{1,9}", raw):
+        raise RuleError("bad_event", N_("expected_version must be a whole number."))
+    return int(raw)
 
 
 CONFLICT_NOTICE = N_("Another entry was recorded first; the screen is up to date, check and try again.")

@@ -1,0 +1,86 @@
+"""S-2.1 / S-2.2: take 3 gems of different colours, or 2 of one colour from a supply of 4 or more; never gold."""
+
+import pytest
+
+from tracker.rules import splendor
+from tracker.rules.tokens import Tokens
+
+from splendor_builders import ANA, BEN, new, play, position, refused, take
+
+
+def test_taking_three_different_gems_moves_them_from_the_supply_and_ends_the_turn():
+    state = play(new(), take(ANA, white=1, green=1, black=1))
+    assert state.players[ANA].tokens == Tokens(white=1, green=1, black=1)
+    assert state.board == Tokens(white=3, blue=4, green=3, red=4, black=3, gold=5)
+    assert state.current_player == BEN and state.turn == 2
+
+
+@pytest.mark.parametrize(("in_supply", "allowed"), [(3, False), (4, True), (5, True)])
+def test_two_gems_of_one_colour_need_at_least_four_of_it_in_the_supply_before(in_supply, allowed):
+    state = position(3, supply={"red": in_supply}, holder=BEN)
+    event = take(ANA, red=2)
+    if allowed:
+        after = play(state, event)
+        assert after.players[ANA].tokens == Tokens(red=2)
+        assert after.board.red == in_supply - 2
+    else:
+        error = refused(state, event)
+        assert error.code == "take_two_needs_four" and error.rule == "S-2.2"
+
+
+@pytest.mark.parametrize("tokens", [{"red": 3}, {"red": 2, "blue": 1}, {"blue": 1, "black": 2}])
+def test_a_take_is_three_different_colours_or_two_alike_nothing_in_between(tokens):
+    error = refused(new(4), take(ANA, **tokens))
+    assert error.code == "take_three_distinct" and error.rule == "S-2.1"
+
+
+def test_more_than_three_gems_are_too_many():
+    error = refused(new(4), take(ANA, white=1, blue=1, green=1, red=1))
+    assert error.code == "too_many_tokens"
+
+
+@pytest.mark.parametrize("tokens", [{"gold": 1}, {"gold": 1, "red": 1, "blue": 1}, {"gold": 2}])
+def test_gold_is_never_taken_with_gems(tokens):
+    error = refused(new(), take(ANA, **tokens))
+    assert error.code == "gold_not_allowed"
+
+
+@pytest.mark.parametrize(
+    ("colors_left", "taken", "allowed"),
+    [
+        # Fewer than 3 different gems only when fewer than 3 colours are left in the supply (ruling).
+        (5, {"red": 1, "blue": 1}, False),
+        (5, {"red": 1}, False),
+        (3, {"red": 1, "blue": 1}, False),
+        (3, {"red": 1, "blue": 1, "green": 1}, True),
+        (2, {"red": 1, "blue": 1}, True),
+        (2, {"red": 1}, True),
+        (1, {"red": 1}, True),
+    ],
+)
+def test_fewer_than_three_different_gems_only_when_fewer_than_three_colours_remain(colors_left, taken, allowed):
+    gone = ["white", "black", "green", "blue"][: 5 - colors_left]
+    state = position(4, supply=dict.fromkeys(gone, 0), holder=BEN)
+    assert len(splendor.colors_in_supply(state)) == colors_left
+    event = take(ANA, **taken)
+    if allowed:
+        assert play(state, event).players[ANA].tokens == Tokens(**taken)
+    else:
+        error = refused(state, event)
+        assert error.code == "take_three_count" and error.rule == "S-2.1"
+
+
+def test_a_colour_missing_from_the_supply_cannot_be_taken():
+    state = position(supply={"red": 0}, holder=BEN)
+    assert refused(state, take(ANA, red=1, blue=1, green=1)).code == "not_enough_tokens"
+
+
+def test_an_empty_take_and_pearls_are_malformed():
+    assert refused(new(), take(ANA)).code == "bad_event"
+    assert refused(new(), take(ANA, pearl=1, red=1, blue=1)).code == "bad_event"
+
+
+def test_a_refused_take_changes_nothing():
+    state = position(supply={"red": 3}, holder=BEN)
+    refused(state, take(ANA, red=2))
+    assert state.board.red == 3 and state.current_player == ANA and state.turn == 1

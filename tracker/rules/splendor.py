@@ -1,0 +1,713 @@
+"""Splendor (2–4 players): the state of a game and the one function that applies a table event to it.
+
+The same public shape as ``duel``: ``new_game``, ``apply(state, event) -> state`` (pure: a new
+state comes back or ``RuleError`` is raised and nothing changes), ``replay``, ``steps``,
+``to_json``, ``check_invariants``. Every rule id below refers to ``RULES.md`` (S-1 … S-4).
+
+The app sees no shuffled decks: any development card not yet bought or reserved may be on the
+table, and a deck's top card is reserved as a secret ``{"level": n}`` named when bought.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+
+from . import catalog
+from .catalog import DevelopmentCard, Noble
+from .errors import N_, RuleError
+from .events import Correction, Discard, Event, Purchase, Reserve, TakeNoble, TakeTokens, parse_event
+from .tokens import GEM_COLORS, GOLD, PEARL, Tokens, payment_is_exact, single, suggest_payment
+
+GAME = "splendor"
+#: S-1: the game is played by 2 to 4 players.
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+#: S-1: gems per colour in the supply, by number of players.
+GEMS_PER_COLOR = {2: 4, 3: 5, 4: 7}
+#: S-1: gold tokens, whatever the number of players.
+GOLD_TOKENS = 5
+#: S-1: nobles on display = players + this.
+EXTRA_NOBLES = 1
+#: S-2.1: gems of different colours in one take.
+TAKE_THREE = 3
+#: S-2.2: gems in a take of one colour, and the supply of that colour it needs beforehand.
+TAKE_TWO = 2
+TAKE_TWO_MIN_SUPPLY = 4
+#: S-2.3: most reserved cards a player may hold.
+MAX_RESERVED = 3
+#: S-3.1: tokens (gold included) a player may keep at the end of a turn.
+TOKEN_LIMIT = 10
+#: S-4: prestige that starts the final round.
+PRESTIGE_TO_END = 15
+#: S-1 / S-2.3: development cards per level, and the face-up cards per level.
+LEVEL_SIZES = {1: 40, 2: 30, 3: 20}
+FACE_UP = 4
+#: Token kinds of Splendor (no pearl), in the order every screen and export uses.
+SPLENDOR_KINDS: tuple[str, ...] = GEM_COLORS + (GOLD,)
+#: Longest player name accepted at setup.
+MAX_NAME = 40
+
+
+def token_totals(seats: int) -> Tokens:
+    """Every token of a game of ``seats`` players (S-1): 4/5/7 gems per colour, 5 gold, no pearl."""
+    return Tokens(**dict.fromkeys(GEM_COLORS, GEMS_PER_COLOR[seats]), gold=GOLD_TOKENS)
+
+
+def development_card(card_id: object) -> DevelopmentCard:
+    """The development card with this id. Raises ``RuleError("unknown_card")`` for any other value."""
+    card = catalog.development_cards().get(card_id) if isinstance(card_id, str) else None
+    if card is None:
+        raise RuleError("unknown_card", N_("There is no development card %(card)s."), "S-1", card=str(card_id)[:20])
+    return card
+
+
+def noble(noble_id: object) -> Noble:
+    """The noble with this id. Raises ``RuleError("unknown_card")`` for any other value."""
+    tile = catalog.nobles().get(noble_id) if isinstance(noble_id, str) else None
+    if tile is None:
+        raise RuleError("unknown_card", N_("There is no noble %(noble)s."), "S-1", noble=str(noble_id)[:20])
+    return tile
+
+
+@dataclass(frozen=True)
+class Reserved:
+    """A reserved card: named (``card``) or secret (``card is None``, only its ``level`` known)."""
+
+    level: int
+    card: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"card": id}`` or, for a secret card, ``{"level": n}`` (GAME-LOG.md)."""
+        return {"card": self.card} if self.card else {"level": self.level}
+
+
+@dataclass(frozen=True)
+class Player:
+    """One seat: name, tokens held, development cards bought (ids), reserve and nobles (ids).
+
+    Prestige and bonuses are derived from the cards and nobles, never stored.
+    """
+
+    name: str
+    tokens: Tokens = Tokens()
+    cards: tuple[str, ...] = ()
+    reserved: tuple[Reserved, ...] = ()
+    nobles: tuple[str, ...] = ()
+
+    @property
+    def prestige(self) -> int:
+        """Printed points of the cards bought plus the nobles' points (S-3.2, S-4)."""
+        cards = catalog.development_cards()
+        tiles = catalog.nobles()
+        return sum(cards[c].points for c in self.cards) + sum(tiles[n].points for n in self.nobles)
+
+    @property
+    def bonuses(self) -> dict[str, int]:
+        """One bonus per card bought, in the card's colour (S-2.4)."""
+        out = dict.fromkeys(GEM_COLORS, 0)
+        cards = catalog.development_cards()
+        for c in self.cards:
+            out[cards[c].color] += 1
+        return out
+
+    def qualifies_for(self, tile: Noble) -> bool:
+        """True when the bonuses (never tokens) meet every requirement of ``tile`` (S-3.2)."""
+        bonuses = self.bonuses
+        return all(bonuses[c] >= tile.requires.get(c) for c in GEM_COLORS)
+
+
+@dataclass(frozen=True)
+class Alert:
+    """Something the table must notice, raised by the last event.
+
+    ``kind`` is one of GAME-LOG.md's alert kinds (``discard_due``, ``noble_visit``,
+    ``noble_due``, ``final_round``, ``victory``); ``template``/``params`` make its message.
+    """
+
+    kind: str
+    player: int
+    template: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def message(self) -> str:
+        """The English message."""
+        return self.template % dict(self.params)
+
+
+@dataclass(frozen=True)
+class Pending:
+    """The one choice the table owes next: ``discard`` (``count`` tokens), then ``noble`` (``choices``)."""
+
+    kind: str
+    player: int
+    count: int = 0
+    choices: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"kind", "player"}`` plus ``count`` (discard) or ``choices`` (noble)."""
+        out: dict[str, Any] = {"kind": self.kind, "player": self.player}
+        if self.kind == "discard":
+            out["count"] = self.count
+        else:
+            out["choices"] = list(self.choices)
+        return out
+
+
+@dataclass(frozen=True)
+class Winner:
+    """The winning seats (several on a shared win), their prestige and purchased cards (S-4)."""
+
+    players: tuple[int, ...]
+    prestige: int
+    cards: int
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"players": [seats], "prestige": n, "cards": n}`` (GAME-LOG.md)."""
+        return {"players": list(self.players), "prestige": self.prestige, "cards": self.cards}
+
+
+@dataclass(frozen=True)
+class SplendorState:
+    """The whole position of a Splendor game after some events.
+
+    ``board`` is the supply (gems and gold). ``turn`` counts every player's turns together from
+    1; ``current_player`` is the seat to act (after the end, the seat that acted last).
+    ``action_done`` says the turn under way has had its action (S-2) and only waits for its
+    discard or noble choice (S-3). ``final_round`` is true once someone ended a turn with 15
+    prestige (S-4).
+    """
+
+    players: tuple[Player, ...]
+    first_player: int
+    board: Tokens
+    nobles_available: tuple[str, ...]
+    current_player: int
+    turn: int = 1
+    action_done: bool = False
+    final_round: bool = False
+    winner: Winner | None = None
+    alerts: tuple[Alert, ...] = ()
+
+    game = GAME
+
+    @property
+    def status(self) -> str:
+        """``active`` or ``finished``."""
+        return "finished" if self.winner else "active"
+
+    @property
+    def token_totals(self) -> Tokens:
+        """Every token of this game (S-1)."""
+        return token_totals(len(self.players))
+
+    @property
+    def last_seat(self) -> int:
+        """The seat just before the start player: the round ends with its turn (S-4)."""
+        return (self.first_player - 1) % len(self.players)
+
+    @property
+    def pending(self) -> Pending | None:
+        """The discard, then the noble choice, the player to act owes (S-3.1, S-3.2)."""
+        if self.winner or not self.action_done:
+            return None
+        seat = self.current_player
+        me = self.players[seat]
+        if me.tokens.total > TOKEN_LIMIT:
+            return Pending("discard", seat, count=me.tokens.total - TOKEN_LIMIT)
+        choices = self.eligible_nobles(seat)
+        if len(choices) > 1:
+            return Pending("noble", seat, choices=choices)
+        return None
+
+    def eligible_nobles(self, seat: int) -> tuple[str, ...]:
+        """Nobles on display whose requirements ``seat``'s bonuses meet (S-3.2), in display order."""
+        me = self.players[seat]
+        tiles = catalog.nobles()
+        return tuple(n for n in self.nobles_available if me.qualifies_for(tiles[n]))
+
+    def taken_cards(self) -> set[str]:
+        """Named development cards no longer on the table: bought or reserved by anyone."""
+        taken = {c for p in self.players for c in p.cards}
+        taken.update(r.card for p in self.players for r in p.reserved if r.card)
+        return taken
+
+    def secret_reserved(self, level: int) -> int:
+        """Secret reserved cards of ``level``, all players together."""
+        return sum(1 for p in self.players for r in p.reserved if r.card is None and r.level == level)
+
+    def cards_on_table(self, level: int) -> int:
+        """Cards of ``level`` still face up or in the deck: its size minus bought and reserved."""
+        cards = catalog.development_cards()
+        named = sum(1 for c in self.taken_cards() if cards[c].level == level)
+        return LEVEL_SIZES[level] - named - self.secret_reserved(level)
+
+    def deck_left(self, level: int) -> int:
+        """Cards left in a level's deck (S-2.3): 40/30/20 minus 4 face up minus bought or reserved.
+
+        Negative once the deck is out and face-up slots stay empty.
+        """
+        return self.cards_on_table(level) - FACE_UP
+
+
+# ---------------------------------------------------------------------------------- setup
+
+
+def new_game(players: Sequence[str], first_player: int, nobles: Sequence[str] | None = None) -> SplendorState:
+    """The state at setup (S-1): the supply holds every token, ``nobles`` are on display.
+
+    ``players`` are 2–4 names in seat order; ``first_player`` is one of their seats;
+    ``nobles`` are the ids on display, exactly players + 1, distinct and known.
+    Raises ``RuleError("bad_setup")`` for anything else.
+    """
+    if not isinstance(players, (list, tuple)) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise RuleError("bad_setup", N_("Splendor is played by 2 to 4 players."), "S-1")
+    names = []
+    for name in players:
+        if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
+            raise RuleError("bad_setup", N_("Each player needs a name of 1 to %(max)s characters."), "S-1", max=MAX_NAME)
+        names.append(name.strip())
+    if type(first_player) is not int or not 0 <= first_player < len(names):
+        raise RuleError("bad_setup", N_("The start player is one of the %(n)s seats."), "S-1", n=len(names))
+    wanted = len(names) + EXTRA_NOBLES
+    if (
+        not isinstance(nobles, (list, tuple))
+        or len(nobles) != wanted
+        or not all(isinstance(n, str) and n in catalog.nobles() for n in nobles)
+        or len(set(nobles)) != wanted
+    ):
+        raise RuleError(
+            "bad_setup", N_("Enter the %(n)s different nobles on display (players + 1)."), "S-1", n=wanted
+        )
+    return SplendorState(
+        players=tuple(Player(name=n) for n in names),
+        first_player=first_player,
+        board=token_totals(len(names)),
+        nobles_available=tuple(nobles),
+        current_player=first_player,
+    )
+
+
+# ---------------------------------------------------------------------------------- helpers
+
+
+def cost_after_bonuses(player: Player, card: DevelopmentCard) -> Tokens:
+    """What ``card`` costs ``player`` (S-2.4): printed cost minus bonuses per colour, never below 0."""
+    bonuses = player.bonuses
+    return Tokens(**{c: max(0, card.cost.get(c) - bonuses[c]) for c in GEM_COLORS})
+
+
+def payment_for(state: SplendorState, seat: int, card_id: str) -> tuple[Tokens, bool]:
+    """The payment to pre-fill for ``seat`` buying ``card_id``: own gems first, gold where needed.
+
+    Returns ``(payment, affordable)``. Raises ``RuleError("unknown_card")`` (S-2.4).
+    """
+    player = state.players[seat]
+    return suggest_payment(cost_after_bonuses(player, development_card(card_id)), player.tokens)
+
+
+def colors_in_supply(state: SplendorState) -> list[str]:
+    """Gem colours with at least one token in the supply (S-2.1), never gold."""
+    return [c for c in GEM_COLORS if state.board.get(c) > 0]
+
+
+def _set_player(state: SplendorState, seat: int, **changes: Any) -> SplendorState:
+    players = list(state.players)
+    players[seat] = replace(players[seat], **changes)
+    return replace(state, players=tuple(players))
+
+
+def _alert(state: SplendorState, kind: str, seat: int, template: str, **params: Any) -> SplendorState:
+    return replace(state, alerts=state.alerts + (Alert(kind, seat, template, params),))
+
+
+def _name(state: SplendorState, seat: int) -> str:
+    return state.players[seat].name
+
+
+def _take(state: SplendorState, seat: int, tokens: Tokens) -> SplendorState:
+    """Move ``tokens`` from the supply to ``seat``."""
+    state = replace(state, board=state.board - tokens)
+    return _set_player(state, seat, tokens=state.players[seat].tokens + tokens)
+
+
+def _give_back(state: SplendorState, seat: int, tokens: Tokens) -> SplendorState:
+    """Move ``tokens`` from ``seat`` back to the supply (S-2.4, S-3.1)."""
+    state = replace(state, board=state.board + tokens)
+    return _set_player(state, seat, tokens=state.players[seat].tokens - tokens)
+
+
+def _no_pearl(tokens: Tokens, rule: str) -> None:
+    if tokens.pearl:
+        raise RuleError("bad_event", N_("Splendor has no pearls."), rule)
+
+
+def _require_held(state: SplendorState, seat: int, tokens: Tokens, rule: str) -> None:
+    me = state.players[seat]
+    if not me.tokens.covers(tokens):
+        raise RuleError(
+            "not_enough_tokens", N_("%(name)s does not hold %(tokens)s."), rule, name=me.name, tokens=tokens.describe()
+        )
+
+
+def _require_on_table(state: SplendorState, card: DevelopmentCard, rule: str) -> None:
+    """A face-up card: not bought or reserved, and its level still has a card on the table."""
+    if card.id in state.taken_cards() or state.cards_on_table(card.level) <= 0:
+        raise RuleError("card_unavailable", N_("Card %(card)s is already bought or reserved."), rule, card=card.id)
+
+
+# ---------------------------------------------------------------------------------- events
+
+
+def _take_tokens(state: SplendorState, ev: TakeTokens) -> SplendorState:
+    """S-2.1 / S-2.2: 3 gems of different colours, or 2 of one colour with 4 in the supply before.
+
+    Fewer than 3 different gems only while fewer than 3 colours are in the supply; never gold.
+    """
+    tokens = ev.tokens
+    if tokens.gold:
+        raise RuleError("gold_not_allowed", N_("Gold is only taken by reserving a card."), "S-2")
+    _no_pearl(tokens, "S-2.1")
+    n = tokens.total
+    if n == 0:
+        raise RuleError("bad_event", N_("Choose the gems to take."), "S-2.1")
+    if n > TAKE_THREE:
+        raise RuleError("too_many_tokens", N_("Take at most 3 gems, not %(n)s."), "S-2.1", n=n)
+    kinds = tokens.kinds()
+    if len(kinds) == 1 and n == TAKE_TWO:
+        color = kinds[0]
+        if state.board.get(color) < TAKE_TWO_MIN_SUPPLY:
+            raise RuleError(
+                "take_two_needs_four",
+                N_("Two %(color)s gems may be taken only with at least 4 in the supply (there are %(n)s)."),
+                "S-2.2", color=color, n=state.board.get(color),
+            )
+    elif len(kinds) != n:
+        raise RuleError(
+            "take_three_distinct", N_("Take gems of different colours, or exactly 2 of one colour."), "S-2.1"
+        )
+    elif not state.board.covers(tokens):
+        raise RuleError("not_enough_tokens", N_("The supply does not hold %(tokens)s."), "S-2.1", tokens=tokens.describe())
+    elif n < TAKE_THREE and len(colors_in_supply(state)) >= TAKE_THREE:
+        raise RuleError(
+            "take_three_count",
+            N_("Take 3 gems of different colours: fewer only when fewer than 3 colours are left in the supply."),
+            "S-2.1",
+        )
+    state = _take(state, ev.player, tokens)
+    return replace(state, action_done=True)
+
+
+def _reserve(state: SplendorState, ev: Reserve) -> SplendorState:
+    """S-2.3: reserve a face-up card or a deck's top card (secret), and 1 gold if any is left."""
+    me = state.players[ev.player]
+    if len(me.reserved) >= MAX_RESERVED:
+        raise RuleError("reserve_limit", N_("%(name)s already holds 3 reserved cards."), "S-2.3", name=me.name)
+    if ev.card is not None:
+        card = development_card(ev.card)
+        _require_on_table(state, card, "S-2.3")
+        entry = Reserved(level=card.level, card=card.id)
+    else:
+        assert ev.level is not None
+        if state.deck_left(ev.level) <= 0:
+            raise RuleError("deck_empty", N_("The level %(level)s deck is empty."), "S-2.3", level=ev.level)
+        entry = Reserved(level=ev.level)
+    if state.board.gold:
+        state = _take(state, ev.player, single(GOLD))
+    state = _set_player(state, ev.player, reserved=me.reserved + (entry,))
+    return replace(state, action_done=True)
+
+
+def _reserved_index(state: SplendorState, seat: int, card: DevelopmentCard) -> int:
+    """Which reserved entry a purchase from the reserve takes: the named card, else a secret one."""
+    reserved = state.players[seat].reserved
+    for i, r in enumerate(reserved):
+        if r.card == card.id:
+            return i
+    if card.id in state.taken_cards():
+        raise RuleError("card_unavailable", N_("Card %(card)s is already bought or reserved."), "S-2.4", card=card.id)
+    for i, r in enumerate(reserved):
+        if r.card is None and r.level == card.level:
+            return i
+    raise RuleError(
+        "not_reserved", N_("%(name)s has not reserved %(card)s."), "S-2.4", name=state.players[seat].name, card=card.id
+    )
+
+
+def _purchase(state: SplendorState, ev: Purchase) -> SplendorState:
+    """S-2.4: pay the cost after bonuses (gold wild) back to the supply and take the card."""
+    if ev.wild_color is not None or ev.steal is not None:
+        raise RuleError("bad_event", N_("Splendor cards have no joker colour and no steal."), "S-2.4")
+    card = development_card(ev.card)
+    me = state.players[ev.player]
+    reserved = me.reserved
+    if ev.from_reserve:
+        i = _reserved_index(state, ev.player, card)
+        reserved = reserved[:i] + reserved[i + 1 :]
+    else:
+        _require_on_table(state, card, "S-2.4")
+    _no_pearl(ev.payment, "S-2.4")
+    owed = cost_after_bonuses(me, card)
+    if not payment_is_exact(owed, ev.payment):
+        raise RuleError(
+            "wrong_payment", N_("%(card)s costs %(owed)s after bonuses (gold may replace any gem), not %(paid)s."),
+            "S-2.4", card=card.id, owed=owed.describe(), paid=ev.payment.describe(),
+        )
+    _require_held(state, ev.player, ev.payment, "S-2.4")
+    state = _give_back(state, ev.player, ev.payment)
+    state = _set_player(state, ev.player, cards=me.cards + (card.id,), reserved=reserved)
+    return replace(state, action_done=True)
+
+
+def _discard(state: SplendorState, ev: Discard) -> SplendorState:
+    """S-3.1: return tokens of the player's choice (gold included) to the supply until exactly 10 remain."""
+    pending = state.pending
+    if pending is None or pending.kind != "discard":
+        raise RuleError("no_discard_due", N_("No discard is due."), "S-3.1")
+    _no_pearl(ev.tokens, "S-3.1")
+    _require_held(state, ev.player, ev.tokens, "S-3.1")
+    if ev.tokens.total != pending.count:
+        raise RuleError(
+            "wrong_discard", N_("Return exactly %(count)s token(s) to keep 10, not %(n)s."), "S-3.1",
+            count=pending.count, n=ev.tokens.total,
+        )
+    return _give_back(state, ev.player, ev.tokens)
+
+
+def _visit(state: SplendorState, seat: int, noble_id: str) -> SplendorState:
+    """S-3.2: ``noble_id`` leaves the display for ``seat``'s nobles."""
+    state = _set_player(state, seat, nobles=state.players[seat].nobles + (noble_id,))
+    state = replace(state, nobles_available=tuple(n for n in state.nobles_available if n != noble_id))
+    return _alert(
+        state, "noble_visit", seat, N_("Noble %(noble)s visits %(name)s (+%(points)s prestige)."),
+        noble=noble_id, name=_name(state, seat), points=catalog.nobles()[noble_id].points,
+    )
+
+
+def _take_noble(state: SplendorState, ev: TakeNoble) -> SplendorState:
+    """S-3.2: the noble chosen when several qualify."""
+    pending = state.pending
+    if pending is None or pending.kind != "noble":
+        raise RuleError("no_noble_due", N_("No noble choice is due."), "S-3.2")
+    tile = noble(ev.noble)
+    if tile.id not in pending.choices:
+        raise RuleError(
+            "noble_not_eligible", N_("Noble %(noble)s cannot visit %(name)s now: choose one of %(choices)s."),
+            "S-3.2", noble=tile.id, name=_name(state, ev.player), choices=", ".join(pending.choices),
+        )
+    return _visit(state, ev.player, tile.id)
+
+
+def _correct(state: SplendorState, ev: Correction) -> SplendorState:
+    """A table fix of one player's tokens and/or the supply (GAME-LOG.md); totals must still hold.
+
+    Splendor has no bag and no privileges. A correction never passes the turn by itself; but
+    when it settles a pending discard, the turn that was only waiting for it goes on (S-3).
+    """
+    if ev.privileges is not None or ev.bag is not None:
+        raise RuleError("bad_event", N_("Splendor has no privileges and no bag: correct tokens or the supply."), "S-1")
+    if ev.tokens is not None:
+        state = _set_player(state, ev.player, tokens=ev.tokens)
+    if ev.board is not None:
+        state = replace(state, board=ev.board)
+    return state
+
+
+HANDLERS: dict[type[Event], Callable[[SplendorState, Any], SplendorState]] = {
+    TakeTokens: _take_tokens,
+    Reserve: _reserve,
+    Purchase: _purchase,
+    Discard: _discard,
+    TakeNoble: _take_noble,
+}
+#: The event each pending choice waits for, and the error for any other (S-3).
+REQUIRED = {
+    "discard": (Discard, "discard_required", N_("Return tokens down to 10 first."), "S-3.1"),
+    "noble": (TakeNoble, "noble_required", N_("Choose the noble who visits first."), "S-3.2"),
+}
+
+
+def check_invariants(state: SplendorState) -> None:
+    """Token totals per kind (supply + players = S-1 totals), reserves of 0–3, each card and noble once.
+
+    Raises ``RuleError("invariant_broken")`` naming the first total that does not hold.
+    """
+    totals = state.token_totals
+    for kind in SPLENDOR_KINDS + (PEARL,):
+        counts = [state.board.get(kind)] + [p.tokens.get(kind) for p in state.players]
+        if any(c < 0 for c in counts) or sum(counts) != totals.get(kind):
+            raise RuleError(
+                "invariant_broken",
+                N_("The %(kind)s tokens would add up to %(n)s, not %(total)s: fix the supply too."),
+                "S-1", kind=kind, n=sum(counts), total=totals.get(kind),
+            )
+    named = [c for p in state.players for c in p.cards] + [r.card for p in state.players for r in p.reserved if r.card]
+    if len(named) != len(set(named)):
+        raise RuleError("invariant_broken", N_("A card cannot be in two places."), "S-1")
+    if any(state.cards_on_table(level) < 0 for level in LEVEL_SIZES):
+        raise RuleError("invariant_broken", N_("More cards of a level are out than the level holds."), "S-1")
+    tiles = list(state.nobles_available) + [n for p in state.players for n in p.nobles]
+    if len(tiles) != len(state.players) + EXTRA_NOBLES or len(tiles) != len(set(tiles)):
+        raise RuleError("invariant_broken", N_("Each noble on display is either available or with one player."), "S-1")
+    for p in state.players:
+        if len(p.reserved) > MAX_RESERVED:
+            raise RuleError("invariant_broken", N_("A player can hold at most 3 reserved cards."), "S-2.3")
+
+
+def _winner(state: SplendorState) -> Winner:
+    """S-4: most prestige; tie: fewest purchased cards; still tied: a shared win."""
+    best = max(p.prestige for p in state.players)
+    fewest = min(len(p.cards) for p in state.players if p.prestige == best)
+    seats = tuple(i for i, p in enumerate(state.players) if p.prestige == best and len(p.cards) == fewest)
+    return Winner(seats, best, fewest)
+
+
+def _end_turn(state: SplendorState) -> SplendorState:
+    """S-4 after S-3: note 15 prestige (final round); end the game after the last seat, else pass on."""
+    seat = state.current_player
+    me = state.players[seat]
+    if not state.final_round and me.prestige >= PRESTIGE_TO_END:
+        state = replace(state, final_round=True)
+        state = _alert(
+            state, "final_round", seat, N_("%(name)s has %(prestige)s prestige: the round is played to its end."),
+            name=me.name, prestige=me.prestige,
+        )
+    if state.final_round and seat == state.last_seat:
+        winner = _winner(state)
+        state = replace(state, winner=winner)
+        names = ", ".join(_name(state, s) for s in winner.players)
+        return _alert(
+            state, "victory", winner.players[0], N_("%(names)s wins with %(prestige)s prestige!"),
+            names=names, prestige=winner.prestige, players=list(winner.players),
+        )
+    return replace(state, current_player=(seat + 1) % len(state.players), turn=state.turn + 1, action_done=False)
+
+
+def _settle_turn(state: SplendorState, before: Pending | None, chose_noble: bool) -> SplendorState:
+    """S-3 then S-4 once the action is done: discard due, then nobles, then the end of the turn."""
+    after = state.pending
+    if after is not None and after.kind == "discard":
+        if after != before:
+            state = _alert(
+                state, "discard_due", after.player, N_("%(name)s holds %(total)s tokens: return %(count)s."),
+                name=_name(state, after.player), total=state.players[after.player].tokens.total, count=after.count,
+            )
+        return state
+    if not chose_noble:
+        if after is not None:  # several nobles qualify: the player chooses (S-3.2)
+            if after != before:
+                state = _alert(
+                    state, "noble_due", after.player, N_("Several nobles can visit %(name)s: choose one of %(choices)s."),
+                    name=_name(state, after.player), choices=", ".join(after.choices),
+                )
+            return state
+        eligible = state.eligible_nobles(state.current_player)
+        if eligible:
+            state = _visit(state, state.current_player, eligible[0])
+    return _end_turn(state)
+
+
+def apply(state: SplendorState, event: Event) -> SplendorState:
+    """Apply one table event (S-2 … S-4) and return the new state.
+
+    The returned state's ``alerts`` are those this event raised. Raises ``RuleError`` (with the
+    GAME-LOG.md code) when the event is not allowed; ``state`` is never changed.
+    """
+    if state.winner is not None:
+        raise RuleError("game_over", N_("The game is over: no more entries (undo is still possible)."), "S-4")
+    before = state.pending
+    state = replace(state, alerts=())
+    if isinstance(event, Correction):
+        if not 0 <= event.player < len(state.players):
+            raise RuleError("bad_event", N_("There is no such player."))
+        state = _correct(state, event)
+    else:
+        if not 0 <= event.player < len(state.players) or event.player != state.current_player:
+            raise RuleError(
+                "not_your_turn", N_("It is %(name)s's turn."), "S-1", name=_name(state, state.current_player)
+            )
+        handler = HANDLERS.get(type(event))
+        if handler is None:
+            raise RuleError("bad_event", N_("That entry does not exist in Splendor."))
+        if before is not None:
+            required, code, template, rule = REQUIRED[before.kind]
+            if not isinstance(event, required):
+                raise RuleError(code, template, rule)
+        state = handler(state, event)
+    check_invariants(state)
+    if state.action_done:
+        state = _settle_turn(state, before, isinstance(event, TakeNoble))
+    return state
+
+
+# ---------------------------------------------------------------------------------- logs
+
+
+def _new_from(setup: Mapping[str, Any]) -> SplendorState:
+    return new_game(setup.get("players"), setup.get("first_player"), setup.get("nobles"))  # type: ignore[arg-type]
+
+
+def replay(setup: Mapping[str, Any], events: Iterable[Event | Mapping[str, Any]]) -> SplendorState:
+    """Fold a whole log: ``setup`` holds ``players``, ``first_player`` and ``nobles``; events as objects or dicts.
+
+    Raises ``RuleError`` at the first event that is refused.
+    """
+    state = _new_from(setup)
+    seats = len(state.players)
+    for ev in events:
+        state = apply(state, ev if isinstance(ev, Event) else parse_event(ev, seats))
+    return state
+
+
+def steps(
+    setup: Mapping[str, Any], events: Iterable[Event]
+) -> Iterator[tuple[Event, SplendorState, SplendorState]]:
+    """Yield ``(event, state_before, state_after)`` for each event of a log (for the game log view)."""
+    state = _new_from(setup)
+    for ev in events:
+        after = apply(state, ev)
+        yield ev, state, after
+        state = after
+
+
+def _bag(tokens: Tokens) -> dict[str, int]:
+    """A Splendor token bag as JSON: gems and gold, no pearl."""
+    return {k: tokens.get(k) for k in SPLENDOR_KINDS}
+
+
+def to_json(
+    state: SplendorState, translate: Callable[[str, Mapping[str, Any]], str] | None = None
+) -> dict[str, Any]:
+    """The state as GAME-LOG.md's JSON (without ``id`` and ``version``, which the service adds).
+
+    ``translate(template, params)`` renders alert messages; English by default.
+    """
+    render = translate or (lambda t, p: t % dict(p))
+    pending = state.pending
+    return {
+        "game": GAME,
+        "status": state.status,
+        "turn": state.turn,
+        "current_player": state.current_player,
+        "first_player": state.first_player,
+        "final_round": state.final_round,
+        "pending": None if pending is None else pending.to_json(),
+        "players": [
+            {
+                "name": p.name,
+                "prestige": p.prestige,
+                "bonuses": p.bonuses,
+                "tokens": _bag(p.tokens),
+                "token_total": p.tokens.total,
+                "reserved": [r.to_json() for r in p.reserved],
+                "cards": sorted(p.cards),
+                "nobles": list(p.nobles),
+            }
+            for p in state.players
+        ],
+        "board": _bag(state.board),
+        "nobles_available": list(state.nobles_available),
+        "winner": None if state.winner is None else state.winner.to_json(),
+        "alerts": [{"kind": a.kind, "player": a.player, "message": render(a.template, a.params)} for a in state.alerts],
+    }
