@@ -107,6 +107,14 @@ def describe(event: Event, before: Any, after: Any) -> str:
         text += " " + _("paying %(tokens)s", tokens=token_list(event.payment))
         if event.steal:
             text += _(", stealing 1 %(kind)s", kind=TOKEN_NAMES[event.steal])
+        card = catalog.jewels()[event.card]
+        if card.ability == "take_token":
+            gained = after.players[event.player].tokens.get(card.color) - (
+                before.players[event.player].tokens.get(card.color) - event.payment.get(card.color))
+            if gained:
+                text += _(", taking 1 %(kind)s from the board", kind=TOKEN_NAMES[card.color])
+            else:
+                text += _(" (no %(kind)s left on the board to take)", kind=TOKEN_NAMES[card.color])
         change = _player_change(before, after, event.player)
         text += (f"; {change}." if change else ".")
     elif isinstance(event, TakeRoyal):

@@ -197,7 +197,7 @@ def privileges_sheet(view: GameView, args: Any) -> dict[str, Any]:
     return {"sheet": "privileges", "pick": picker(state.board, chosen, me.privileges, GEM_COLORS + (PEARL,)),
             "held": me.privileges, "preview": preview(view, data) if chosen else None, "data": data,
             "replenish": preview(view, {"type": "replenish", "player": state.current_player}),
-            "after_replenish": state.replenished}
+            "after_replenish": state.replenished, "bag_empty": not state.bag}
 
 
 def discard_sheet(view: GameView, args: Any) -> dict[str, Any]:
@@ -246,6 +246,7 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
         ctx["secret_levels"] = secret_levels
         ctx["reveal"] = reveal
         ctx["reveal_grid"] = _catalogue_grid(state, reveal, color, me) if reveal else []
+        ctx["reveal_filters"] = bool(reveal)
     else:
         ctx["grid"] = _catalogue_grid(state, level, color, me)
     card_id = args.get("card")

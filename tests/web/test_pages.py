@@ -234,3 +234,53 @@ def test_form_posts_need_a_csrf_token(app):
     game_id = resp.headers["Location"].rsplit("/", 1)[-1]
     api = client.post(f"/api/games/{game_id}/events", json={"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
     assert api.status_code == 200  # the JSON API takes only JSON bodies, no CSRF token
+
+
+def test_a_correction_form_sends_only_what_the_table_changed(client):
+    game = new_game(client, ("Ana", "Ben"))
+    data = {"type": "correction", "player": "0", "expected_version": "0", "entry_id": "c1",
+            "privileges": "0", "orig-privileges": "0", "note": ""}
+    board = {"white": 4, "blue": 4, "green": 4, "red": 4, "black": 4, "pearl": 2, "gold": 3}
+    for k, n in board.items():
+        data[f"tokens-{k}"] = data[f"orig-tokens-{k}"] = "0"
+        data[f"board-{k}"] = data[f"orig-board-{k}"] = str(n)
+        data[f"bag-{k}"] = data[f"orig-bag-{k}"] = "0"
+    data["tokens-blue"], data["board-blue"] = "2", "2"
+    assert client.post(f"/games/{game['id']}/events", data=data, headers=HX).status_code == 200
+    event = client.get(f"/api/games/{game['id']}/log").get_json()["events"][0]
+    assert set(event["set"]) == {"tokens", "board"} and event["set"]["tokens"]["blue"] == 2
+    data.update({"tokens-blue": "0", "board-blue": "4", "entry_id": "c2", "expected_version": "1"})
+    unchanged = client.post(f"/games/{game['id']}/events", data=data, headers=HX)
+    assert unchanged.status_code == 422 and "at least one" in unchanged.get_data(as_text=True)
+
+
+def test_the_log_says_which_token_an_ability_took(client):
+    log = load_fixture("duel-1012.json")
+    state = client.post("/api/games/import", json=log).get_json()
+    page = client.get(f"/games/{state['id']}").get_data(as_text=True)
+    assert re.search(r"bought a level-1 \w+ card D1-\d\d \(take a token\)[^<]*(taking 1 \w+ from the board|no \w+ left on the board)", page)
+
+
+def test_the_victory_banner_offers_a_new_game_with_the_same_players(client):
+    state = client.post("/api/games/import", json=load_fixture("duel-1102.json")).get_json()
+    page = client.get(f"/games/{state['id']}").get_data(as_text=True)
+    link = re.search(r'id="same-players" href="([^"]+)"', page).group(1).replace("&amp;", "&")
+    home = client.get(link).get_data(as_text=True)
+    assert 'value="Player A"' in home and 'value="Player B"' in home
+
+
+@pytest.mark.parametrize("version", ["²", "¹", "9" * 5000, "-1", "abc"])
+def test_a_malformed_expected_version_in_a_form_is_a_422(client, version):
+    game = new_game(client)
+    event = json.dumps({"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    resp = client.post(f"/games/{game['id']}/events", data={"event": event, "expected_version": version}, headers=HX)
+    assert resp.status_code == 422
+    undo = client.post(f"/games/{game['id']}/undo", data={"expected_version": version}, headers=HX)
+    assert undo.status_code == 422
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
+
+
+def test_deeply_nested_form_json_is_a_422(client):
+    game = new_game(client)
+    resp = client.post(f"/games/{game['id']}/events", data={"event": "[" * 50000}, headers=HX)
+    assert resp.status_code == 422

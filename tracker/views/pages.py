@@ -63,7 +63,8 @@ def _render_game(view: service.GameView, status: int = 200, *, announce: bool = 
 @bp.get("/")
 def home():  # type: ignore[no-untyped-def]
     games = [service.game_summary(g) for g in service.list_games(limit=20)]
-    return render_template("home.html", games=games, error=None, form={})
+    prefill = {k: request.args.get(k, "")[:40] for k in ("player0", "player1")}
+    return render_template("home.html", games=games, error=None, form=prefill)
 
 
 @bp.post("/games")
@@ -119,19 +120,22 @@ def _bag_fields(form: Any, prefix: str) -> dict[str, int]:
 
 
 def form_event(form: Any) -> dict[str, Any]:
-    """The GAME-LOG.md event a form posts: a composed ``event`` JSON field, or correction fields."""
+    """The GAME-LOG.md event a form posts: a composed ``event`` JSON field, or correction fields.
+
+    A correction form carries the values it was built with (``orig-…``); only the parts the
+    table changed are sent, so the log says what was fixed.
+    """
     if form.get("type") == "correction":
-        return {
-            "type": "correction",
-            "player": _int_field(form, "player", 0, 3),
-            "set": {
-                "tokens": _bag_fields(form, "tokens"),
-                "privileges": _int_field(form, "privileges", 0, 3),
-                "board": _bag_fields(form, "board"),
-                "bag": _bag_fields(form, "bag"),
-            },
-            "note": form.get("note", "")[:500],
-        }
+        fixed: dict[str, Any] = {}
+        for prefix in ("tokens", "board", "bag"):
+            bag = _bag_fields(form, prefix)
+            if f"orig-{prefix}-white" not in form or bag != _bag_fields(form, f"orig-{prefix}"):
+                fixed[prefix] = bag
+        privileges = _int_field(form, "privileges", 0, 3)
+        if "orig-privileges" not in form or privileges != _int_field(form, "orig-privileges", 0, 3):
+            fixed["privileges"] = privileges
+        return {"type": "correction", "player": _int_field(form, "player", 0, 3), "set": fixed,
+                "note": form.get("note", "")[:500]}
     try:
         data = json.loads(form.get("event", ""))
     except (ValueError, RecursionError):
