@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Install everything the tests need (a virtualenv with the project and its test extras, and
-# Debian's chromium for the browser tests), then run every test. Extra arguments go to pytest.
+# Install everything the tests need (a virtualenv with the project and its test extras,
+# Debian's chromium for the browser tests, Debian's PostgreSQL for the database tests), start
+# a throwaway PostgreSQL on loopback, then run every test. Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,11 +11,16 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 if ! command -v chromium >/dev/null 2>&1; then
-  SUDO=""
-  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
 
-exec .venv/bin/python -m pytest "$@"
+# shellcheck source=scripts/postgres.sh
+. scripts/postgres.sh
+trap stop_postgres EXIT
+start_postgres
+
+.venv/bin/python -m pytest "$@"

@@ -1,8 +1,9 @@
 """Shared fixtures: a fresh app per test on a database built by the migrations.
 
-The schema is created once per session by Flask-Migrate (never ``create_all``) into a template
-SQLite file; each test gets its own copy. ``TEST_DATABASE_URL`` switches to another database
-(e.g. PostgreSQL), emptied before each test.
+The schema is created once per session and backend by Flask-Migrate (never ``create_all``).
+SQLite: each test copies a migrated template file. PostgreSQL (when ``TEST_POSTGRES_URL`` is
+set, as ``scripts/test.sh`` does): one migrated database, emptied before each test. Every test
+that takes ``app`` or ``client`` runs on each backend.
 """
 
 from __future__ import annotations
@@ -13,52 +14,83 @@ from pathlib import Path
 
 import pytest
 from flask_migrate import upgrade
+from sqlalchemy import text
 
 from tracker import create_app
 from tracker.db import db
 
-def _config(uri: str, tmp: Path) -> dict:
-    return {
-        "TESTING": True,
-        "SECRET_KEY": "test",
-        "SQLALCHEMY_DATABASE_URI": uri,
-        "WTF_CSRF_ENABLED": False,
-    }
+BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_POSTGRES_URL") else [])
+
+
+def app_config(uri: str) -> dict:
+    """Test settings for an app on ``uri`` (CSRF off; tests that check it turn it on)."""
+    return {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": uri, "WTF_CSRF_ENABLED": False,
+            "RATELIMIT_ENABLED": False}
+
+
+def migrate(uri: str) -> None:
+    """Run every migration on ``uri``."""
+    app = create_app(app_config(uri))
+    with app.app_context():
+        upgrade()
+        db.session.remove()
+        db.engine.dispose()
 
 
 @pytest.fixture(scope="session")
-def template_db(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
-    """A migrated, empty SQLite database to copy for each test (None on another backend)."""
-    if os.environ.get("TEST_DATABASE_URL"):
-        app = create_app(_config(os.environ["TEST_DATABASE_URL"], tmp_path_factory.mktemp("pg")))
-        with app.app_context():
-            upgrade()
-        return None
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A migrated, empty SQLite database to copy for each test."""
     path = tmp_path_factory.mktemp("template") / "template.sqlite3"
-    app = create_app(_config(f"sqlite:///{path}", path.parent))
-    with app.app_context():
-        upgrade()
-        db.engine.dispose()
+    migrate(f"sqlite:///{path}")
     return path
 
 
-@pytest.fixture
-def app(template_db: Path | None, tmp_path: Path):
-    """A fresh app on a fresh, migrated database."""
-    if template_db is None:
-        uri = os.environ["TEST_DATABASE_URL"]
-    else:
-        target = tmp_path / "tracker.sqlite3"
-        shutil.copy(template_db, target)
-        uri = f"sqlite:///{target}"
-    app = create_app(_config(uri, tmp_path))
-    with app.app_context():
-        if template_db is None:
-            from tracker.models import Event, Game
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    """A fresh database on the throwaway PostgreSQL server, migrated once."""
+    from sqlalchemy import create_engine
 
-            db.session.query(Event).delete()
-            db.session.query(Game).delete()
+    base = os.environ["TEST_POSTGRES_URL"]
+    name = f"tracker_test_{os.getpid()}"
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    url = base.rsplit("/", 1)[0] + "/" + name
+    migrate(url)
+    return url
+
+
+@pytest.fixture
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty migrated database on the backend this test runs on."""
+    backend = getattr(request, "param", "sqlite")
+    if backend == "postgresql":
+        url = request.getfixturevalue("postgres_url")
+        app = create_app(app_config(url))
+        with app.app_context():
+            db.session.execute(text("TRUNCATE events, games RESTART IDENTITY CASCADE"))
             db.session.commit()
+            db.session.remove()
+            db.engine.dispose()
+        return url
+    target = tmp_path / "tracker.sqlite3"
+    shutil.copy(request.getfixturevalue("sqlite_template"), target)
+    return f"sqlite:///{target}"
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run every database test once per backend (``[sqlite]``, ``[postgresql]``)."""
+    if "database_url" in metafunc.fixturenames:
+        metafunc.parametrize("database_url", BACKENDS, indirect=True)
+
+
+@pytest.fixture
+def app(database_url: str):
+    """A fresh app on a fresh, migrated database."""
+    app = create_app(app_config(database_url))
+    with app.app_context():
         yield app
         db.session.remove()
         db.engine.dispose()
