@@ -70,6 +70,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         BABEL_DEFAULT_LOCALE="en",
         WTF_CSRF_TIME_LIMIT=None,
         WTF_CSRF_SSL_STRICT=False,
+        ACCESS_CODE=None,
+        RATELIMIT_STORAGE_URI="memory://",
+        RATELIMIT_HEADERS_ENABLED=True,
+        PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 365,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -77,6 +83,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
         if os.environ.get("SECRET_KEY"):
             app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
+        if os.environ.get("TRACKER_ACCESS_CODE"):
+            app.config["ACCESS_CODE"] = os.environ["TRACKER_ACCESS_CODE"]
     else:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
@@ -88,9 +96,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     htmx.init_app(app)
 
-    from . import models  # noqa: F401  (tables known to Alembic)
+    from . import access, models  # noqa: F401  (models: tables known to Alembic)
     from .views import api, pages
 
+    access.limiter.init_app(app)
+    app.before_request(access.check_access)
+    app.register_blueprint(access.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
     app.register_blueprint(pages.bp)
@@ -99,6 +110,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     @app.errorhandler(404)
     @app.errorhandler(405)
     @app.errorhandler(413)
+    @app.errorhandler(429)
     def _http_error(exc):  # type: ignore[no-untyped-def]
         if request.path.startswith("/api/"):
             return api.http_error(exc)

@@ -15,7 +15,6 @@ from splendor_builders import (
     cards_with_points,
     cards_worth,
     correct,
-    plain_cards,
     play,
     position,
     quiet_turn,

@@ -12,6 +12,7 @@ import pytest
 from tracker.rules import splendor
 from tracker.rules.errors import RuleError
 from tracker.rules.events import TakeNoble, parse_event
+from tracker.rules.tokens import Tokens
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 GAMES = sorted(FIXTURES.glob("splendor-*.json"))
@@ -103,7 +104,7 @@ def test_replay_keeps_every_total_and_accepts_nothing_after_the_end(game):
     for event in _events(game):
         state = splendor.apply(state, event)
         splendor.check_invariants(state)
-        assert state.board + sum((p.tokens for p in state.players), splendor.Tokens()) == totals
+        assert state.board + sum((p.tokens for p in state.players), Tokens()) == totals
     with pytest.raises(RuleError) as info:
         splendor.apply(state, parse_event({"type": "take_tokens", "player": state.current_player,
                                            "tokens": {"red": 1}}, len(game["players"])))

@@ -1,0 +1,79 @@
+"""The optional instance access code (issue: nothing lost, no one in)."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import new_game
+
+
+@pytest.fixture
+def locked(database_url):
+    """An app with an access code and rate limiting on."""
+    from conftest import app_config
+
+    from tracker import create_app
+    from tracker.access import limiter
+    from tracker.db import db
+
+    app = create_app({**app_config(database_url), "ACCESS_CODE": "open sesame", "RATELIMIT_ENABLED": True})
+    with app.app_context():
+        limiter.reset()
+        yield app
+        db.session.remove()
+        db.engine.dispose()
+
+
+def test_without_the_code_nothing_but_the_code_page_opens(locked):
+    client = locked.test_client()
+    resp = client.get("/")
+    assert resp.status_code == 302 and resp.headers["Location"].startswith("/access")
+    assert client.get("/api/games").status_code == 401
+    assert client.get("/api/games").get_json()["error"]["code"] == "access_code_required"
+    assert client.post("/api/games", json={"game": "duel", "players": ["A", "B"], "first_player": 0}).status_code == 401
+    assert client.post("/api/games/import", json={}).status_code == 401
+    assert client.get("/access").status_code == 200
+    assert client.get("/static/app.css").status_code == 200
+
+
+def test_a_game_link_opens_that_game_without_the_code(locked):
+    owner = locked.test_client()
+    owner.post("/access", data={"code": "open sesame"})
+    game = new_game(owner)
+    guest = locked.test_client()
+    assert guest.get(f"/games/{game['id']}").status_code == 200
+    assert guest.get(f"/api/games/{game['id']}").status_code == 200
+    resp = guest.post(f"/api/games/{game['id']}/events", json={"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    assert resp.status_code == 200
+    assert guest.get("/").status_code == 302  # and nothing else
+    assert guest.get("/api/games").status_code == 401
+
+
+def test_the_right_code_unlocks_the_device_once(locked):
+    client = locked.test_client()
+    resp = client.post("/access", data={"code": "wrong"})
+    assert resp.status_code == 401 and "not the access code" in resp.get_data(as_text=True)
+    resp = client.post("/access", data={"code": "open sesame", "next": "/"})
+    assert resp.status_code == 303 and resp.headers["Location"] == "/"
+    assert client.get("/").status_code == 200
+    assert client.get("/api/games").status_code == 200
+
+
+def test_the_code_page_never_redirects_elsewhere(locked):
+    client = locked.test_client()
+    resp = client.post("/access", data={"code": "open sesame", "next": "https://evil.example/"})
+    assert resp.headers["Location"] == "/"
+    resp = locked.test_client().post("/access", data={"code": "open sesame", "next": "//evil.example/"})
+    assert resp.headers["Location"] == "/"
+
+
+def test_code_attempts_are_rate_limited(locked):
+    client = locked.test_client()
+    codes = [client.post("/access", data={"code": f"guess{i}"}).status_code for i in range(12)]
+    assert codes[:10] == [401] * 10 and codes[10:] == [429, 429]
+    # even the right code waits once the limit is reached
+    assert client.post("/access", data={"code": "open sesame"}).status_code == 429
+
+
+def test_an_instance_without_a_code_is_open(client):
+    assert client.get("/").status_code == 200
+    assert client.get("/access").status_code == 302

@@ -1,0 +1,68 @@
+"""The optional instance access code: every device enters it once before it sees anything else.
+
+Set ``ACCESS_CODE`` in ``instance/config.py`` or the ``TRACKER_ACCESS_CODE`` environment
+variable. A game's own link (``/games/<id>…``, ``/api/games/<id>…``) still opens that one game
+without the code, since the unguessable id is the key to it; nothing else does. Attempts are
+rate-limited per address (Flask-Limiter).
+"""
+
+from __future__ import annotations
+
+import hmac
+import re
+from urllib.parse import urlsplit
+
+from flask import Blueprint, current_app, jsonify, redirect, render_template, request, session, url_for
+from flask_babel import gettext as _
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+
+bp = Blueprint("access", __name__)
+limiter = Limiter(key_func=get_remote_address, default_limits=[])
+
+#: Paths that belong to one game: its link is the key, no access code needed.
+GAME_PATH = re.compile(r"^/(api/)?games/(?!import$)[A-Za-z0-9_-]{16,64}(/|$)")
+OPEN_PATHS = ("/static/", "/access")
+
+
+def required() -> bool:
+    """True when this instance has an access code."""
+    return bool(current_app.config.get("ACCESS_CODE"))
+
+
+def _safe_next(target: str | None) -> str:
+    if not target or urlsplit(target).netloc or not target.startswith("/") or target.startswith("//"):
+        return url_for("pages.home")
+    return target
+
+
+def check_access():  # type: ignore[no-untyped-def]
+    """``before_request``: let through open paths, one game's paths and devices that gave the code."""
+    if not required() or session.get("access") or request.path.startswith(OPEN_PATHS):
+        return None
+    if GAME_PATH.match(request.path):
+        return None
+    if request.path.startswith("/api/"):
+        body = {"error": {"code": "access_code_required",
+                          "message": _("This instance needs its access code first."), "rule": ""}}
+        return jsonify(body), 401
+    return redirect(url_for("access.enter", next=request.full_path if request.query_string else request.path))
+
+
+@bp.route("/access", methods=["GET", "POST"])
+@limiter.limit("10 per minute;50 per hour", methods=["POST"])
+def enter():  # type: ignore[no-untyped-def]
+    """The access-code page: one correct entry unlocks this device (a lasting session cookie)."""
+    target = _safe_next(request.values.get("next"))
+    if not required():
+        return redirect(target)
+    error = None
+    if request.method == "POST":
+        code = request.form.get("code", "")
+        if hmac.compare_digest(code.encode("utf-8", "replace"), str(current_app.config["ACCESS_CODE"]).encode()):
+            session.permanent = True
+            session["access"] = True
+            return redirect(target, code=303)
+        error = _("That is not the access code.")
+    status = 401 if error else 200
+    return render_template("access.html", error=error, next=target), status
