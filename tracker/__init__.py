@@ -99,6 +99,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from . import access, models  # noqa: F401  (models: tables known to Alembic)
     from .views import api, pages
 
+    from . import cli
+
+    cli.register(app)
     access.limiter.init_app(app)
     app.before_request(access.check_access)
     app.register_blueprint(access.bp)

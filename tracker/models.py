@@ -35,8 +35,9 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     version: Mapped[int] = mapped_column(Integer, default=0)
     status: Mapped[str] = mapped_column(String(16), default="active")
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    started: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    started: Mapped[datetime] = mapped_column(DateTime, default=utcnow, index=True)
     finished: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
     events: Mapped[list["Event"]] = relationship(
         back_populates="game_row", order_by="Event.seq", cascade="all, delete-orphan", lazy="raise"

@@ -25,6 +25,7 @@ from .rules.events import event_to_dict, parse_event
 from .rules.text import clean_text
 
 LOG_FORMAT = "splendor-tracker/1"
+HISTORY_FORMAT = "splendor-tracker-history/1"
 #: Engines by game kind (GAME-LOG.md ``game``).
 ENGINES = {"duel": duel}
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{22,64}$")
@@ -266,25 +267,16 @@ def _parse_time(value: Any) -> datetime | None:
     return parsed
 
 
-def import_log(log: Any) -> tuple[GameView, bool]:
-    """Store a game from its log; returns ``(view, created)``.
-
-    A log whose ``id`` is already stored is not imported again (``created`` is False).
-    Raises ``RuleError``: ``bad_log`` (malformed), ``import_mismatch`` (an event refused,
-    or a replay whose outcome differs from ``result``).
-    """
+def _replay_log(log: Any) -> tuple[str, dict[str, Any], Any, list[RuleEvent]]:
+    """Check and replay a log: ``(kind, setup, final_state, events)``; raises ``RuleError``."""
     if not isinstance(log, Mapping) or log.get("format") != LOG_FORMAT:
         raise RuleError("bad_log", N_("This is not a splendor-tracker/1 game log."))
     events = log.get("events")
     if not isinstance(events, list):
         raise RuleError("bad_log", N_("A game log needs a list of events."))
     log_id = log.get("id")
-    if log_id is not None:
-        if not isinstance(log_id, str) or not ID_PATTERN.match(log_id):
-            raise RuleError("bad_log", N_("A game id is 22 to 64 letters, digits, - or _."))
-        existing = db.session.get(Game, log_id)
-        if existing is not None:
-            return load(log_id), False
+    if log_id is not None and (not isinstance(log_id, str) or not ID_PATTERN.match(log_id)):
+        raise RuleError("bad_log", N_("A game id is 22 to 64 letters, digits, - or _."))
     try:
         kind, setup, state = _setup(log)
     except RuleError as exc:
@@ -305,9 +297,21 @@ def import_log(log: Any) -> tuple[GameView, bool]:
     if state.status == "finished":
         actual = {"winner": engine.to_json(state)["winner"], "turns": state.turn}
     if expected != actual:
-        raise RuleError(
-            "import_mismatch", N_("Replaying the log does not give its recorded result."), "D-11"
-        )
+        raise RuleError("import_mismatch", N_("Replaying the log does not give its recorded result."), "D-11")
+    return kind, setup, state, parsed
+
+
+def import_log(log: Any) -> tuple[GameView, bool]:
+    """Store a game from its log; returns ``(view, created)``.
+
+    A log whose ``id`` is already stored is not imported again (``created`` is False).
+    Raises ``RuleError``: ``bad_log`` (malformed), ``import_mismatch`` (an event refused,
+    or a replay whose outcome differs from ``result``).
+    """
+    log_id = log.get("id") if isinstance(log, Mapping) else None
+    if isinstance(log_id, str) and ID_PATTERN.match(log_id) and db.session.get(Game, log_id) is not None:
+        return load(log_id), False
+    kind, setup, state, parsed = _replay_log(log)
     started = _parse_time(log.get("started")) or utcnow()
     finished = _parse_time(log.get("finished"))
     if finished is not None and finished < started:
@@ -334,8 +338,9 @@ def import_log(log: Any) -> tuple[GameView, bool]:
 
 
 def list_games(limit: int = 500) -> list[Game]:
-    """Games newest first (the listing summary; no replay)."""
-    return list(db.session.scalars(select(Game).order_by(Game.started.desc()).limit(limit)))
+    """Games newest first, deleted ones left out (the listing summary; no replay)."""
+    query = select(Game).where(Game.deleted_at.is_(None)).order_by(Game.started.desc()).limit(limit)
+    return list(db.session.scalars(query))
 
 
 def game_summary(row: Game) -> dict[str, Any]:
@@ -349,3 +354,50 @@ def game_summary(row: Game) -> dict[str, Any]:
         "started": _iso(row.started),
         "finished": _iso(row.finished),
     }
+
+
+def export_history() -> dict[str, Any]:
+    """Every stored game as one backup: ``{"format": HISTORY_FORMAT, "games": [log, …]}``.
+
+    Deleted games are included with ``"deleted": true`` so a restore keeps them restorable.
+    """
+    rows = db.session.scalars(select(Game).order_by(Game.started)).all()
+    games = []
+    for row in rows:
+        log = _log_of(_fold(row, _applied_rows(row.id)))
+        if row.deleted_at is not None:
+            log["deleted"] = True
+        games.append(log)
+    return {"format": HISTORY_FORMAT, "exported": _iso(utcnow()), "games": games}
+
+
+def import_any(data: Any) -> tuple[int, int]:
+    """Import one game log or a whole history backup; returns ``(imported, already_stored)``.
+
+    Every log is checked first; if any does not replay, nothing is imported and its
+    ``RuleError`` (``bad_log`` / ``import_mismatch``) names it.
+    """
+    logs = data.get("games") if isinstance(data, Mapping) and data.get("format") == HISTORY_FORMAT else [data]
+    if not isinstance(logs, list):
+        raise RuleError("bad_log", N_("A history file needs a list of games."))
+    for i, log in enumerate(logs, start=1):
+        try:
+            check_log(log)
+        except RuleError as exc:
+            raise RuleError(exc.code, N_("Game %(n)s of the file: %(reason)s"), exc.rule, n=i, reason=exc.message) from exc
+    created = existing = 0
+    for log in logs:
+        view, new = import_log(log)
+        if new:
+            created += 1
+            if log.get("deleted"):
+                view.row.deleted_at = utcnow()
+                db.session.commit()
+        else:
+            existing += 1
+    return created, existing
+
+
+def check_log(log: Any) -> Any:
+    """Replay a log without storing it; returns the final state or raises ``RuleError``."""
+    return _replay_log(log)[2]

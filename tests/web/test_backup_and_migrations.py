@@ -1,0 +1,121 @@
+"""Backups (export/import commands) and schema migrations on existing data."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from conftest import app_config
+from flask_migrate import upgrade
+from helpers import load_fixture, new_game, play
+from sqlalchemy import create_engine, text
+
+from tracker import create_app, service
+from tracker.db import db
+
+FIRST_REVISION = "56cf77fcbd48"
+
+
+def states(client) -> dict[str, dict]:
+    out = {}
+    for game in client.get("/api/games").get_json():
+        state = client.get(f"/api/games/{game['id']}").get_json()
+        out[game["id"]] = {k: v for k, v in state.items() if k not in ("version", "alerts")}
+    return out
+
+
+def test_export_then_import_restores_every_game(app, client, tmp_path):
+    for name in ("duel-1012.json", "duel-1069.json"):
+        assert client.post("/api/games/import", json=load_fixture(name)).status_code == 201
+    active = new_game(client, ("Cho", "Dan"))
+    play(client, active["id"], [{"type": "take_tokens", "player": 0, "tokens": {"pearl": 2}}])
+    before = states(client)
+    backup = tmp_path / "backup.json"
+    result = app.test_cli_runner().invoke(args=["export", str(backup)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(backup.read_text())
+    assert data["format"] == "splendor-tracker-history/1" and len(data["games"]) == 3
+
+    restored = create_app(app_config(f"sqlite:///{tmp_path / 'restored.sqlite3'}"))
+    with restored.app_context():
+        upgrade()
+        result = restored.test_cli_runner().invoke(args=["import", str(backup)])
+        assert result.exit_code == 0 and "imported 3 game(s), 0 already stored" in result.output
+        assert states(restored.test_client()) == before
+        again = restored.test_cli_runner().invoke(args=["import", str(backup)])
+        assert "imported 0 game(s), 3 already stored" in again.output
+        assert len(restored.test_client().get("/api/games").get_json()) == 3
+        db.session.remove()
+        db.engine.dispose()
+
+
+def test_a_backup_with_a_game_that_does_not_replay_imports_nothing(app, tmp_path):
+    good = load_fixture("duel-1069.json")
+    bad = load_fixture("duel-1102.json")
+    bad["result"]["winner"]["player"] = 0
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps({"format": "splendor-tracker-history/1", "games": [good, bad]}))
+    result = app.test_cli_runner().invoke(args=["import", str(path)])
+    assert result.exit_code != 0 and "Game 2 of the file" in result.output and "import_mismatch" in result.output
+    assert service.list_games() == []
+    path.write_text("{not json")
+    assert app.test_cli_runner().invoke(args=["import", str(path)]).exit_code != 0
+
+
+def test_a_single_game_log_imports_from_the_command_line(app, tmp_path):
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps(load_fixture("duel-1012.json")))
+    result = app.test_cli_runner().invoke(args=["import", str(path)])
+    assert result.exit_code == 0 and "imported 1 game(s)" in result.output
+    assert service.list_games()[0].status == "finished"
+
+
+@pytest.fixture(params=["sqlite"] + (["postgresql"] if os.environ.get("TEST_POSTGRES_URL") else []))
+def empty_database(request, tmp_path: Path):
+    """A database with no tables at all."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'old.sqlite3'}"
+        return
+    base = os.environ["TEST_POSTGRES_URL"]
+    name = f"tracker_migrate_{os.getpid()}"
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    yield base.rsplit("/", 1)[0] + "/" + name
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+def test_games_stored_at_the_first_migration_replay_after_upgrading(empty_database):
+    app = create_app(app_config(empty_database))
+    with app.app_context():
+        upgrade(revision=FIRST_REVISION)
+        # Rows written as the first schema had them (no later columns exist yet).
+        logs = [load_fixture(n) for n in ("duel-1012.json", "duel-1102.json")]
+        for i, log in enumerate(logs):
+            gid = f"old-game-{i:02d}-abcdefghijklmnopq"
+            db.session.execute(text(
+                "INSERT INTO games (id, game, setup, version, status, result, started) "
+                "VALUES (:id, 'duel', :setup, :version, 'finished', :result, CURRENT_TIMESTAMP)"),
+                {"id": gid, "setup": json.dumps({"players": log["players"], "first_player": log["first_player"],
+                                                 "nobles": None}),
+                 "version": len(log["events"]), "result": json.dumps(log["result"])})
+            for seq, event in enumerate(log["events"], start=1):
+                db.session.execute(text(
+                    "INSERT INTO events (game_id, seq, entry_id, data, undone, created) "
+                    "VALUES (:g, :s, NULL, :d, :u, CURRENT_TIMESTAMP)"),
+                    {"g": gid, "s": seq, "d": json.dumps(event), "u": False})
+        db.session.commit()
+        upgrade()
+        for i, log in enumerate(logs):
+            view = service.load(f"old-game-{i:02d}-abcdefghijklmnopq")
+            assert view.state.status == "finished"
+            assert view.to_json()["winner"] == log["result"]["winner"]
+            assert view.state.turn == log["result"]["turns"]
+        assert len(service.list_games()) == 2  # the new column defaults to "not deleted"
+        db.session.remove()
+        db.engine.dispose()

@@ -1,0 +1,44 @@
+"""Command-line tools: ``flask --app tracker export FILE`` and ``flask --app tracker import FILE``."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+from flask import Flask
+
+from . import service
+from .rules.errors import RuleError
+
+
+def register(app: Flask) -> None:
+    """Add the ``export`` and ``import`` commands to ``flask``."""
+
+    @app.cli.command("export")
+    @click.argument("path", type=click.Path(dir_okay=False, writable=True, allow_dash=True))
+    def export_command(path: str) -> None:
+        """Write every game (a full backup) as one JSON file; '-' writes to standard output."""
+        data = service.export_history()
+        text = json.dumps(data, ensure_ascii=False, indent=1)
+        if path == "-":
+            sys.stdout.write(text + "\n")
+        else:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text + "\n")
+        click.echo(f"exported {len(data['games'])} game(s)", err=True)
+
+    @app.cli.command("import")
+    @click.argument("path", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+    def import_command(path: str) -> None:
+        """Import a game log or a whole backup; games already stored are skipped."""
+        try:
+            with click.open_file(path, encoding="utf-8") as f:
+                data = json.load(f)
+        except (ValueError, RecursionError) as exc:
+            raise click.ClickException(f"{path} is not JSON: {exc}") from exc
+        try:
+            created, existing = service.import_any(data)
+        except RuleError as err:
+            raise click.ClickException(f"refused ({err.code}): {err.message}") from err
+        click.echo(f"imported {created} game(s), {existing} already stored")
