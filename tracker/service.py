@@ -7,8 +7,10 @@ UPDATE (``WHERE version = seen``), so two phones can never both write the same v
 
 from __future__ import annotations
 
+import random
 import re
 import secrets
+import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Callable, Mapping
@@ -30,8 +32,9 @@ HISTORY_FORMAT = "splendor-tracker-history/1"
 ENGINES = {"duel": duel}
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{22,64}$")
 MAX_ENTRY_ID = 64
-#: How often a write without ``expected_version`` retries after losing a race.
-RETRIES = 5
+#: How often a write without ``expected_version`` retries after losing a race (with a short,
+#: growing, jittered pause between tries).
+RETRIES = 25
 
 
 class GameNotFound(LookupError):
@@ -105,7 +108,12 @@ def _fold(row: Game, rows: list[Event]) -> GameView:
 
 
 def load(game_id: str) -> GameView:
-    """The game with its applied events folded into a state. Raises ``GameNotFound``."""
+    """The game with its applied events folded into a state. Raises ``GameNotFound``.
+
+    The game row (its version) is read before the events, so a write landing in between can
+    only make the version look older than the events, never newer: a write based on such a
+    view fails its conditional version bump instead of storing a wrongly checked event.
+    """
     row = db.session.get(Game, game_id) if isinstance(game_id, str) else None
     if row is None:
         raise GameNotFound(game_id)
@@ -151,6 +159,18 @@ def _check_write_args(expected_version: Any, entry_id: Any = None) -> None:
         raise RuleError("bad_event", N_("entry_id must be a text of 1 to 64 characters."))
 
 
+def _pause(attempt: int) -> None:
+    """Back off a little before retrying a write that lost a race (none before the first try)."""
+    if attempt:
+        time.sleep(random.uniform(0, 0.002 * min(attempt, 10)))
+
+
+def _moved(game_id: str, seen: int) -> bool:
+    """True when the game's version is no longer ``seen`` (read afresh, outside our snapshot)."""
+    db.session.rollback()
+    return db.session.scalar(select(Game.version).where(Game.id == game_id)) != seen
+
+
 def _entry_seen(game_id: str, entry_id: str | None) -> bool:
     if entry_id is None:
         return False
@@ -167,14 +187,23 @@ def post_event(
     (nothing stored).
     """
     _check_write_args(expected_version, entry_id)
-    for _ in range(RETRIES):
+    for attempt in range(RETRIES):
+        _pause(attempt)
         view = load(game_id)
         if _entry_seen(game_id, entry_id):
             return view
         if expected_version is not None and expected_version != view.version:
             raise VersionConflict(view)
         event = parse_event(data, len(view.row.setup["players"]))
-        state = view.engine.apply(view.state, event)
+        try:
+            state = view.engine.apply(view.state, event)
+        except RuleError:
+            if not _moved(game_id, view.version):
+                raise
+            # Another phone wrote while we read: judge the entry again on the fresh game.
+            if expected_version is not None:
+                raise VersionConflict(load(game_id)) from None
+            continue
         seen = view.version
         seq = (db.session.scalar(select(func.max(Event.seq)).where(Event.game_id == game_id)) or 0) + 1
         if not _bump(view.row, seen, state):
@@ -203,7 +232,8 @@ def undo(game_id: str, *, expected_version: Any = None) -> GameView:
     Raises ``GameNotFound``, ``VersionConflict`` or ``RuleError("nothing_to_undo")``.
     """
     _check_write_args(expected_version)
-    for _ in range(RETRIES):
+    for attempt in range(RETRIES):
+        _pause(attempt)
         view = load(game_id)
         if expected_version is not None and expected_version != view.version:
             raise VersionConflict(view)
