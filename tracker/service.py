@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .db import db
 from .models import Event, Game, utcnow
-from .rules import duel
+from .rules import duel, splendor
 from .rules.errors import N_, RuleError
 from .rules.events import Event as RuleEvent
 from .rules.events import event_to_dict, parse_event
@@ -29,7 +29,7 @@ from .rules.text import clean_text
 LOG_FORMAT = "splendor-tracker/1"
 HISTORY_FORMAT = "splendor-tracker-history/1"
 #: Engines by game kind (GAME-LOG.md ``game``).
-ENGINES = {"duel": duel}
+ENGINES = {"duel": duel, "splendor": splendor}
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{22,64}$")
 MAX_ENTRY_ID = 64
 #: How often a write without ``expected_version`` retries after losing a race (with a short,
@@ -80,7 +80,7 @@ def new_id() -> str:
 def _engine(kind: Any) -> Any:
     engine = ENGINES.get(kind) if isinstance(kind, str) else None
     if engine is None:
-        raise RuleError("bad_setup", N_("Unknown game: %(game)s. Choose duel."), game=str(kind)[:20])
+        raise RuleError("bad_setup", N_("Unknown game: %(game)s. Choose duel or splendor."), game=str(kind)[:20])
     return engine
 
 
@@ -90,8 +90,10 @@ def _setup(payload: Mapping[str, Any]) -> tuple[str, dict[str, Any], Any]:
         raise RuleError("bad_setup", N_("A new game needs a JSON object."))
     kind = payload.get("game", "duel")
     engine = _engine(kind)
-    state = engine.new_game(payload.get("players"), payload.get("first_player"))
-    setup = {"players": [p.name for p in state.players], "first_player": state.first_player, "nobles": None}
+    state = engine.start(payload)
+    nobles = getattr(state, "nobles_available", None)
+    setup = {"players": [p.name for p in state.players], "first_player": state.first_player,
+             "nobles": list(nobles) if nobles is not None else None}
     return kind, setup, state
 
 

@@ -30,7 +30,7 @@ def check_figures(state: dict, expected: dict) -> None:
                 for field, want in figures.items():
                     if field == "reserved_count":
                         assert len(player["reserved"]) == want, (seat, field)
-                    elif field in ("cards", "royals"):
+                    elif field in ("cards", "royals", "nobles"):
                         assert sorted(player[field]) == sorted(want), (seat, field)
                     elif field == "tokens":
                         assert nonzero(player[field]) == nonzero(want), (seat, field)
@@ -38,6 +38,8 @@ def check_figures(state: dict, expected: dict) -> None:
                         assert player[field] == want, (seat, field)
         elif key in ("board", "bag"):
             assert nonzero(state[key]) == nonzero(value), key
+        elif key in ("nobles_available",):
+            assert sorted(state[key]) == sorted(value), key
         elif key == "after_event":
             continue
         else:

@@ -705,12 +705,17 @@ def apply(state: DuelState, event: Event) -> DuelState:
     return state
 
 
+def start(setup: Mapping[str, Any]) -> DuelState:
+    """The state at setup from a setup mapping (``players``, ``first_player``); see ``new_game``."""
+    return new_game(setup.get("players"), setup.get("first_player"))  # type: ignore[arg-type]
+
+
 def replay(setup: Mapping[str, Any], events: Iterable[Event | Mapping[str, Any]]) -> DuelState:
     """Fold a whole log: ``setup`` holds ``players`` and ``first_player``; events as objects or dicts.
 
     Raises ``RuleError`` at the first event that is refused.
     """
-    state = new_game(setup.get("players"), setup.get("first_player"))  # type: ignore[arg-type]
+    state = start(setup)
     for ev in events:
         state = apply(state, ev if isinstance(ev, Event) else parse_event(ev, SEATS))
     return state
@@ -718,7 +723,7 @@ def replay(setup: Mapping[str, Any], events: Iterable[Event | Mapping[str, Any]]
 
 def steps(setup: Mapping[str, Any], events: Iterable[Event]) -> Iterable[tuple[Event, DuelState, DuelState]]:
     """Yield ``(event, state_before, state_after)`` for each event of a log (for the game log view)."""
-    state = new_game(setup.get("players"), setup.get("first_player"))  # type: ignore[arg-type]
+    state = start(setup)
     for ev in events:
         after = apply(state, ev)
         yield ev, state, after

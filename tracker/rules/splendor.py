@@ -17,6 +17,7 @@ from . import catalog
 from .catalog import DevelopmentCard, Noble
 from .errors import N_, RuleError
 from .events import Correction, Discard, Event, Purchase, Reserve, TakeNoble, TakeTokens, parse_event
+from .text import player_names
 from .tokens import GEM_COLORS, GOLD, PEARL, Tokens, payment_is_exact, single, suggest_payment
 
 GAME = "splendor"
@@ -46,7 +47,6 @@ FACE_UP = 4
 #: Token kinds of Splendor (no pearl), in the order every screen and export uses.
 SPLENDOR_KINDS: tuple[str, ...] = GEM_COLORS + (GOLD,)
 #: Longest player name accepted at setup.
-MAX_NAME = 40
 
 
 def token_totals(seats: int) -> Tokens:
@@ -261,13 +261,7 @@ def new_game(players: Sequence[str], first_player: int, nobles: Sequence[str] | 
     ``nobles`` are the ids on display, exactly players + 1, distinct and known.
     Raises ``RuleError("bad_setup")`` for anything else.
     """
-    if not isinstance(players, (list, tuple)) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise RuleError("bad_setup", N_("Splendor is played by 2 to 4 players."), "S-1")
-    names = []
-    for name in players:
-        if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
-            raise RuleError("bad_setup", N_("Each player needs a name of 1 to %(max)s characters."), "S-1", max=MAX_NAME)
-        names.append(name.strip())
+    names = player_names(players, tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)), "S-1")
     if type(first_player) is not int or not 0 <= first_player < len(names):
         raise RuleError("bad_setup", N_("The start player is one of the %(n)s seats."), "S-1", n=len(names))
     wanted = len(names) + EXTRA_NOBLES
@@ -644,7 +638,8 @@ def apply(state: SplendorState, event: Event) -> SplendorState:
 # ---------------------------------------------------------------------------------- logs
 
 
-def _new_from(setup: Mapping[str, Any]) -> SplendorState:
+def start(setup: Mapping[str, Any]) -> SplendorState:
+    """The state at setup from a setup mapping (``players``, ``first_player``, ``nobles``)."""
     return new_game(setup.get("players"), setup.get("first_player"), setup.get("nobles"))  # type: ignore[arg-type]
 
 
@@ -653,7 +648,7 @@ def replay(setup: Mapping[str, Any], events: Iterable[Event | Mapping[str, Any]]
 
     Raises ``RuleError`` at the first event that is refused.
     """
-    state = _new_from(setup)
+    state = start(setup)
     seats = len(state.players)
     for ev in events:
         state = apply(state, ev if isinstance(ev, Event) else parse_event(ev, seats))
@@ -664,7 +659,7 @@ def steps(
     setup: Mapping[str, Any], events: Iterable[Event]
 ) -> Iterator[tuple[Event, SplendorState, SplendorState]]:
     """Yield ``(event, state_before, state_after)`` for each event of a log (for the game log view)."""
-    state = _new_from(setup)
+    state = start(setup)
     for ev in events:
         after = apply(state, ev)
         yield ev, state, after
