@@ -20,6 +20,7 @@ from .rules.events import (
     Purchase,
     Replenish,
     Reserve,
+    TakeNoble,
     TakeRoyal,
     TakeTokens,
     UsePrivileges,
@@ -59,13 +60,17 @@ def token_list(bag: Tokens) -> str:
     return ", ".join(parts) if parts else _("nothing")
 
 
+def _card(card_id: str):  # type: ignore[no-untyped-def]
+    return catalog.jewels().get(card_id) or catalog.development_cards()[card_id]
+
+
 def card_summary(card_id: str) -> str:
-    """``a level-2 red card (2 prestige, 1 crown)``."""
-    card = catalog.jewels()[card_id]
+    """``a level-2 red card D2-14 (2 prestige, 1 crown)`` — Duel jewel or Splendor card."""
+    card = _card(card_id)
     extras = [ngettext("%(num)s prestige", "%(num)s prestige", card.points)] if card.points else []
-    if card.crowns:
+    if getattr(card, "crowns", 0):
         extras.append(ngettext("%(num)s crown", "%(num)s crowns", card.crowns))
-    if card.ability != "none":
+    if getattr(card, "ability", "none") != "none":
         extras.append(str(ABILITY_NAMES[card.ability]))
     detail = f" ({', '.join(extras)})" if extras else ""
     return _("a level-%(level)s %(color)s card %(card)s", level=card.level, color=TOKEN_NAMES[card.color], card=card.id) + detail
@@ -77,6 +82,8 @@ def _player_change(before: Any, after: Any, seat: int) -> str:
     parts = []
     if a.prestige != b.prestige:
         parts.append(_("prestige %(a)s → %(b)s", a=b.prestige, b=a.prestige))
+    if not hasattr(a, "crowns"):
+        return ", ".join(parts)
     if a.crowns != b.crowns:
         parts.append(_("crowns %(a)s → %(b)s", a=b.crowns, b=a.crowns))
     if a.best_color != b.best_color and a.best_color[0]:
@@ -96,10 +103,15 @@ def describe(event: Event, before: Any, after: Any) -> str:
     elif isinstance(event, Replenish):
         text = _("%(name)s replenished the board.", name=who)
     elif isinstance(event, Reserve):
-        if event.card:
+        gold = after.players[event.player].tokens.gold > before.players[event.player].tokens.gold
+        if event.card and gold:
             text = _("%(name)s reserved %(card)s and took a gold.", name=who, card=card_summary(event.card))
-        else:
+        elif event.card:
+            text = _("%(name)s reserved %(card)s (no gold left to take).", name=who, card=card_summary(event.card))
+        elif gold:
             text = _("%(name)s reserved a secret level-%(level)s card and took a gold.", name=who, level=event.level)
+        else:
+            text = _("%(name)s reserved a secret level-%(level)s card (no gold left to take).", name=who, level=event.level)
     elif isinstance(event, Purchase):
         text = _("%(name)s bought %(card)s", name=who, card=card_summary(event.card))
         if event.wild_color:
@@ -107,8 +119,8 @@ def describe(event: Event, before: Any, after: Any) -> str:
         text += " " + _("paying %(tokens)s", tokens=token_list(event.payment))
         if event.steal:
             text += _(", stealing 1 %(kind)s", kind=TOKEN_NAMES[event.steal])
-        card = catalog.jewels()[event.card]
-        if card.ability == "take_token":
+        card = _card(event.card)
+        if getattr(card, "ability", "none") == "take_token":
             gained = after.players[event.player].tokens.get(card.color) - (
                 before.players[event.player].tokens.get(card.color) - event.payment.get(card.color))
             if gained:
@@ -124,6 +136,8 @@ def describe(event: Event, before: Any, after: Any) -> str:
                  name=who, card=royal.id, points=royal.points, ability=f", {ability}" if ability else "")
         if event.steal:
             text += " " + _("Stole 1 %(kind)s.", kind=TOKEN_NAMES[event.steal])
+    elif isinstance(event, TakeNoble):
+        text = _("%(name)s welcomed noble %(noble)s (3 prestige).", name=who, noble=event.noble)
     elif isinstance(event, Discard):
         text = _("%(name)s returned %(tokens)s to the bag.", name=who, tokens=token_list(event.tokens))
     elif isinstance(event, Correction):
@@ -142,7 +156,10 @@ def describe(event: Event, before: Any, after: Any) -> str:
     else:  # pragma: no cover - every Duel event is handled above
         text = event.type
     consequences = [tr(a.template, a.params) for a in after.alerts if a.kind != "victory"]
-    if after.winner is not None:
+    if after.winner is not None and hasattr(after.winner, "routes"):
         routes = ", ".join(str(ROUTE_NAMES[r]) for r in after.winner.routes)
         consequences.append(_("%(name)s wins by %(routes)s!", name=after.players[after.winner.player].name, routes=routes))
+    elif after.winner is not None:
+        names = ", ".join(after.players[s].name for s in after.winner.players)
+        consequences.append(_("Game over: %(names)s win(s) with %(p)s prestige.", names=names, p=after.winner.prestige))
     return " ".join([text] + consequences)

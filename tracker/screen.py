@@ -13,9 +13,11 @@ from typing import Any
 
 from flask_babel import gettext as _
 
+from flask_babel import lazy_gettext as _l
+
 from . import narrate
 from .i18n import error_message, tr
-from .rules import catalog, duel
+from .rules import catalog, duel, splendor
 from .rules.catalog import NO_COLOR, WILD
 from .rules.errors import RuleError
 from .rules.events import parse_event
@@ -26,7 +28,43 @@ from .service import GameView
 LETTERS = {"white": "W", "blue": "U", "green": "G", "red": "R", "black": "K", "pearl": "P", "gold": "★",
            "wild": "✦", "none": "·"}
 LEVELS = (1, 2, 3)
-CARD_FILTERS = GEM_COLORS + (WILD, NO_COLOR)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What the screen needs to know about one game kind (Duel or Splendor)."""
+
+    engine: Any
+    cards: Any  # () -> {id: card}
+    token_kinds: tuple[str, ...]
+    take_kinds: tuple[str, ...]
+    filters: tuple[str, ...]
+    actions: tuple[tuple[str, Any], ...]
+    max_take: int
+    template: str
+
+    def card(self, card_id: Any) -> Any:
+        """The catalogue card with this id, or None."""
+        return self.cards().get(card_id) if isinstance(card_id, str) else None
+
+    def level(self, level: int) -> list[Any]:
+        """The cards of one level in catalogue order."""
+        return [c for c in self.cards().values() if c.level == level]
+
+
+KINDS = {
+    "duel": Kind(duel, catalog.jewels, TOKEN_KINDS, GEM_COLORS + (PEARL,), GEM_COLORS + (WILD, NO_COLOR),
+                 (("take", _l("Take")), ("buy", _l("Buy")), ("reserve", _l("Reserve")),
+                  ("privileges", _l("Privilege · Refill")), ("correction", _l("Fix"))), duel.MAX_TAKE, "game.html"),
+    "splendor": Kind(splendor, catalog.development_cards, GEM_COLORS + ("gold",), GEM_COLORS, GEM_COLORS,
+                     (("take", _l("Take")), ("buy", _l("Buy")), ("reserve", _l("Reserve")), ("correction", _l("Fix"))),
+                     splendor.TAKE_THREE, "splendor.html"),
+}
+
+
+def kind_of(view: GameView) -> Kind:
+    """The screen adapter of this game's kind."""
+    return KINDS[view.row.game]
 
 
 def new_entry_id() -> str:
@@ -83,35 +121,70 @@ def panel(state: duel.DuelState, seat: int) -> dict[str, Any]:
     }
 
 
-def card_view(card: catalog.JewelCard, buyer: duel.Player | None = None) -> dict[str, Any]:
-    """A jewel card as drawn: colour, points, crowns, ability, printed cost and cost after bonuses."""
+def card_view(card: Any, buyer: Any = None) -> dict[str, Any]:
+    """A card as drawn (Duel jewel or Splendor development card): colour, points, crowns,
+    ability, printed cost and, for ``buyer``, the cost after bonuses and whether it is affordable."""
+    ability = getattr(card, "ability", "none")
     out: dict[str, Any] = {
         "id": card.id,
         "level": card.level,
         "color": card.color,
         "letter": LETTERS[card.color],
-        "bonus": card.bonus,
+        "bonus": getattr(card, "bonus", 1),
         "points": card.points,
-        "crowns": card.crowns,
-        "ability": card.ability,
-        "ability_name": narrate.ABILITY_NAMES[card.ability],
+        "crowns": getattr(card, "crowns", 0),
+        "ability": ability,
+        "ability_name": narrate.ABILITY_NAMES[ability],
         "cost": [(k, LETTERS[k], n) for k, n in card.cost.items() if n],
         "secret": False,
     }
     if buyer is not None:
-        owed = duel.cost_after_bonuses(buyer, card)
+        is_jewel = isinstance(card, catalog.JewelCard)
+        owed = (duel if is_jewel else splendor).cost_after_bonuses(buyer, card)
         _payment, affordable = suggest_payment(owed, buyer.tokens)
         out["owed"] = [(k, LETTERS[k], n) for k, n in owed.items() if n]
-        out["affordable"] = affordable and (not card.is_joker or bool(duel.joker_colors(buyer)))
+        out["affordable"] = affordable and (not (is_jewel and card.is_joker) or bool(duel.joker_colors(buyer)))
     return out
 
 
+def _common(view: GameView) -> dict[str, Any]:
+    """What every game screen shows: ids, version, turn, whose turn, the log, the entry tabs."""
+    state = view.state
+    kind = kind_of(view)
+    log = [narrate.describe(ev, before, after) for ev, before, after in kind.engine.steps(view.row.setup, view.events)]
+    return {
+        "view": view,
+        "game_id": view.row.id,
+        "version": view.version,
+        "state": state,
+        "turn": state.turn,
+        "finished": state.winner is not None,
+        "current_name": state.players[state.current_player].name,
+        "current": state.current_player,
+        "pending": state.pending,
+        "alerts": [],
+        "log": list(reversed(log)),
+        "board": token_row(state.board, kind.token_kinds),
+        "board_total": state.board.total,
+        "entry_id": new_entry_id(),
+        "letters": LETTERS,
+        "token_names": narrate.TOKEN_NAMES,
+        "actions": kind.actions,
+        "template": kind.template,
+    }
+
+
 def game_context(view: GameView) -> dict[str, Any]:
-    """Everything the ``game`` block shows: panels (to act at the bottom), status, log, prompts."""
+    """Everything the ``game`` block shows, for the game's kind."""
+    if view.row.game == "splendor":
+        return splendor_context(view)
+    return duel_context(view)
+
+
+def duel_context(view: GameView) -> dict[str, Any]:
+    """The Duel screen: both panels (the player to act at the bottom), status, prompts."""
     state = view.state
     me = state.current_player
-    pending = state.pending
-    log = [narrate.describe(ev, before, after) for ev, before, after in duel.steps(view.row.setup, view.events)]
     winner = None
     if state.winner is not None:
         w = state.winner
@@ -122,33 +195,18 @@ def game_context(view: GameView) -> dict[str, Any]:
             "other": panel(state, 1 - w.player),
         }
     return {
-        "view": view,
-        "game_id": view.row.id,
-        "version": view.version,
-        "state": state,
-        "turn": state.turn,
-        "finished": state.winner is not None,
+        **_common(view),
         "top": panel(state, 1 - me),
         "bottom": panel(state, me),
-        "current_name": state.players[me].name,
-        "current": me,
         "extra_turn": state.extra_turn,
         "playing_extra_turn": state.playing_extra_turn,
-        "pending": pending,
         "winner": winner,
-        "alerts": [],
-        "log": list(reversed(log)),
         "goals": {"prestige": duel.PRESTIGE_TO_WIN, "crowns": duel.CROWNS_TO_WIN, "color": duel.COLOR_POINTS_TO_WIN,
                   "tokens": duel.TOKEN_LIMIT, "reserved": duel.MAX_RESERVED},
-        "board": token_row(state.board),
         "bag": token_row(state.bag),
-        "board_total": state.board.total,
         "bag_total": state.bag.total,
         "privileges_supply": state.privileges_supply,
         "royals_available": [catalog.royals()[r] for r in state.royals_available],
-        "entry_id": new_entry_id(),
-        "letters": LETTERS,
-        "token_names": narrate.TOKEN_NAMES,
     }
 
 
@@ -182,9 +240,10 @@ def picker(source: Tokens, chosen: Tokens, limit: int, kinds: tuple[str, ...]) -
 def take_sheet(view: GameView, args: Any) -> dict[str, Any]:
     """Take up to 3 tokens (D-5): the board as chips, the pick, the preview."""
     state = view.state
+    kind = kind_of(view)
     chosen = picked(args)
     data = {"type": "take_tokens", "player": state.current_player, "tokens": chosen.to_dict(skip_zero=True)}
-    return {"sheet": "take", "pick": picker(state.board, chosen, duel.MAX_TAKE, GEM_COLORS + (PEARL,)),
+    return {"sheet": "take", "pick": picker(state.board, chosen, kind.max_take, kind.take_kinds),
             "preview": preview(view, data) if chosen else None, "data": data}
 
 
@@ -208,7 +267,7 @@ def discard_sheet(view: GameView, args: Any) -> dict[str, Any]:
     count = pending.count if pending is not None and pending.kind == "discard" else 0
     chosen = picked(args)
     data = {"type": "discard", "player": seat, "tokens": chosen.to_dict(skip_zero=True)}
-    return {"sheet": "discard", "pick": picker(state.players[seat].tokens, chosen, count, TOKEN_KINDS),
+    return {"sheet": "discard", "pick": picker(state.players[seat].tokens, chosen, count, kind_of(view).token_kinds),
             "count": count, "preview": preview(view, data) if chosen.total == count and count else None, "data": data}
 
 
@@ -220,49 +279,51 @@ def _int_arg(args: Any, name: str, choices: tuple[int, ...], default: int) -> in
     return value if value in choices else default
 
 
-def _catalogue_grid(state: duel.DuelState, level: int, color: str | None, buyer: duel.Player) -> list[dict[str, Any]]:
+def _catalogue_grid(kind: Kind, state: Any, level: int, color: str | None, buyer: Any) -> list[dict[str, Any]]:
     taken = state.taken_cards()
-    cards = [c for c in catalog.jewels_of_level(level) if c.id not in taken and (color is None or c.color == color)]
+    cards = [c for c in kind.level(level) if c.id not in taken and (color is None or c.color == color)]
     return [card_view(c, buyer) for c in cards]
 
 
 def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
-    """Purchase (D-7, D-8): level tabs or my reserve, colour filter, card grid, payment, joker, steal."""
+    """Purchase (D-7, D-8, S-2.4): level tabs or my reserve, colour filter, card grid, payment,
+    and in Duel the joker's colour and the token to steal."""
     state = view.state
+    kind = kind_of(view)
     seat = state.current_player
     me = state.players[seat]
-    other = state.players[1 - seat]
+    other = state.players[1 - seat] if len(state.players) == 2 else None
     source = args.get("src", "1")
-    color = args.get("color") if args.get("color") in CARD_FILTERS else None
+    color = args.get("color") if args.get("color") in kind.filters else None
     from_reserve = source == "reserve"
     level = _int_arg(args, "src", LEVELS, 1)
     ctx: dict[str, Any] = {"sheet": "buy", "src": "reserve" if from_reserve else str(level), "color": color,
-                           "filters": [(c, LETTERS[c], narrate.TOKEN_NAMES[c]) for c in CARD_FILTERS],
+                           "filters": [(c, LETTERS[c], narrate.TOKEN_NAMES[c]) for c in kind.filters],
                            "levels": LEVELS, "selected": None}
     if from_reserve:
-        ctx["grid"] = [card_view(catalog.jewels()[r.card], me) for r in me.reserved if r.card]
+        ctx["grid"] = [card_view(kind.card(r.card), me) for r in me.reserved if r.card]
         secret_levels = sorted({r.level for r in me.reserved if r.card is None})
         reveal = _int_arg(args, "reveal", tuple(secret_levels), 0) if secret_levels else 0
         ctx["secret_levels"] = secret_levels
         ctx["reveal"] = reveal
-        ctx["reveal_grid"] = _catalogue_grid(state, reveal, color, me) if reveal else []
+        ctx["reveal_grid"] = _catalogue_grid(kind, state, reveal, color, me) if reveal else []
         ctx["reveal_filters"] = bool(reveal)
     else:
-        ctx["grid"] = _catalogue_grid(state, level, color, me)
-    card_id = args.get("card")
-    if card_id in catalog.jewels():
-        card = catalog.jewels()[card_id]
-        owed = duel.cost_after_bonuses(me, card)
+        ctx["grid"] = _catalogue_grid(kind, state, level, color, me)
+    card = kind.card(args.get("card"))
+    if card is not None:
+        owed = kind.engine.cost_after_bonuses(me, card)
         payment, affordable = suggest_payment(owed, me.tokens)
-        # The table may pay gold where it has the gem too: pay=<kind> moves one unit to gold.
-        for kind in args.getlist("gold_for")[:10]:
-            if kind in owed.to_dict() and payment.get(kind) > 0 and me.tokens.gold > payment.gold:
-                payment = payment - Tokens(**{kind: 1}) + Tokens(gold=1)
+        # The table may pay gold where it has the gem too: gold_for=<kind> moves one unit to gold.
+        for paid in args.getlist("gold_for")[:10]:
+            if paid in owed.to_dict() and payment.get(paid) > 0 and me.tokens.gold > payment.gold:
+                payment = payment - Tokens(**{paid: 1}) + Tokens(gold=1)
         wild = args.get("wild") if args.get("wild") in GEM_COLORS else None
-        jokers = duel.joker_colors(me) if card.is_joker else []
-        if card.is_joker and wild is None and len(jokers) == 1:
+        is_joker = getattr(card, "is_joker", False)
+        jokers = duel.joker_colors(me) if is_joker else []
+        if is_joker and wild is None and len(jokers) == 1:
             wild = jokers[0]
-        steal_options = duel.stealable(other) if card.ability == catalog.STEAL_TOKEN else []
+        steal_options = duel.stealable(other) if getattr(card, "ability", "") == catalog.STEAL_TOKEN else []
         steal = args.get("steal") if args.get("steal") in steal_options else None
         if steal is None and len(steal_options) == 1:
             steal = steal_options[0]
@@ -294,20 +355,21 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
 def reserve_sheet(view: GameView, args: Any) -> dict[str, Any]:
     """Reserve (D-6): a face-up card from the catalogue or a secret card of level N."""
     state = view.state
+    kind = kind_of(view)
     seat = state.current_player
     me = state.players[seat]
     level = _int_arg(args, "src", LEVELS, 1)
-    color = args.get("color") if args.get("color") in CARD_FILTERS else None
+    color = args.get("color") if args.get("color") in kind.filters else None
     ctx: dict[str, Any] = {"sheet": "reserve", "src": str(level), "color": color, "levels": LEVELS,
-                           "filters": [(c, LETTERS[c], narrate.TOKEN_NAMES[c]) for c in CARD_FILTERS],
-                           "grid": _catalogue_grid(state, level, color, me),
+                           "filters": [(c, LETTERS[c], narrate.TOKEN_NAMES[c]) for c in kind.filters],
+                           "grid": _catalogue_grid(kind, state, level, color, me),
                            "decks": [(lv, state.deck_left(lv)) for lv in LEVELS], "selected": None}
-    card_id = args.get("card")
+    card = kind.card(args.get("card"))
     secret = _int_arg(args, "secret", LEVELS, 0)
     data: dict[str, Any] | None = None
-    if card_id in catalog.jewels():
-        data = {"type": "reserve", "player": seat, "card": card_id}
-        ctx["selected"] = card_view(catalog.jewels()[card_id], me)
+    if card is not None:
+        data = {"type": "reserve", "player": seat, "card": card.id}
+        ctx["selected"] = card_view(card, me)
     elif secret:
         data = {"type": "reserve", "player": seat, "level": secret}
         ctx["selected"] = {"secret": True, "level": secret}
@@ -337,14 +399,96 @@ def royal_sheet(view: GameView, args: Any) -> dict[str, Any]:
 def correction_sheet(view: GameView, args: Any) -> dict[str, Any]:
     """A correction: one player's tokens and privileges, the board and the bag, pre-filled."""
     state = view.state
-    seat = _int_arg(args, "p", (0, 1), state.current_player)
+    kinds = kind_of(view).token_kinds
+    seat = _int_arg(args, "p", tuple(range(len(state.players))), state.current_player)
     p = state.players[seat]
+    duel_game = view.row.game == "duel"
     return {"sheet": "correction", "seat": seat, "names": [pl.name for pl in state.players],
-            "tokens": token_row(p.tokens), "privileges": p.privileges,
-            "board": token_row(state.board), "bag": token_row(state.bag)}
+            "tokens": token_row(p.tokens, kinds), "privileges": p.privileges if duel_game else None,
+            "board": token_row(state.board, kinds), "bag": token_row(state.bag) if duel_game else None}
+
+
+def noble_sheet(view: GameView, args: Any) -> dict[str, Any]:
+    """The noble choice when several qualify at the end of a turn (S-3.2)."""
+    state = view.state
+    pending = state.pending
+    choices = list(pending.choices) if pending is not None and pending.kind == "noble" else []
+    return {"sheet": "noble", "nobles": [noble_view(n) for n in choices]}
+
+
+def noble_view(noble_id: str, bonuses: dict[str, int] | None = None) -> dict[str, Any]:
+    """A noble tile: its prestige, its bonus requirements and, for ``bonuses``, what is missing."""
+    noble = catalog.nobles()[noble_id]
+    needs = [(k, LETTERS[k], n) for k, n in noble.requires.items() if n]
+    out: dict[str, Any] = {"id": noble_id, "points": noble.points, "needs": needs}
+    if bonuses is not None:
+        out["missing"] = sum(max(0, n - bonuses.get(k, 0)) for k, _letter, n in needs)
+    return out
+
+
+def splendor_panel(state: splendor.SplendorState, seat: int) -> dict[str, Any]:
+    """One Splendor player: prestige, bonuses, tokens, reserve, nobles, and the nobles nearest."""
+    p = state.players[seat]
+    bonuses = p.bonuses
+    near = sorted((noble_view(n, bonuses) for n in state.nobles_available), key=lambda n: n["missing"])[:2]
+    return {
+        "seat": seat,
+        "name": p.name,
+        "is_current": seat == state.current_player and state.winner is None,
+        "prestige": p.prestige,
+        "bonuses": [{"kind": c, "letter": LETTERS[c], "count": bonuses[c]} for c in GEM_COLORS],
+        "tokens": token_row(p.tokens, KINDS["splendor"].token_kinds),
+        "token_total": p.tokens.total,
+        "reserved": [card_view(catalog.development_cards()[r.card], p) if r.card else {"secret": True, "level": r.level}
+                     for r in p.reserved],
+        "nobles": [noble_view(n) for n in p.nobles],
+        "near": near,
+        "cards": len(p.cards),
+    }
+
+
+def ranking(state: splendor.SplendorState) -> list[dict[str, Any]]:
+    """Players by final standing (S-4): most prestige, then fewest development cards."""
+    order = sorted(range(len(state.players)), key=lambda s: (-state.players[s].prestige, len(state.players[s].cards)))
+    winners = set(state.winner.players) if state.winner is not None else set()
+    return [{"seat": s, "name": state.players[s].name, "prestige": state.players[s].prestige,
+             "cards": len(state.players[s].cards), "winner": s in winners} for s in order]
+
+
+def splendor_context(view: GameView) -> dict[str, Any]:
+    """The Splendor screen: 2–4 compact panels in seat order, nobles on display, final round, ranking."""
+    state = view.state
+    still = []
+    if state.final_round and state.winner is None:
+        seat = state.current_player
+        while True:
+            still.append(state.players[seat].name)
+            if seat == state.last_seat:
+                break
+            seat = (seat + 1) % len(state.players)
+    tie_note = None
+    if state.winner is not None:
+        top = ranking(state)
+        tied = [r for r in top if r["prestige"] == top[0]["prestige"]]
+        if len(tied) > 1:
+            tie_note = {"prestige": top[0]["prestige"], "shared": len(state.winner.players) > 1,
+                        "tied": tied, "cards": state.winner.cards}
+    return {
+        **_common(view),
+        "panels": [splendor_panel(state, s) for s in range(len(state.players))],
+        "nobles_available": [noble_view(n) for n in state.nobles_available],
+        "final_round": state.final_round,
+        "still_to_play": still,
+        "ranking": ranking(state) if state.winner is not None else [],
+        "tie_note": tie_note,
+        "winner_names": [state.players[s].name for s in state.winner.players] if state.winner else [],
+        "goals": {"prestige": splendor.PRESTIGE_TO_END, "tokens": splendor.TOKEN_LIMIT,
+                  "reserved": splendor.MAX_RESERVED},
+    }
 
 
 SHEETS = {
+    "noble": noble_sheet,
     "take": take_sheet,
     "buy": buy_sheet,
     "reserve": reserve_sheet,
@@ -356,11 +500,12 @@ SHEETS = {
 
 
 def sheet_for(view: GameView, wanted: str | None) -> str:
-    """The sheet to show: the prompt the rules raised (it cannot be left), else ``wanted``, else take."""
+    """The sheet to show: the prompt the rules raised (it cannot be left), else ``wanted`` when
+    it is one of this game's entry tabs, else take."""
     pending = view.state.pending
     if pending is not None:
         return pending.kind
-    if wanted in ("royal", "discard") or wanted not in SHEETS:
+    if wanted not in {key for key, _label in kind_of(view).actions}:
         return "take"
     return wanted
 

@@ -18,6 +18,7 @@ from typing import Any, Callable, Mapping
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
+from . import archive, people
 from .db import db
 from .models import Event, Game, utcnow
 from .rules import duel, splendor
@@ -127,6 +128,7 @@ def create_game(payload: Mapping[str, Any]) -> GameView:
     kind, setup, state = _setup(payload)
     row = Game(id=new_id(), game=kind, setup=setup, version=0, status="active", started=utcnow())
     db.session.add(row)
+    people.attach(row, payload)
     db.session.commit()
     return GameView(row=row, events=(), state=state)
 
@@ -341,6 +343,8 @@ def import_log(log: Any) -> tuple[GameView, bool]:
     or a replay whose outcome differs from ``result``).
     """
     log_id = log.get("id") if isinstance(log, Mapping) else None
+    if log_id is None and isinstance(log, Mapping):
+        log_id = archive.log_key(log)  # the same id-less log imported twice is stored once
     if isinstance(log_id, str) and ID_PATTERN.match(log_id) and db.session.get(Game, log_id) is not None:
         return load(log_id), False
     kind, setup, state, parsed = _replay_log(log)
@@ -359,6 +363,7 @@ def import_log(log: Any) -> tuple[GameView, bool]:
     db.session.add(row)
     for seq, ev in enumerate(parsed, start=1):
         db.session.add(Event(game_id=row.id, seq=seq, data=event_to_dict(ev), created=started))
+    people.attach(row)
     try:
         db.session.commit()
     except IntegrityError:
@@ -377,15 +382,25 @@ def list_games(limit: int = 500) -> list[Game]:
 
 def game_summary(row: Game) -> dict[str, Any]:
     """A game in the API list (GAME-LOG.md): id, game, players, status, winner, started, finished."""
+    winner = (row.result or {}).get("winner")
     return {
         "id": row.id,
         "game": row.game,
         "players": list(row.setup["players"]),
         "status": row.status,
-        "winner": (row.result or {}).get("winner"),
+        "winner": winner,
+        "winner_names": winner_names(row.setup["players"], winner),
         "started": _iso(row.started),
         "finished": _iso(row.finished),
     }
+
+
+def winner_names(players: list[str], winner: dict[str, Any] | None) -> list[str]:
+    """The winners' names from either winner shape (Duel ``player``, Splendor ``players``)."""
+    if not winner:
+        return []
+    seats = winner.get("players", [winner.get("player")])
+    return [players[s] for s in seats if isinstance(s, int) and 0 <= s < len(players)]
 
 
 def export_history() -> dict[str, Any]:

@@ -88,6 +88,11 @@ class Table:
                 before = self.version
                 self.page.locator(f'[data-royal="{event["royal"]}"] button.save').click()
                 self._saved(before)
+        elif kind == "take_noble":
+            self._sheet_ready("noble")
+            before = self.version
+            self.page.locator(f'[data-noble="{event["noble"]}"] button.save').click()
+            self._saved(before)
         elif kind == "discard":
             self._sheet_ready("discard")
             self._tap_chips(event["tokens"])

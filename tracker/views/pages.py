@@ -20,6 +20,7 @@ from werkzeug.datastructures import MultiDict
 
 from .. import screen, service
 from ..i18n import error_message
+from ..rules import catalog
 from ..rules.errors import N_, RuleError
 from ..rules.tokens import TOKEN_KINDS
 
@@ -56,29 +57,39 @@ def _render_game(view: service.GameView, status: int = 200, *, announce: bool = 
     ctx["alerts"] = screen.alerts(view) if announce else []
     trigger = {"tracker:alerts": ctx["alerts"]} if ctx["alerts"] else None
     if _is_htmx():
-        return make_response(render_block("game.html", "game", **ctx), status, trigger=trigger)
-    return make_response(render_template("game.html", **ctx), status)
+        return make_response(render_block(ctx["template"], "game", **ctx), status, trigger=trigger)
+    return make_response(render_template(ctx["template"], **ctx), status)
 
 
 @bp.get("/")
 def home():  # type: ignore[no-untyped-def]
+    prefill = MultiDict({k: request.args.get(k, "")[:40] for k in ("game", "player0", "player1", "player2", "player3")})
+    return _home(prefill)
+
+
+def _home(form: Any, error: str | None = None, status: int = 200):  # type: ignore[no-untyped-def]
     games = [service.game_summary(g) for g in service.list_games(limit=20)]
-    prefill = {k: request.args.get(k, "")[:40] for k in ("player0", "player1")}
-    return render_template("home.html", games=games, error=None, form=prefill)
+    nobles = [screen.noble_view(n) for n in catalog.nobles()]
+    return render_template("home.html", games=games, error=error, form=form, nobles=nobles), status
 
 
 @bp.post("/games")
 def create_game():  # type: ignore[no-untyped-def]
     form = request.form
+    kind = "splendor" if form.get("game") == "splendor" else "duel"
+    names = [form.get(f"player{i}", "") for i in range(4 if kind == "splendor" else 2)]
+    if kind == "splendor":
+        names = [n for n in names if n.strip()]
     first = form.get("first", "0")
-    first_player = secrets.randbelow(2) if first == "random" else (1 if first == "1" else 0)
+    first_player = secrets.randbelow(max(len(names), 1)) if first == "random" else (int(first) if first in "0123" and first else 0)
+    payload: dict[str, Any] = {"game": kind, "players": names, "first_player": first_player,
+                               "best_of": form.get("best_of"), "session": form.get("session")}
+    if kind == "splendor":
+        payload["nobles"] = form.getlist("noble")[:10]
     try:
-        view = service.create_game(
-            {"game": "duel", "players": [form.get("player0", ""), form.get("player1", "")], "first_player": first_player}
-        )
+        view = service.create_game(payload)
     except RuleError as err:
-        games = [service.game_summary(g) for g in service.list_games(limit=20)]
-        return render_template("home.html", games=games, error=error_message(err), form=form), 422
+        return _home(form, error_message(err), 422)
     return redirect(url_for("pages.game", game_id=view.row.id), code=303)
 
 
@@ -87,8 +98,8 @@ def game(game_id: str):  # type: ignore[no-untyped-def]
     view = _view(game_id)
     ctx = _game_context(view, request.args.get("sheet"))
     if _is_htmx():
-        return render_block("game.html", "game", **ctx)
-    return render_template("game.html", **ctx)
+        return render_block(ctx["template"], "game", **ctx)
+    return render_template(ctx["template"], **ctx)
 
 
 @bp.get("/games/<game_id>/sheet/<name>")
@@ -99,7 +110,7 @@ def sheet(game_id: str, name: str):  # type: ignore[no-untyped-def]
     ctx = _game_context(view, name)
     if _is_htmx():
         return render_template("partials/entry.html", **ctx)
-    return render_template("game.html", **ctx)
+    return render_template(ctx["template"], **ctx)
 
 
 def _int_field(form: Any, name: str, low: int, high: int) -> int:
@@ -116,7 +127,7 @@ def _int_field(form: Any, name: str, low: int, high: int) -> int:
 
 
 def _bag_fields(form: Any, prefix: str) -> dict[str, int]:
-    return {k: _int_field(form, f"{prefix}-{k}", 0, 99) for k in TOKEN_KINDS}
+    return {k: _int_field(form, f"{prefix}-{k}", 0, 99) for k in TOKEN_KINDS if f"{prefix}-{k}" in form or k != "pearl"}
 
 
 def form_event(form: Any) -> dict[str, Any]:
@@ -128,12 +139,15 @@ def form_event(form: Any) -> dict[str, Any]:
     if form.get("type") == "correction":
         fixed: dict[str, Any] = {}
         for prefix in ("tokens", "board", "bag"):
+            if not any(key.startswith(f"{prefix}-") for key in form):
+                continue
             bag = _bag_fields(form, prefix)
             if f"orig-{prefix}-white" not in form or bag != _bag_fields(form, f"orig-{prefix}"):
                 fixed[prefix] = bag
-        privileges = _int_field(form, "privileges", 0, 3)
-        if "orig-privileges" not in form or privileges != _int_field(form, "orig-privileges", 0, 3):
-            fixed["privileges"] = privileges
+        if "privileges" in form:
+            privileges = _int_field(form, "privileges", 0, 3)
+            if "orig-privileges" not in form or privileges != _int_field(form, "orig-privileges", 0, 3):
+                fixed["privileges"] = privileges
         return {"type": "correction", "player": _int_field(form, "player", 0, 3), "set": fixed,
                 "note": form.get("note", "")[:500]}
     try:

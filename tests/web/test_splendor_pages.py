@@ -1,0 +1,135 @@
+"""The Splendor screens: setup form with nobles, 2–4 panels, noble choice, final round, ranking."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from helpers import load_fixture
+
+from tracker.rules import splendor_autoplay
+from tracker.rules.events import event_to_dict
+
+HX = {"HX-Request": "true"}
+
+
+def import_log(client, log: dict, upto: int | None = None) -> dict:
+    body = {k: log[k] for k in ("players", "first_player", "nobles")}
+    events = log["events"] if upto is None else log["events"][:upto]
+    result = log.get("result") if upto is None else None
+    body.update({"format": "splendor-tracker/1", "game": "splendor", "events": events, "result": result})
+    resp = client.post("/api/games/import", json=body)
+    assert resp.status_code == 201, resp.get_json()
+    return resp.get_json()
+
+
+def generated(seed: int, players: int) -> dict:
+    setup, events, state = splendor_autoplay.play(seed, players=players)
+    winner = {"players": list(state.winner.players), "prestige": state.winner.prestige, "cards": state.winner.cards}
+    return {**setup, "events": [event_to_dict(e) for e in events], "result": {"winner": winner, "turns": state.turn}}
+
+
+def test_a_splendor_game_starts_from_the_form_with_its_nobles(client):
+    form = {"game": "splendor", "player0": "Ana", "player1": "Ben", "player2": "Cho", "player3": "",
+            "first": "2", "noble": ["N-01", "N-05", "N-07", "N-10"]}
+    resp = client.post("/games", data=form)
+    assert resp.status_code == 303
+    game_id = resp.headers["Location"].rsplit("/", 1)[-1]
+    state = client.get(f"/api/games/{game_id}").get_json()
+    assert [p["name"] for p in state["players"]] == ["Ana", "Ben", "Cho"] and state["current_player"] == 2
+    assert state["nobles_available"] == ["N-01", "N-05", "N-07", "N-10"]
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert page.count('class="panel spanel') == 3 and "Cho's turn" in page and 'id="action-privileges"' not in page
+
+
+def test_the_wrong_number_of_nobles_is_refused_with_a_message(client):
+    form = {"game": "splendor", "player0": "Ana", "player1": "Ben", "first": "0", "noble": ["N-01", "N-02"]}
+    resp = client.post("/games", data=form)
+    assert resp.status_code == 422 and "3 different nobles" in resp.get_data(as_text=True)
+    assert client.get("/api/games").get_json() == []
+
+
+def test_the_home_page_shows_the_ten_nobles_to_pick(client):
+    page = client.get("/").get_data(as_text=True)
+    assert page.count('name="noble"') == 10 and 'value="splendor"' in page
+
+
+def test_the_final_round_names_who_still_plays(client):
+    log = load_fixture("splendor-133.json")
+    # Find the first event after which the final round is on, then look at the screen.
+    for upto in range(60, len(log["events"])):
+        state = import_log(client, log, upto)
+        if state["final_round"] and state["status"] == "active":
+            break
+    page = client.get(f"/games/{state['id']}").get_data(as_text=True)
+    assert 'id="final-round"' in page and "still to play" in page
+    current = state["players"][state["current_player"]]["name"]
+    assert current in page.split('id="final-round"')[1].split("</section>")[0]
+
+
+def test_a_finished_game_ranks_players_and_names_the_winner(client):
+    log = load_fixture("splendor-153.json")
+    state = import_log(client, log)
+    page = client.get(f"/games/{state['id']}").get_data(as_text=True)
+    assert 'id="ranking"' in page and "Player B wins!" in page
+    assert page.index('data-seat="1"', page.index('id="ranking"')) < page.index('data-seat="0"', page.index('id="ranking"'))
+
+
+def test_a_tie_on_prestige_is_decided_by_fewest_cards_and_explained(client):
+    state = import_log(client, generated(8, 3))
+    assert len(state["winner"]["players"]) == 1
+    page = client.get(f"/games/{state['id']}").get_data(as_text=True)
+    assert 'id="tie-note"' in page and "fewest development cards wins" in page
+
+
+def test_a_full_tie_is_a_shared_win(client):
+    state = import_log(client, generated(3, 2))
+    assert len(state["winner"]["players"]) == 2
+    page = client.get(f"/games/{state['id']}").get_data(as_text=True)
+    assert "Shared win" in page and "the win is shared" in page
+
+
+def test_the_noble_choice_opens_when_several_qualify(client):
+    log = load_fixture("splendor-153.json")
+    at = next(i for i, e in enumerate(log["events"]) if e["type"] == "take_noble")
+    state = import_log(client, log, at)
+    assert state["pending"]["kind"] == "noble"
+    body = client.get(f"/games/{state['id']}", headers=HX).get_data(as_text=True)
+    assert 'data-sheet="noble"' in body
+    for noble in state["pending"]["choices"]:
+        assert f'data-noble="{noble}"' in body
+    event = {"type": "take_noble", "player": state["pending"]["player"], "noble": log["events"][at]["noble"]}
+    resp = client.post(f"/games/{state['id']}/events", data={"event": json.dumps(event), "expected_version": str(state["version"])},
+                       headers=HX)
+    assert resp.status_code == 200
+
+
+@pytest.mark.parametrize("sheet", ["take", "buy", "reserve", "correction"])
+def test_splendor_sheets_render(client, sheet):
+    state = import_log(client, load_fixture("splendor-153.json"), 20)
+    body = client.get(f"/games/{state['id']}/sheet/{sheet}", headers=HX).get_data(as_text=True)
+    assert f'data-sheet="{sheet}"' in body
+    if sheet == "take":
+        assert 'data-kind="pearl"' not in body
+    if sheet == "correction":
+        assert 'name="privileges"' not in body and 'name="bag-white"' not in body
+    if sheet == "buy":
+        assert 'data-card="S1-' in body
+
+
+def test_a_splendor_correction_from_the_form(client):
+    state = import_log(client, load_fixture("splendor-153.json"), 4)
+    page = client.get(f"/games/{state['id']}/sheet/correction?p=0", headers=HX).get_data(as_text=True)
+    assert 'name="tokens-gold"' in page
+    seat_tokens = state["players"][0]["tokens"]
+    data = {"type": "correction", "player": "0", "expected_version": str(state["version"]), "note": "miscount"}
+    for k in ("white", "blue", "green", "red", "black", "gold"):
+        data[f"tokens-{k}"] = data[f"orig-tokens-{k}"] = str(seat_tokens[k])
+        data[f"board-{k}"] = data[f"orig-board-{k}"] = str(state["board"][k])
+    moved = next(k for k in ("white", "blue", "green", "red", "black") if state["board"][k])
+    data[f"tokens-{moved}"] = str(seat_tokens[moved] + 1)
+    data[f"board-{moved}"] = str(state["board"][moved] - 1)
+    resp = client.post(f"/games/{state['id']}/events", data=data, headers=HX)
+    assert resp.status_code == 200
+    after = client.get(f"/api/games/{state['id']}").get_json()
+    assert after["players"][0]["tokens"][moved] == seat_tokens[moved] + 1
