@@ -21,7 +21,7 @@ bp = Blueprint("access", __name__)
 limiter = Limiter(key_func=get_remote_address, default_limits=[])
 
 #: Paths that belong to one game: its link is the key, no access code needed.
-GAME_PATH = re.compile(r"^/(api/)?games/(?!import$)[A-Za-z0-9_-]{16,64}(/|$)")
+GAME_PATH = re.compile(r"^/((api/)?games/(?!import$)|watch/)[A-Za-z0-9_-]{16,64}(/|$)")
 OPEN_PATHS = ("/static/", "/access")
 
 

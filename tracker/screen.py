@@ -11,11 +11,13 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask import current_app
+from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from flask_babel import lazy_gettext as _l
 
-from . import narrate
+from . import narrate, service
 from .i18n import error_message, tr
 from .rules import catalog, duel, splendor
 from .rules.catalog import NO_COLOR, WILD
@@ -147,11 +149,42 @@ def card_view(card: Any, buyer: Any = None) -> dict[str, Any]:
     return out
 
 
+#: Changes when static assets change, so the service worker refreshes its cache.
+ASSET_VERSION = "1"
+
+
+def last_entry(view: GameView) -> str:
+    """The plain-words sentence of the last applied entry ('' when there is none)."""
+    if not view.events:
+        return ""
+    return service.narrated(view, narrate.describe, str(get_locale()))[-1]
+
+
+def near_wins(view: GameView, seat: int) -> list[str]:
+    """Near-win warnings for one player, per route, within ``NEAR_WIN_DISTANCE`` of it (UX.md)."""
+    distance = current_app.config.get("NEAR_WIN_DISTANCE", 2)
+    state = view.state
+    p = state.players[seat]
+    out = []
+    if view.row.game == "duel":
+        if 0 < duel.PRESTIGE_TO_WIN - p.prestige <= distance:
+            out.append(_("%(name)s: %(n)s prestige", name=p.name, n=p.prestige))
+        if 0 < duel.CROWNS_TO_WIN - p.crowns <= distance:
+            left = duel.CROWNS_TO_WIN - p.crowns
+            out.append(_("%(name)s: %(n)s crowns — a %(left)s-crown card wins", name=p.name, n=p.crowns, left=left))
+        color, points = p.best_color
+        if color and 0 < duel.COLOR_POINTS_TO_WIN - points <= distance:
+            out.append(_("%(name)s: %(n)s in %(color)s", name=p.name, n=points, color=narrate.TOKEN_NAMES[color]))
+    elif 0 < splendor.PRESTIGE_TO_END - p.prestige <= distance:
+        out.append(_("%(name)s: %(n)s prestige", name=p.name, n=p.prestige))
+    return out if state.winner is None else []
+
+
 def _common(view: GameView) -> dict[str, Any]:
     """What every game screen shows: ids, version, turn, whose turn, the log, the entry tabs."""
     state = view.state
     kind = kind_of(view)
-    log = [narrate.describe(ev, before, after) for ev, before, after in kind.engine.steps(view.row.setup, view.events)]
+    log = service.narrated(view, narrate.describe, str(get_locale()))  # kept per version: no replay
     return {
         "view": view,
         "game_id": view.row.id,
@@ -171,6 +204,8 @@ def _common(view: GameView) -> dict[str, Any]:
         "token_names": narrate.TOKEN_NAMES,
         "actions": kind.actions,
         "template": kind.template,
+        "near": {seat: near_wins(view, seat) for seat in range(len(state.players))},
+        "poll_seconds": current_app.config.get("POLL_SECONDS", 2),
     }
 
 

@@ -156,7 +156,8 @@ def test_a_stale_form_is_refused_with_a_notice_and_the_fresh_screen(client):
     game = new_game(client)
     form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}, 0)
     resp = form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}, 0, entry_id="f9")
-    assert resp.status_code == 409 and "recorded first" in resp.get_data(as_text=True)
+    body = resp.get_data(as_text=True)
+    assert resp.status_code == 409 and "Another phone recorded this first: Ana took 1 red." in body
 
 
 def test_undo_from_the_screen(client):

@@ -2,12 +2,30 @@
 (function () {
   "use strict";
 
+  var STRONG = ["victory", "royal_due", "discard_due", "privilege_taken", "extra_turn", "noble_due", "final_round"];
+
+  // A short beep through WebAudio, only when the table switched the alert sound on.
+  function beep() {
+    if (document.body.getAttribute("data-sound") !== "on") { return; }
+    try {
+      var Ctx = window.AudioContext || window.webkitAudioContext;
+      var ctx = new Ctx();
+      var osc = ctx.createOscillator();
+      var gain = ctx.createGain();
+      osc.frequency.value = 880;
+      gain.gain.value = 0.08;
+      osc.connect(gain); gain.connect(ctx.destination);
+      osc.start(); osc.stop(ctx.currentTime + 0.15);
+    } catch (e) { /* no audio: the banner and the vibration remain */ }
+  }
+
   // Alerts come from the rules engine as an HX-Trigger event; we only make them felt.
   document.body.addEventListener("tracker:alerts", function (evt) {
     var alerts = (evt.detail && evt.detail.value) || evt.detail || [];
-    var strong = ["victory", "royal_due", "discard_due", "privilege_taken", "extra_turn"];
-    var felt = Array.prototype.some.call(alerts, function (a) { return strong.indexOf(a.kind) >= 0; });
-    if (felt && navigator.vibrate) { navigator.vibrate(120); }
+    var felt = Array.prototype.some.call(alerts, function (a) { return STRONG.indexOf(a.kind) >= 0; });
+    if (!felt) { return; }
+    if (navigator.vibrate) { navigator.vibrate(120); }
+    beep();
   });
 
   // The victory banner stays until someone closes it.
@@ -27,4 +45,45 @@
     var btn = evt.target.querySelector && evt.target.querySelector("button[aria-disabled='true']");
     if (btn) { evt.preventDefault(); }
   });
+
+  // Lost connection: say so, keep the entry (same form, so the same entry_id) and send it
+  // again when the network is back; the server stores it once whatever happens.
+  var pending = null;
+  var retryTimer = null;
+  var banner = document.getElementById("connection");
+  function showOffline(on) { if (banner) { banner.hidden = !on; } }
+  function resend() {
+    if (!pending || !document.body.contains(pending)) { pending = null; showOffline(false); return; }
+    htmx.trigger(pending, "submit");
+  }
+  document.body.addEventListener("htmx:sendError", function (evt) {
+    var elt = evt.detail.elt;
+    var form = elt && elt.closest ? elt.closest("form") : null;
+    showOffline(true);
+    if (form && form.querySelector("input[name='entry_id']")) { pending = form; }
+    clearInterval(retryTimer);
+    retryTimer = setInterval(function () { if (navigator.onLine !== false) { resend(); } }, 3000);
+  });
+  document.body.addEventListener("htmx:afterRequest", function (evt) {
+    if (evt.detail.xhr && evt.detail.xhr.status > 0) {
+      showOffline(false);
+      if (pending && evt.detail.elt === pending) { pending = null; }
+      if (!pending) { clearInterval(retryTimer); }
+    }
+  });
+  window.addEventListener("online", resend);
+
+  // Keep the screen awake while a game is open; browsers drop the lock when the page hides.
+  var lock = null;
+  function wake() {
+    if (!("wakeLock" in navigator) || !document.getElementById("game") || document.visibilityState !== "visible") { return; }
+    navigator.wakeLock.request("screen").then(function (l) { lock = l; }).catch(function () { lock = null; });
+  }
+  document.addEventListener("visibilitychange", wake);
+  wake();
+
+  // Installable app: cache the static shell.
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js").catch(function () { /* optional */ });
+  }
 })();

@@ -29,7 +29,7 @@ bp = Blueprint("pages", __name__)
 
 def register_template_helpers(app: Flask) -> None:
     """Globals the templates use: the locale, the chip letters."""
-    app.jinja_env.globals.update(get_locale=get_locale, letters=screen.LETTERS)
+    app.jinja_env.globals.update(get_locale=get_locale, letters=screen.LETTERS, readonly=False)
 
 
 def _is_htmx() -> bool:
@@ -167,7 +167,12 @@ def _expected_version(form: Any) -> int | None:
     return int(raw)
 
 
-CONFLICT_NOTICE = N_("Another entry was recorded first; the screen is up to date, check and try again.")
+CONFLICT_NOTICE = N_("Another phone recorded this first: %(entry)s The screen is up to date; check and try again.")
+
+
+def _conflict_notice(view: service.GameView) -> str:
+    last = screen.last_entry(view)
+    return _(CONFLICT_NOTICE, entry=last) if last else _("Another phone recorded an entry first; check and try again.")
 
 
 def _write(game_id: str, action: Any, notice: str | None = None):  # type: ignore[no-untyped-def]
@@ -177,7 +182,7 @@ def _write(game_id: str, action: Any, notice: str | None = None):  # type: ignor
     except service.GameNotFound:
         abort(404)
     except service.VersionConflict as exc:
-        return _render_game(exc.view, 409, announce=False, notice=_(CONFLICT_NOTICE))
+        return _render_game(exc.view, 409, announce=False, notice=_conflict_notice(exc.view))
     except RuleError as err:
         return _rule_error(game_id, err)
     if not _is_htmx():
@@ -210,3 +215,58 @@ def undo(game_id: str):  # type: ignore[no-untyped-def]
 
 
 __all__ = ["bp", "register_template_helpers", "form_event"]
+
+
+@bp.get("/games/<game_id>/poll")
+def poll(game_id: str):  # type: ignore[no-untyped-def]
+    """Live sync: 204 with no body while the game is still at version ``v``; else the fresh
+    game block with the alerts of the latest write (one cheap query when nothing changed)."""
+    seen = request.args.get("v", "")
+    current = service.current_version(game_id)
+    if current is None:
+        abort(404)
+    if seen.isdigit() and int(seen) == current:
+        return "", 204
+    return _render_game(_view(game_id))
+
+
+SETTINGS = {"theme": ("system", "light", "dark"), "lang": ("auto", "en", "ko"), "sound": ("off", "on"),
+            "table": ("off", "on")}
+
+
+@bp.get("/settings")
+def settings():  # type: ignore[no-untyped-def]
+    """Remember a display choice on this device (cookies), then go back: theme, language,
+    alert sound, table mode."""
+    target = request.args.get("next", "/")
+    if not target.startswith("/") or target.startswith("//"):
+        target = "/"
+    resp = redirect(target, code=303)
+    for name, allowed in SETTINGS.items():
+        value = request.args.get(name)
+        if value in allowed:
+            resp.set_cookie(name, value, max_age=60 * 60 * 24 * 365, samesite="Lax", httponly=True)
+    return resp
+
+
+@bp.get("/sw.js")
+def service_worker():  # type: ignore[no-untyped-def]
+    """The service worker, served from the root so it may cache the whole app's shell."""
+    resp = make_response(render_template("sw.js", version=screen.ASSET_VERSION))
+    resp.headers["Content-Type"] = "text/javascript; charset=utf-8"
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():  # type: ignore[no-untyped-def]
+    """The web app manifest (installable app: name, icons, colours)."""
+    resp = make_response(render_template("manifest.webmanifest"))
+    resp.headers["Content-Type"] = "application/manifest+json"
+    return resp
+
+
+@bp.get("/offline")
+def offline():  # type: ignore[no-untyped-def]
+    """The page the service worker shows when a page is asked for without a network."""
+    return render_template("offline.html")

@@ -1,0 +1,97 @@
+"""A second phone joins by link, QR or code; spectators watch read-only (writes are 403)."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from helpers import new_game, post
+
+from tracker import service
+from tracker.db import db
+from tracker.models import JoinCode
+
+HX = {"HX-Request": "true"}
+
+
+def share_page(client, game_id: str) -> str:
+    resp = client.get(f"/games/{game_id}/share")
+    assert resp.status_code == 200
+    return resp.get_data(as_text=True)
+
+
+def test_the_share_sheet_shows_the_link_a_qr_code_and_a_join_code(client):
+    game = new_game(client)
+    page = share_page(client, game["id"])
+    assert f"/games/{game['id']}" in page and f'src="/games/{game["id"]}/qr.svg"' in page
+    code = re.search(r'id="join-code">([A-Z0-9]{6})<', page).group(1)
+    assert all(c not in "01OIL" for c in code)
+    assert share_page(client, game["id"]).count(code) == 1  # the same code while it is fresh
+    qr = client.get(f"/games/{game['id']}/qr.svg")
+    assert qr.status_code == 200 and qr.headers["Content-Type"] == "image/svg+xml" and b"<svg" in qr.data
+    assert client.get("/games/unknown-game-xxxxxxxx/qr.svg").status_code == 404
+
+
+def test_a_typed_code_opens_the_game_on_another_phone(client):
+    game = new_game(client)
+    code = re.search(r'id="join-code">([A-Z0-9]{6})<', share_page(client, game["id"])).group(1)
+    resp = client.post("/join", data={"code": f" {code.lower()[:3]} {code.lower()[3:]} "})
+    assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{game['id']}"
+
+
+def test_an_unknown_or_expired_code_is_refused(app, client):
+    game = new_game(client)
+    code = re.search(r'id="join-code">([A-Z0-9]{6})<', share_page(client, game["id"])).group(1)
+    row = db.session.get(JoinCode, code)
+    row.expires_at = row.expires_at - timedelta(minutes=16)
+    db.session.commit()
+    resp = client.post("/join", data={"code": code})
+    assert resp.status_code == 422 and "unknown or has expired" in resp.get_data(as_text=True)
+    assert client.post("/join", data={"code": "ZZZZZZ"}).status_code == 422
+    fresh = re.search(r'id="join-code">([A-Z0-9]{6})<', share_page(client, game["id"])).group(1)
+    assert fresh != code
+
+
+def test_join_attempts_are_rate_limited(database_url):
+    from conftest import app_config
+
+    from tracker import create_app
+    from tracker.access import limiter
+
+    app = create_app({**app_config(database_url), "RATELIMIT_ENABLED": True})
+    with app.app_context():
+        limiter.reset()
+        client = app.test_client()
+        codes = [client.post("/join", data={"code": f"AAAA{i:02d}"}).status_code for i in range(12)]
+        assert codes[:10] == [422] * 10 and codes[10:] == [429, 429]
+        db.session.remove()
+        db.engine.dispose()
+
+
+def test_a_spectator_sees_the_game_without_controls_and_never_its_id(client):
+    game = new_game(client, ("Ana", "Ben"))
+    post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 3}})
+    watch = re.search(r'id="watch-link">[^<]*(/watch/[A-Za-z0-9_-]+)<', share_page(client, game["id"])).group(1)
+    page = client.get(watch).get_data(as_text=True)
+    assert "Ben's turn" in page and "watching" in page
+    assert 'id="sheet"' not in page and 'id="undo"' not in page and 'id="action-take"' not in page
+    assert game["id"] not in page
+    assert client.get(watch + "/poll?v=1", headers=HX).status_code == 204
+    post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}})
+    fresh = client.get(watch + "/poll?v=1", headers=HX)
+    assert fresh.status_code == 200 and 'data-version="2"' in fresh.get_data(as_text=True)
+    assert game["id"] not in fresh.get_data(as_text=True)
+
+
+def test_a_spectator_cannot_write(client):
+    game = new_game(client)
+    sid = service.spectator_id(game["id"])
+    for path in (f"/watch/{sid}", f"/watch/{sid}/events", f"/watch/{sid}/undo"):
+        assert client.post(path, data={"event": "{}"}).status_code == 403
+    assert client.get(f"/watch/{'x' * 32}").status_code == 404
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
+
+
+def test_the_home_page_offers_joining_by_code(client):
+    page = client.get("/").get_data(as_text=True)
+    assert 'action="/join"' in page and 'name="code"' in page

@@ -1,0 +1,88 @@
+"""Two phones in step (the version poll), near-win warnings, display settings, installable app."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from helpers import load_fixture, new_game, post
+
+HX = {"HX-Request": "true"}
+
+
+def test_the_poll_answers_nothing_while_the_game_has_not_moved(client):
+    game = new_game(client)
+    resp = client.get(f"/games/{game['id']}/poll?v=0", headers=HX)
+    assert resp.status_code == 204 and resp.get_data() == b""
+
+
+def test_the_poll_brings_the_other_phones_entry_with_its_alerts(client):
+    game = new_game(client, ("Ana", "Ben"))
+    post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 3}})
+    resp = client.get(f"/games/{game['id']}/poll?v=0", headers=HX)
+    body = resp.get_data(as_text=True)
+    assert resp.status_code == 200 and body.lstrip().startswith("<main") and 'data-version="1"' in body
+    assert "Ben&#39;s turn" in body or "Ben's turn" in body
+    assert json.loads(resp.headers["HX-Trigger"])["tracker:alerts"][0]["kind"] == "privilege_given"
+    assert 'hx-get="/games/%s/poll?v=1"' % game["id"] in body  # the next poll asks from the new version
+    assert client.get(f"/games/{game['id']}/poll?v=1", headers=HX).status_code == 204
+
+
+def test_the_poll_of_an_unknown_game_is_404(client):
+    assert client.get("/games/no-such-game/poll?v=0").status_code == 404
+
+
+def test_every_game_screen_polls(client):
+    game = new_game(client)
+    page = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    assert re.search(r'id="poller"[^>]*hx-trigger="every 2s"', page)
+
+
+def test_near_win_warnings_show_per_route(client):
+    log = load_fixture("duel-1069.json")  # Player A wins on crowns at the last event
+    body = {k: log[k] for k in ("format", "game", "players", "first_player")}
+    for upto in range(len(log["events"]) - 1, 0, -1):
+        state = client.post("/api/games/import", json={**body, "events": log["events"][:upto], "result": None}).get_json()
+        if 8 <= state["players"][0]["crowns"] < 10:
+            break
+    page = client.get(f"/games/{state['id']}").get_data(as_text=True)
+    crowns = state["players"][0]["crowns"]
+    assert f"Player A: {crowns} crowns — a {10 - crowns}-crown card wins" in page
+    assert 'class="near-win"' in page
+
+
+def test_the_near_win_distance_is_configurable(app, client):
+    app.config["NEAR_WIN_DISTANCE"] = 0
+    state = client.post("/api/games/import", json={**load_fixture("duel-1069.json"), "result": None,
+                                                   "events": load_fixture("duel-1069.json")["events"][:-1]}).get_json()
+    assert 'class="near-win"' not in client.get(f"/games/{state['id']}").get_data(as_text=True)
+
+
+def test_settings_are_remembered_and_go_back(client):
+    game = new_game(client)
+    resp = client.get(f"/settings?theme=dark&table=on&sound=on&next=/games/{game['id']}")
+    assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{game['id']}"
+    page = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    assert 'data-theme="dark"' in page and 'class="table-mode"' in page and 'data-sound="on"' in page
+    assert client.get("/settings?theme=neon&next=https://evil.example").headers["Location"] == "/"
+
+
+def test_the_language_switch_is_remembered(client):
+    client.get("/settings?lang=en&next=/")
+    page = client.get("/", headers={"Accept-Language": "ko"}).get_data(as_text=True)
+    assert '<html lang="en"' in page
+
+
+def test_the_app_is_installable(client):
+    manifest = client.get("/manifest.webmanifest")
+    data = json.loads(manifest.get_data(as_text=True))
+    assert manifest.headers["Content-Type"].startswith("application/manifest+json")
+    assert data["display"] == "standalone" and {i["sizes"] for i in data["icons"]} == {"192x192", "512x512"}
+    for icon in data["icons"]:
+        assert client.get(icon["src"].split("?")[0]).status_code == 200
+    sw = client.get("/sw.js")
+    assert sw.status_code == 200 and sw.headers["Content-Type"].startswith("text/javascript")
+    text = sw.get_data(as_text=True)
+    assert "app.css" in text and "htmx.min.js" in text and "/offline" in text
+    assert client.get("/offline").status_code == 200
+    assert 'rel="manifest"' in client.get("/").get_data(as_text=True)

@@ -1,0 +1,49 @@
+// tracker service worker: static assets cache-first; pages network-first with the last copy
+// (or the offline page) when there is no network. Entries always need the server.
+const CACHE = "tracker-{{ version }}";
+const ASSETS = [
+  "{{ url_for('static', filename='app.css') }}",
+  "{{ url_for('static', filename='app.js') }}",
+  "{{ url_for('static', filename='htmx.min.js') }}",
+  "{{ url_for('static', filename='icons/icon-192.png') }}",
+  "{{ url_for('static', filename='icons/icon-512.png') }}",
+  "{{ url_for('pages.manifest') }}",
+  "{{ url_for('pages.offline') }}",
+];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(ASSETS)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches.keys()
+      .then((keys) => Promise.all(keys.filter((k) => k !== CACHE).map((k) => caches.delete(k))))
+      .then(() => self.clients.claim())
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith("/static/")) {
+    event.respondWith(
+      caches.match(request, { ignoreSearch: true }).then((hit) => hit || fetch(request).then((resp) => {
+        const copy = resp.clone();
+        caches.open(CACHE).then((cache) => cache.put(request, copy));
+        return resp;
+      }))
+    );
+    return;
+  }
+  if (request.mode === "navigate") {
+    event.respondWith(
+      fetch(request).then((resp) => {
+        const copy = resp.clone();
+        caches.open(CACHE).then((cache) => cache.put(request, copy));
+        return resp;
+      }).catch(() => caches.match(request).then((hit) => hit || caches.match("{{ url_for('pages.offline') }}")))
+    );
+  }
+});

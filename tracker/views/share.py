@@ -1,0 +1,119 @@
+"""Two phones and spectators: the share sheet (link, QR, 6-character code), joining by code,
+and the read-only spectator view whose writes are refused with 403."""
+
+from __future__ import annotations
+
+import io
+
+import segno
+from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from jinja2_fragments.flask import render_block
+
+from .. import screen, service
+from ..access import limiter
+
+bp = Blueprint("share", __name__)
+
+
+def _qr_svg(url: str) -> bytes:
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=6, border=2, dark="#1d1b19", light="#ffffff", xmldecl=False)
+    return out.getvalue()
+
+
+@bp.get("/games/<game_id>/share")
+def share(game_id: str):  # type: ignore[no-untyped-def]
+    """The share sheet: the game's link and QR, a join code valid 15 minutes, the spectator link."""
+    try:
+        sid = service.spectator_id(game_id)
+    except service.GameNotFound:
+        abort(404)
+    code = service.join_code(game_id)
+    ctx = {
+        "game_id": game_id,
+        "play_url": url_for("pages.game", game_id=game_id, _external=True),
+        "watch_url": url_for("share.watch", sid=sid, _external=True),
+        "code": code.code,
+        "minutes": service.CODE_MINUTES,
+    }
+    if getattr(request, "htmx", False):
+        return render_block("share.html", "share", **ctx)
+    return render_template("share.html", **ctx)
+
+
+@bp.get("/games/<game_id>/qr.svg")
+def game_qr(game_id: str):  # type: ignore[no-untyped-def]
+    """The QR code of the game's own link (joining phones can record entries)."""
+    if service.current_version(game_id) is None:
+        abort(404)
+    resp = make_response(_qr_svg(url_for("pages.game", game_id=game_id, _external=True)))
+    resp.headers["Content-Type"] = "image/svg+xml"
+    return resp
+
+
+@bp.get("/watch/<sid>/qr.svg")
+def watch_qr(sid: str):  # type: ignore[no-untyped-def]
+    """The QR code of the spectator link."""
+    try:
+        service.game_id_for_spectator(sid)
+    except service.GameNotFound:
+        abort(404)
+    resp = make_response(_qr_svg(url_for("share.watch", sid=sid, _external=True)))
+    resp.headers["Content-Type"] = "image/svg+xml"
+    return resp
+
+
+@bp.post("/join")
+@limiter.limit("10 per minute;60 per hour")
+def join():  # type: ignore[no-untyped-def]
+    """Open the game a typed join code belongs to; an unknown or expired code is refused."""
+    game_id = service.resolve_code(request.form.get("code"))
+    if game_id is None:
+        from .pages import _home
+
+        return _home(request.form, _("That code is unknown or has expired: ask for the code on the other phone."), 422)
+    return redirect(url_for("pages.game", game_id=game_id), code=303)
+
+
+def _watch_context(sid: str) -> dict:
+    try:
+        view = service.load(service.game_id_for_spectator(sid))
+    except service.GameNotFound:
+        abort(404)
+    ctx = screen.game_context(view)
+    # Nothing on a spectator's page may reveal the game's id, which is its write key.
+    ctx.update(readonly=True, game_id=None, sid=sid, sheet=None,
+               poll_url=url_for("share.watch_poll", sid=sid, v=view.version))
+    return ctx
+
+
+@bp.get("/watch/<sid>")
+def watch(sid: str):  # type: ignore[no-untyped-def]
+    """The game read-only: panels, log, alerts; no entry controls, no undo."""
+    ctx = _watch_context(sid)
+    if getattr(request, "htmx", False):
+        return render_block(ctx["template"], "game", **ctx)
+    return render_template(ctx["template"], **ctx)
+
+
+@bp.get("/watch/<sid>/poll")
+def watch_poll(sid: str):  # type: ignore[no-untyped-def]
+    """Live sync for spectators: 204 while unchanged, else the read-only game block."""
+    try:
+        game_id = service.game_id_for_spectator(sid)
+    except service.GameNotFound:
+        abort(404)
+    seen = request.args.get("v", "")
+    if seen.isdigit() and int(seen) == service.current_version(game_id):
+        return "", 204
+    ctx = _watch_context(sid)
+    ctx["alerts"] = screen.alerts(ctx["view"])
+    return render_block(ctx["template"], "game", **ctx)
+
+
+@bp.route("/watch/<sid>/<path:_rest>", methods=["POST", "PUT", "PATCH", "DELETE"])
+@bp.route("/watch/<sid>", methods=["POST", "PUT", "PATCH", "DELETE"])
+def watch_write(sid: str, _rest: str = ""):  # type: ignore[no-untyped-def]
+    """A spectator link never writes."""
+    abort(403)
