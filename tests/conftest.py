@@ -70,7 +70,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         url = request.getfixturevalue("postgres_url")
         app = create_app(app_config(url))
         with app.app_context():
-            db.session.execute(text("TRUNCATE events, games RESTART IDENTITY CASCADE"))
+            db.session.execute(text("TRUNCATE events, games, players, table_sessions RESTART IDENTITY CASCADE"))
             db.session.commit()
             db.session.remove()
             db.engine.dispose()

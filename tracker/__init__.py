@@ -18,7 +18,7 @@ from sqlalchemy.engine import Engine
 from .db import db
 
 MIGRATIONS = str(Path(__file__).parent / "migrations")
-LANGUAGES = ("en",)
+LANGUAGES = ("en", "ko")
 
 babel = Babel()
 csrf = CSRFProtect()
@@ -53,6 +53,10 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 def _locale() -> str | None:
+    """The language remembered by the switch (cookie ``lang``), else the browser's best match."""
+    chosen = request.cookies.get("lang")
+    if chosen in LANGUAGES:
+        return chosen
     return request.accept_languages.best_match(LANGUAGES) or "en"
 
 
@@ -68,9 +72,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SQLALCHEMY_DATABASE_URI=f"sqlite:///{instance / 'tracker.sqlite3'}",
         MAX_CONTENT_LENGTH=1024 * 1024,
         BABEL_DEFAULT_LOCALE="en",
+        BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
         WTF_CSRF_TIME_LIMIT=None,
         WTF_CSRF_SSL_STRICT=False,
         ACCESS_CODE=None,
+        NEAR_WIN_DISTANCE=2,
+        POLL_SECONDS=2,
         RATELIMIT_STORAGE_URI="memory://",
         RATELIMIT_HEADERS_ENABLED=True,
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 365,
@@ -95,6 +102,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     babel.init_app(app, locale_selector=_locale)
     csrf.init_app(app)
     htmx.init_app(app)
+    from . import serving
+
+    serving.init_app(app)  # proxy headers, compression, fingerprinted long-cached static files
 
     from . import access, models  # noqa: F401  (models: tables known to Alembic)
     from .views import api, pages
@@ -109,6 +119,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.exempt(api.bp)
     app.register_blueprint(pages.bp)
     pages.register_template_helpers(app)
+    from .views import share
+
+    app.register_blueprint(share.bp)
+    csrf.exempt(share.watch_write)  # a spectator's write is refused with 403 whatever it carries
+    from .views import history
+
+    app.register_blueprint(history.bp)
+    history.register_template_helpers(app)
 
     @app.errorhandler(404)
     @app.errorhandler(405)

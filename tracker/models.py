@@ -38,6 +38,8 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     started: Mapped[datetime] = mapped_column(DateTime, default=utcnow, index=True)
     finished: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    #: The read-only key (>= 128 random bits) of the spectator link; never reveals ``id``.
+    spectator_id: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True, index=True)
 
     events: Mapped[list["Event"]] = relationship(
         back_populates="game_row", order_by="Event.seq", cascade="all, delete-orphan", lazy="raise"
@@ -67,3 +69,63 @@ class Event(db.Model):  # type: ignore[name-defined,misc]
     undone_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
     game_row: Mapped[Game] = relationship(back_populates="events")
+
+
+# ------------------------------------------------------------------ people and table sessions
+# Written only by ``tracker/people.py``. ``Game.setup["players"]`` keeps the names as recorded;
+# these rows say which person sat in each seat, so a rename or a merge never touches a log.
+
+
+class Player(db.Model):  # type: ignore[name-defined,misc]
+    """A person at the table. ``name`` is shown everywhere; ``normalized`` is what typed names match.
+
+    A merged player keeps its row as an alias of the kept one (``merged_into``): its name still
+    matches and its link still leads to the kept player, while its games moved.
+    """
+
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(40))
+    normalized: Mapped[str] = mapped_column(String(160), unique=True)
+    created: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    merged_into: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+
+
+class GamePlayer(db.Model):  # type: ignore[name-defined,misc]
+    """Who sat in ``seat`` of a game (seats as in ``Game.setup["players"]``)."""
+
+    __tablename__ = "game_players"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+
+
+class TableSession(db.Model):  # type: ignore[name-defined,misc]
+    """A game night started on purpose ("best of 3"); automatic ones are derived, not stored."""
+
+    __tablename__ = "table_sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    best_of: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class SessionGame(db.Model):  # type: ignore[name-defined,misc]
+    """A game played as part of an explicit table session."""
+
+    __tablename__ = "session_games"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    session_id: Mapped[int] = mapped_column(ForeignKey("table_sessions.id", ondelete="CASCADE"), index=True)
+
+
+class JoinCode(db.Model):  # type: ignore[name-defined,misc]
+    """A short code another phone types on the home page to open a game; expires quickly."""
+
+    __tablename__ = "join_codes"
+
+    code: Mapped[str] = mapped_column(String(8), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    expires_at: Mapped[datetime] = mapped_column(DateTime)

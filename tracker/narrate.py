@@ -56,7 +56,7 @@ ABILITY_NAMES = {
 
 def token_list(bag: Tokens) -> str:
     """``2 red, 1 pearl`` in the current language."""
-    parts = [f"{n} {TOKEN_NAMES[k]}" for k, n in bag.items() if n]
+    parts = [_("%(n)s %(kind)s", n=n, kind=TOKEN_NAMES[k]) for k, n in bag.items() if n]
     return ", ".join(parts) if parts else _("nothing")
 
 

@@ -149,10 +149,6 @@ def card_view(card: Any, buyer: Any = None) -> dict[str, Any]:
     return out
 
 
-#: Changes when static assets change, so the service worker refreshes its cache.
-ASSET_VERSION = "1"
-
-
 def last_entry(view: GameView) -> str:
     """The plain-words sentence of the last applied entry ('' when there is none)."""
     if not view.events:

@@ -12,15 +12,17 @@ import re
 import secrets
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, Mapping
 
+from flask import current_app
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from . import archive, people
 from .db import db
-from .models import Event, Game, utcnow
+from .snapshots import Snapshot, SnapshotCache
+from .models import Event, Game, JoinCode, utcnow
 from .rules import duel, splendor
 from .rules.errors import N_, RuleError
 from .rules.events import Event as RuleEvent
@@ -98,6 +100,11 @@ def _setup(payload: Mapping[str, Any]) -> tuple[str, dict[str, Any], Any]:
     return kind, setup, state
 
 
+def current_version(game_id: str) -> int | None:
+    """The game's version (one indexed read, no replay); None for an unknown game."""
+    return db.session.scalar(select(Game.version).where(Game.id == game_id))
+
+
 def _applied_rows(game_id: str) -> list[Event]:
     return list(
         db.session.scalars(select(Event).where(Event.game_id == game_id, Event.undone.is_(False)).order_by(Event.seq))
@@ -120,7 +127,111 @@ def load(game_id: str) -> GameView:
     row = db.session.get(Game, game_id) if isinstance(game_id, str) else None
     if row is None:
         raise GameNotFound(game_id)
-    return _fold(row, _applied_rows(game_id))
+    return _load_folded(row)
+
+
+#: Folded games kept per worker (``SNAPSHOT_CACHE_SIZE`` games, 0 to keep none).
+SNAPSHOT_CACHE_SIZE = 1024
+
+
+def _snapshots() -> SnapshotCache:
+    """This app's snapshot cache (one per app, so two apps never share a game id's past)."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    cache = app.extensions.get("tracker.snapshots")
+    if cache is None:
+        cache = app.extensions.setdefault(
+            "tracker.snapshots", SnapshotCache(app.config.get("SNAPSHOT_CACHE_SIZE", SNAPSHOT_CACHE_SIZE))
+        )
+    return cache
+
+
+def _rows_after(game_id: str, after: int) -> list[Any]:
+    """The applied events with ``seq > after`` as ``(seq, data, version)`` rows, ``version`` being
+    the game's version read by the same statement (so the rows and it are one snapshot)."""
+    query = (
+        select(Event.seq, Event.data, Game.version)
+        .join(Game, Game.id == Event.game_id)
+        .where(Event.game_id == game_id, Event.undone.is_(False), Event.seq > after)
+        .order_by(Event.seq)
+    )
+    return list(db.session.execute(query))
+
+
+def _load_folded(row: Game) -> GameView:
+    """The game folded, from this worker's snapshot when it is at ``row.version``, caught up
+    when only entries were added since (no undo), else folded from all its events.
+
+    A snapshot is kept only when the events were read at ``row.version`` (a write that lands
+    between the two reads makes the rows' version differ; the view is then used, not kept).
+    """
+    cache = _snapshots()
+    snap = cache.get(row.id)
+    if snap is not None and snap.version == row.version:
+        return GameView(row=row, events=snap.events, state=snap.state)
+    engine = ENGINES[row.game]
+    seats = len(row.setup["players"])
+    if snap is not None and snap.version < row.version:
+        rows = _rows_after(row.id, snap.last_seq)
+        # One write = one version: as many new applied events as versions means no undo since.
+        if len(rows) == row.version - snap.version and all(r.version == row.version for r in rows):
+            try:
+                steps, state = [], snap.state
+                for r in rows:
+                    event = parse_event(r.data, seats)
+                    after = engine.apply(state, event)
+                    steps.append((event, state, after))
+                    state = after
+            except RuleError:
+                pass  # not expected: fold everything below, as without a snapshot
+            else:
+                snap = snap.extended(row.version, rows[-1].seq, steps)
+                cache.put(row.id, snap)
+                return GameView(row=row, events=snap.events, state=snap.state)
+    rows = _rows_after(row.id, 0)
+    events = tuple(parse_event(r.data, seats) for r in rows)
+    view = GameView(row=row, events=events, state=engine.replay(row.setup, events))
+    if all(r.version == row.version for r in rows) and (rows or row.version == 0):
+        cache.put(row.id, Snapshot(row.version, rows[-1].seq if rows else 0, events, view.state))
+    return view
+
+
+def narrated(view: GameView, describe: Callable[[Any, Any, Any], str], key: Any) -> list[str]:
+    """``describe(event, before, after)`` for each applied event, oldest first (the game log).
+
+    The sentences are kept with the game's snapshot per ``key`` (the language), so a page
+    narrates only the entries that are new; without a snapshot of this very view, every event
+    is replayed and described.
+    """
+    snap = _snapshots().get(view.row.id)
+    steps = lambda: view.engine.steps(view.row.setup, view.events)  # noqa: E731
+    if snap is not None and snap.events is view.events:
+        return snap.narrated(key, describe, steps)
+    return [describe(*step) for step in steps()]
+
+
+def _remember_write(
+    game_id: str, view: GameView, version: int, seq: int, event: RuleEvent, state: Any
+) -> tuple[RuleEvent, ...]:
+    """Keep the game after our own committed write (``version``, event ``seq``) as its snapshot;
+    returns its events (``view.events`` and ``event``)."""
+    cache = _snapshots()
+    snap = cache.get(game_id)
+    if snap is not None and snap.events is view.events:
+        snap = snap.extended(version, seq, [(event, view.state, state)])
+    else:
+        snap = Snapshot(version, seq, view.events + (event,), state)
+    cache.put(game_id, snap)
+    return snap.events
+
+
+def _remember_undo(game_id: str, view: GameView, version: int, last_seq: int, folded: GameView) -> None:
+    """Keep the game after our own committed undo; ``last_seq``: the last applied event left."""
+    cache = _snapshots()
+    snap = cache.get(game_id)
+    if snap is not None and snap.events is view.events:
+        cache.put(game_id, snap.without_last(version, last_seq, folded.events, folded.state))
+    else:
+        cache.put(game_id, Snapshot(version, last_seq, folded.events, folded.state))
 
 
 def create_game(payload: Mapping[str, Any]) -> GameView:
@@ -225,8 +336,9 @@ def post_event(
             if expected_version is not None:
                 raise VersionConflict(load(game_id))
             continue
+        events = _remember_write(game_id, view, seen + 1, seq, event, state)
         db.session.refresh(view.row)
-        return GameView(row=view.row, events=view.events + (event,), state=state)
+        return GameView(row=view.row, events=events, state=state)
     raise VersionConflict(load(game_id))
 
 
@@ -247,12 +359,14 @@ def undo(game_id: str, *, expected_version: Any = None) -> GameView:
         rows[-1].undone = True
         rows[-1].undone_at = utcnow()
         folded = _fold(view.row, rows[:-1])
-        if not _bump(view.row, view.version, folded.state):
+        seen, last_seq = view.version, (rows[-2].seq if len(rows) > 1 else 0)
+        if not _bump(view.row, seen, folded.state):
             db.session.rollback()
             if expected_version is not None:
                 raise VersionConflict(load(game_id))
             continue
         db.session.commit()
+        _remember_undo(game_id, view, seen + 1, last_seq, folded)
         db.session.refresh(view.row)
         return GameView(row=view.row, events=folded.events, state=folded.state)
     raise VersionConflict(load(game_id))
@@ -363,8 +477,8 @@ def import_log(log: Any) -> tuple[GameView, bool]:
     db.session.add(row)
     for seq, ev in enumerate(parsed, start=1):
         db.session.add(Event(game_id=row.id, seq=seq, data=event_to_dict(ev), created=started))
-    people.attach(row)
     try:
+        people.attach(row)
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
@@ -448,3 +562,63 @@ def import_any(data: Any) -> tuple[int, int]:
 def check_log(log: Any) -> Any:
     """Replay a log without storing it; returns the final state or raises ``RuleError``."""
     return _replay_log(log)[2]
+
+
+# ----------------------------------------------------------------------- joining and watching
+
+#: Join codes: 6 characters without look-alikes (no 0/O, 1/I/L), valid for 15 minutes.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+CODE_MINUTES = 15
+
+
+def join_code(game_id: str) -> JoinCode:
+    """A join code for the game: the current one while it has 5+ minutes left, else a new one."""
+    now = utcnow()
+    current = db.session.scalars(
+        select(JoinCode).where(JoinCode.game_id == game_id, JoinCode.expires_at > now + timedelta(minutes=5))
+        .order_by(JoinCode.expires_at.desc())
+    ).first()
+    if current is not None:
+        return current
+    db.session.execute(JoinCode.__table__.delete().where(JoinCode.expires_at <= now))
+    for _ in range(10):
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        if db.session.get(JoinCode, code) is None:
+            row = JoinCode(code=code, game_id=game_id, expires_at=now + timedelta(minutes=CODE_MINUTES))
+            db.session.add(row)
+            db.session.commit()
+            return row
+    raise RuntimeError("no free join code")  # pragma: no cover - 31**6 codes
+
+
+def resolve_code(code: Any) -> str | None:
+    """The game a typed join code opens, or None (unknown or expired). Case and spaces ignored."""
+    if not isinstance(code, str):
+        return None
+    code = "".join(code.split()).upper()
+    if len(code) != CODE_LENGTH:
+        return None
+    row = db.session.get(JoinCode, code)
+    if row is None or row.expires_at <= utcnow():
+        return None
+    return row.game_id
+
+
+def spectator_id(game_id: str) -> str:
+    """The game's read-only key, made on first use. Raises ``GameNotFound``."""
+    row = db.session.get(Game, game_id)
+    if row is None:
+        raise GameNotFound(game_id)
+    if row.spectator_id is None:
+        row.spectator_id = new_id()
+        db.session.commit()
+    return row.spectator_id
+
+
+def game_id_for_spectator(sid: str) -> str:
+    """The game a spectator key shows. Raises ``GameNotFound``."""
+    found = db.session.scalar(select(Game.id).where(Game.spectator_id == sid)) if isinstance(sid, str) else None
+    if found is None:
+        raise GameNotFound(sid)
+    return found

@@ -190,11 +190,11 @@ def test_a_server_killed_mid_burst_keeps_every_acknowledged_entry(database_url, 
             for n, ev in enumerate(events):
                 bad = {"type": "take_tokens", "player": ev.player, "tokens": {"gold": 1}, "entry_id": f"bad{n}"}
                 try:
-                    code, _ = call(base, "POST", f"/api/games/{game_id}/events", bad, timeout=5)
+                    code, _ = call(base, "POST", f"/api/games/{game_id}/events", bad, timeout=30)
                     assert code == 422
                     refused.append(f"bad{n}")
                     code, body = call(base, "POST", f"/api/games/{game_id}/events",
-                                      {**event_to_dict(ev), "entry_id": f"e{n}"}, timeout=5)
+                                      {**event_to_dict(ev), "entry_id": f"e{n}"}, timeout=30)
                 except OSError:
                     in_flight.append(n)
                     return

@@ -83,6 +83,7 @@ def test_the_app_is_installable(client):
     sw = client.get("/sw.js")
     assert sw.status_code == 200 and sw.headers["Content-Type"].startswith("text/javascript")
     text = sw.get_data(as_text=True)
-    assert "app.css" in text and "htmx.min.js" in text and "/offline" in text
+    assert re.search(r"/static/app(\.[0-9a-f]+)?\.css", text) and re.search(r"htmx\.min(\.[0-9a-f]+)?\.js", text)
+    assert "/offline" in text
     assert client.get("/offline").status_code == 200
     assert 'rel="manifest"' in client.get("/").get_data(as_text=True)

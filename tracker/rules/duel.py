@@ -7,7 +7,7 @@ Every rule id below refers to ``RULES.md`` (D-1 … D-12).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import Enum
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -103,44 +103,48 @@ class Player:
     royals: tuple[str, ...] = ()
 
     @property
+    def _totals(self) -> tuple[int, int, dict[str, int], dict[str, int], int]:
+        """``(prestige, crowns, bonuses, color_points, royals_earned)`` from the cards and royal cards.
+
+        Computed once per player value (the fields are frozen) and kept in the instance
+        ``__dict__``, outside the dataclass fields (so equality, repr and hashing ignore it).
+        """
+        cached = self.__dict__.get("_totals_cache")
+        if cached is None:
+            cached = self.__dict__["_totals_cache"] = _add_to_totals(_NO_TOTALS, self.cards, self.royals)
+        return cached
+
+    @property
     def prestige(self) -> int:
         """Printed points of jewel cards plus royal cards (D-11.1)."""
-        return sum(o.jewel.points for o in self.cards) + sum(catalog.royals()[r].points for r in self.royals)
+        return self._totals[0]
 
     @property
     def crowns(self) -> int:
         """Crowns on the jewel cards bought (D-9)."""
-        return sum(o.jewel.crowns for o in self.cards)
+        return self._totals[1]
 
     @property
     def bonuses(self) -> dict[str, int]:
         """Bonuses per gem colour: 1 or 2 a card, jokers on their chosen colour (D-7)."""
-        out = dict.fromkeys(GEM_COLORS, 0)
-        for o in self.cards:
-            if o.color in out:
-                out[o.color] += o.jewel.bonus
-        return out
+        return dict(self._totals[2])
 
     @property
     def color_points(self) -> dict[str, int]:
         """Printed points per colour, jokers on their colour; never points-only cards (D-11.3)."""
-        out = dict.fromkeys(GEM_COLORS, 0)
-        for o in self.cards:
-            if o.color in out:
-                out[o.color] += o.jewel.points
-        return out
+        return dict(self._totals[3])
 
     @property
     def best_color(self) -> tuple[str | None, int]:
         """``(colour, points)`` of the colour nearest to D-11.3; ``(None, 0)`` with no points."""
-        points = self.color_points
+        points = self._totals[3]
         best = max(GEM_COLORS, key=lambda c: points[c])
         return (best, points[best]) if points[best] else (None, 0)
 
     @property
     def royals_earned(self) -> int:
         """Royal cards the crowns give a right to (D-9, D-12)."""
-        return sum(1 for t in CROWN_THRESHOLDS if self.crowns >= t)
+        return self._totals[4]
 
     @property
     def royal_due(self) -> bool:
@@ -149,14 +153,41 @@ class Player:
 
     def routes(self) -> tuple[str, ...]:
         """The victory routes this player meets now (D-11), in the order prestige, crowns, color."""
+        prestige, crowns, _bonuses, points, _earned = self._totals
         met = []
-        if self.prestige >= PRESTIGE_TO_WIN:
+        if prestige >= PRESTIGE_TO_WIN:
             met.append(Route.PRESTIGE.value)
-        if self.crowns >= CROWNS_TO_WIN:
+        if crowns >= CROWNS_TO_WIN:
             met.append(Route.CROWNS.value)
-        if self.best_color[1] >= COLOR_POINTS_TO_WIN:
+        if max(points.values()) >= COLOR_POINTS_TO_WIN:  # the best colour's points (D-11.3)
             met.append(Route.COLOR.value)
         return tuple(met)
+
+
+_NO_TOTALS: tuple[int, int, dict[str, int], dict[str, int], int] = (
+    0, 0, dict.fromkeys(GEM_COLORS, 0), dict.fromkeys(GEM_COLORS, 0), 0
+)
+
+
+def _add_to_totals(
+    totals: tuple[int, int, dict[str, int], dict[str, int], int], cards: Iterable[Owned], royals: Iterable[str]
+) -> tuple[int, int, dict[str, int], dict[str, int], int]:
+    """``Player._totals`` after adding ``cards`` and ``royals`` to the totals ``totals`` (not changed)."""
+    prestige, crowns, bonuses, points, _earned = totals
+    bonuses, points = dict(bonuses), dict(points)
+    jewels = catalog.jewels()
+    for o in cards:
+        card = jewels[o.card]
+        prestige += card.points
+        crowns += card.crowns
+        if o.color in bonuses:
+            bonuses[o.color] += card.bonus
+            points[o.color] += card.points
+    if royals:
+        all_royals = catalog.royals()
+        prestige += sum(all_royals[r].points for r in royals)
+    earned = sum(1 for t in CROWN_THRESHOLDS if crowns >= t)
+    return prestige, crowns, bonuses, points, earned
 
 
 @dataclass(frozen=True)
@@ -253,6 +284,32 @@ class DuelState:
 
 # ---------------------------------------------------------------------------------- helpers
 
+#: Field names of the dataclasses ``_replace`` copies (all set by ``__init__``, no ``__post_init__``).
+_FIELDS: dict[type, frozenset[str]] = {cls: frozenset(f.name for f in fields(cls)) for cls in (DuelState, Player)}
+#: Player changes that invalidate the derived totals cached by ``Player._totals``.
+_CARD_FIELDS = frozenset(("cards", "royals"))
+
+
+def _replace(obj: Any, **changes: Any) -> Any:
+    """``dataclasses.replace`` for a ``DuelState`` or ``Player``, without re-running ``__init__``.
+
+    These frozen dataclasses have no ``__post_init__`` and no ``init=False`` field, so a copy of
+    the instance ``__dict__`` with ``changes`` applied is the same value ``replace`` builds;
+    a player's cached totals are kept unless its cards or royal cards change.
+    """
+    cls = type(obj)
+    names = _FIELDS.get(cls)
+    if names is None or not names.issuperset(changes):
+        return replace(obj, **changes)
+    new = object.__new__(cls)
+    state = new.__dict__
+    state.update(obj.__dict__)
+    state.update(changes)
+    if cls is Player and not _CARD_FIELDS.isdisjoint(changes):
+        state.pop("_totals_cache", None)
+    return new
+
+
 
 def new_game(players: Sequence[str], first_player: int) -> DuelState:
     """The state at setup (D-1): all tokens on the board, the second player holds 1 privilege.
@@ -278,10 +335,15 @@ def new_game(players: Sequence[str], first_player: int) -> DuelState:
 
 def cost_after_bonuses(player: Player, card: JewelCard) -> Tokens:
     """What ``card`` costs ``player`` (D-7): printed cost minus bonuses, never below 0; pearls full."""
-    bonuses = player.bonuses
+    bonuses = player._totals[2]
+    cost = card.cost
     return Tokens(
-        **{c: max(0, card.cost.get(c) - bonuses[c]) for c in GEM_COLORS},
-        pearl=card.cost.pearl,
+        white=max(0, cost.white - bonuses["white"]),
+        blue=max(0, cost.blue - bonuses["blue"]),
+        green=max(0, cost.green - bonuses["green"]),
+        red=max(0, cost.red - bonuses["red"]),
+        black=max(0, cost.black - bonuses["black"]),
+        pearl=cost.pearl,
     )
 
 
@@ -296,7 +358,7 @@ def payment_for(state: DuelState, seat: int, card_id: str) -> tuple[Tokens, bool
 
 def joker_colors(player: Player) -> list[str]:
     """The colours a joker bought by ``player`` may join: those with a bonus already (D-7)."""
-    return [c for c, n in player.bonuses.items() if n > 0]
+    return [c for c, n in player._totals[2].items() if n > 0]
 
 
 def stealable(player: Player) -> list[str]:
@@ -304,14 +366,17 @@ def stealable(player: Player) -> list[str]:
     return [k for k in GEM_COLORS + (PEARL,) if player.tokens.get(k) > 0]
 
 
-def _set_player(state: DuelState, seat: int, **changes: Any) -> DuelState:
+def _set_player(state: DuelState, seat: int, _state_changes: Mapping[str, Any] | None = None, **changes: Any) -> DuelState:
+    """``state`` with ``changes`` made to one player (and ``_state_changes`` to the state itself)."""
     players = list(state.players)
-    players[seat] = replace(players[seat], **changes)
-    return replace(state, players=tuple(players))
+    players[seat] = _replace(players[seat], **changes)
+    if _state_changes:
+        return _replace(state, players=tuple(players), **_state_changes)
+    return _replace(state, players=tuple(players))
 
 
 def _alert(state: DuelState, kind: str, seat: int, template: str, **params: Any) -> DuelState:
-    return replace(state, alerts=state.alerts + (Alert(kind, seat, template, params),))
+    return _replace(state, alerts=state.alerts + (Alert(kind, seat, template, params),))
 
 
 def _name(state: DuelState, seat: int) -> str:
@@ -327,7 +392,7 @@ def _gain_privilege(state: DuelState, seat: int, *, given: bool) -> DuelState:
     if me.privileges >= PRIVILEGES:
         return state
     if state.privileges_supply > 0:
-        state = replace(state, privileges_supply=state.privileges_supply - 1)
+        state = _replace(state, privileges_supply=state.privileges_supply - 1)
         state = _set_player(state, seat, privileges=me.privileges + 1)
         if given:
             return _alert(
@@ -347,10 +412,8 @@ def _move(state: DuelState, seat: int, tokens: Tokens, *, from_board: bool = Tru
     """Move ``tokens`` from the board to ``seat`` (``from_board``) or from ``seat`` to the bag."""
     me = state.players[seat]
     if from_board:
-        state = replace(state, board=state.board - tokens)
-        return _set_player(state, seat, tokens=me.tokens + tokens)
-    state = replace(state, bag=state.bag + tokens)
-    return _set_player(state, seat, tokens=me.tokens - tokens)
+        return _set_player(state, seat, {"board": state.board - tokens}, tokens=me.tokens + tokens)
+    return _set_player(state, seat, {"bag": state.bag + tokens}, tokens=me.tokens - tokens)
 
 
 def _check_steal(state: DuelState, seat: int, steal: str | None, rule: str) -> None:
@@ -414,7 +477,7 @@ def _use_privileges(state: DuelState, ev: UsePrivileges) -> DuelState:
     _require_board(state, ev.tokens, "D-3.1")
     state = _move(state, ev.player, ev.tokens)
     state = _set_player(state, ev.player, privileges=me.privileges - n)
-    return replace(state, privileges_supply=state.privileges_supply + n)
+    return _replace(state, privileges_supply=state.privileges_supply + n)
 
 
 def _replenish(state: DuelState, ev: Replenish) -> DuelState:
@@ -422,7 +485,7 @@ def _replenish(state: DuelState, ev: Replenish) -> DuelState:
     _require_main_phase(state, "D-4")
     if not state.bag:
         raise RuleError("bag_empty", N_("The bag is empty: there is nothing to replenish."), "D-4")
-    state = replace(state, board=state.board + state.bag, bag=Tokens(), replenished=True)
+    state = _replace(state, board=state.board + state.bag, bag=Tokens(), replenished=True)
     return _gain_privilege(state, 1 - ev.player, given=True)
 
 
@@ -438,9 +501,10 @@ def _take_tokens(state: DuelState, ev: TakeTokens) -> DuelState:
         raise RuleError("too_many_tokens", N_("Take at most 3 tokens, not %(n)s."), "D-5", n=n)
     _require_board(state, ev.tokens, "D-5")
     state = _move(state, ev.player, ev.tokens)
-    if any(ev.tokens.get(c) == MAX_TAKE for c in GEM_COLORS) or ev.tokens.pearl >= 2:
+    t = ev.tokens
+    if MAX_TAKE in (t.white, t.blue, t.green, t.red, t.black) or t.pearl >= 2:
         state = _gain_privilege(state, 1 - ev.player, given=True)
-    return replace(state, action_done=True)
+    return _replace(state, action_done=True)
 
 
 def _reserve(state: DuelState, ev: Reserve) -> DuelState:
@@ -463,7 +527,7 @@ def _reserve(state: DuelState, ev: Reserve) -> DuelState:
         entry = Reserved(level=ev.level)
     state = _move(state, ev.player, single(GOLD))
     state = _set_player(state, ev.player, reserved=me.reserved + (entry,))
-    return replace(state, action_done=True)
+    return _replace(state, action_done=True)
 
 
 def _reserved_index(state: DuelState, seat: int, card: JewelCard) -> int:
@@ -480,6 +544,19 @@ def _reserved_index(state: DuelState, seat: int, card: JewelCard) -> int:
     raise RuleError(
         "not_reserved", N_("%(name)s has not reserved %(card)s."), "D-7", name=state.players[seat].name, card=card.id
     )
+
+
+def _add_card(state: DuelState, seat: int, owned: Owned, reserved: tuple[Reserved, ...]) -> DuelState:
+    """``state`` with ``owned`` added to the seat's cards and its reserve set to ``reserved``.
+
+    The player's cached totals, when known, are carried over with the one card added.
+    """
+    before = state.players[seat]
+    state = _set_player(state, seat, cards=before.cards + (owned,), reserved=reserved)
+    cached = before.__dict__.get("_totals_cache")
+    if cached is not None:
+        state.players[seat].__dict__["_totals_cache"] = _add_to_totals(cached, (owned,), ())
+    return state
 
 
 def _purchase(state: DuelState, ev: Purchase) -> DuelState:
@@ -528,9 +605,7 @@ def _purchase(state: DuelState, ev: Purchase) -> DuelState:
 
     crowns_before = me.crowns
     state = _move(state, ev.player, ev.payment, from_board=False)
-    state = _set_player(
-        state, ev.player, cards=state.players[ev.player].cards + (Owned(card.id, color),), reserved=reserved
-    )
+    state = _add_card(state, ev.player, Owned(card.id, color), reserved)
     if card.ability == TAKE_TOKEN and color != NO_COLOR and state.board.get(color):
         state = _move(state, ev.player, single(color))
     elif card.ability == TAKE_PRIVILEGE:
@@ -538,14 +613,14 @@ def _purchase(state: DuelState, ev: Purchase) -> DuelState:
     elif card.ability == STEAL_TOKEN:
         state = _steal(state, ev.player, ev.steal)
     elif card.ability == EXTRA_TURN:
-        state = replace(state, extra_turn=True)
+        state = _replace(state, extra_turn=True)
     me = state.players[ev.player]
     if me.royal_due:
         state = _alert(
             state, "royal_due", ev.player, N_("%(name)s reaches %(crowns)s crowns (from %(before)s): choose a royal card."),
             name=me.name, crowns=me.crowns, before=crowns_before,
         )
-    return replace(state, action_done=True)
+    return _replace(state, action_done=True)
 
 
 def _take_royal(state: DuelState, ev: TakeRoyal) -> DuelState:
@@ -562,9 +637,9 @@ def _take_royal(state: DuelState, ev: TakeRoyal) -> DuelState:
         raise RuleError("bad_event", N_("%(card)s has no steal ability."), "D-9", card=royal.id)
     me = state.players[ev.player]
     state = _set_player(state, ev.player, royals=me.royals + (royal.id,))
-    state = replace(state, royals_available=tuple(r for r in state.royals_available if r != royal.id))
+    state = _replace(state, royals_available=tuple(r for r in state.royals_available if r != royal.id))
     if royal.ability == EXTRA_TURN:
-        state = replace(state, extra_turn=True)
+        state = _replace(state, extra_turn=True)
     elif royal.ability == TAKE_PRIVILEGE:
         state = _gain_privilege(state, ev.player, given=False)
     elif royal.ability == STEAL_TOKEN:
@@ -600,9 +675,9 @@ def _correct(state: DuelState, ev: Correction) -> DuelState:
     if ev.tokens is not None:
         state = _set_player(state, ev.player, tokens=ev.tokens)
     if ev.board is not None:
-        state = replace(state, board=ev.board)
+        state = _replace(state, board=ev.board)
     if ev.bag is not None:
-        state = replace(state, bag=ev.bag)
+        state = _replace(state, bag=ev.bag)
     if ev.privileges is not None:
         state = _set_player(state, ev.player, privileges=ev.privileges)
         supply = PRIVILEGES - sum(p.privileges for p in state.players)
@@ -610,7 +685,7 @@ def _correct(state: DuelState, ev: Correction) -> DuelState:
             raise RuleError(
                 "invariant_broken", N_("Both players together can hold at most 3 privileges."), "D-3.3"
             )
-        state = replace(state, privileges_supply=supply)
+        state = _replace(state, privileges_supply=supply)
     return state
 
 
@@ -625,11 +700,47 @@ HANDLERS: dict[type[Event], Callable[[DuelState, Any], DuelState]] = {
 }
 
 
+_WHITE, _BLUE, _GREEN, _RED, _BLACK, _PEARL, _GOLD = (TOKEN_TOTALS.get(k) for k in TOKEN_KINDS)
+
+
+def _totals_hold(state: DuelState) -> bool:
+    """True when every total ``check_invariants`` checks holds (then it raises nothing).
+
+    Spelled out for the two seats of Duel: it runs after every event of every replay.
+    """
+    players = state.players
+    if len(players) != SEATS:
+        return False
+    p, q = players
+    a, b, c, d = state.board, state.bag, p.tokens, q.tokens
+    return (
+        min(
+            a.white, a.blue, a.green, a.red, a.black, a.pearl, a.gold,
+            b.white, b.blue, b.green, b.red, b.black, b.pearl, b.gold,
+            c.white, c.blue, c.green, c.red, c.black, c.pearl, c.gold,
+            d.white, d.blue, d.green, d.red, d.black, d.pearl, d.gold,
+            state.privileges_supply, p.privileges, q.privileges,
+        ) >= 0
+        and a.white + b.white + c.white + d.white == _WHITE
+        and a.blue + b.blue + c.blue + d.blue == _BLUE
+        and a.green + b.green + c.green + d.green == _GREEN
+        and a.red + b.red + c.red + d.red == _RED
+        and a.black + b.black + c.black + d.black == _BLACK
+        and a.pearl + b.pearl + c.pearl + d.pearl == _PEARL
+        and a.gold + b.gold + c.gold + d.gold == _GOLD
+        and state.privileges_supply + p.privileges + q.privileges == PRIVILEGES
+        and len(p.reserved) <= MAX_RESERVED and len(q.reserved) <= MAX_RESERVED
+        and len(p.royals) <= p.royals_earned and len(q.royals) <= q.royals_earned
+    )
+
+
 def check_invariants(state: DuelState) -> None:
     """D-12: token totals per kind, privileges, reserve sizes, royal cards owned + due.
 
     Raises ``RuleError("invariant_broken")`` naming the first total that does not hold.
     """
+    if _totals_hold(state):
+        return  # the fast path: every check below would pass
     for kind in TOKEN_KINDS:
         counts = [state.board.get(kind), state.bag.get(kind)] + [p.tokens.get(kind) for p in state.players]
         if any(c < 0 for c in counts) or sum(counts) != TOKEN_TOTALS.get(kind):
@@ -654,12 +765,12 @@ def _end_turn(state: DuelState) -> DuelState:
     me = state.players[seat]
     routes = me.routes()
     if routes:
-        state = replace(state, winner=Winner(seat, routes))
+        state = _replace(state, winner=Winner(seat, routes))
         return _alert(state, "victory", seat, N_("%(name)s wins!"), name=me.name, routes=list(routes))
     nxt = seat if state.extra_turn else 1 - seat
     if state.extra_turn:
         state = _alert(state, "extra_turn", seat, N_("%(name)s plays an extra turn."), name=me.name)
-    return replace(
+    return _replace(
         state, current_player=nxt, turn=state.turn + 1, replenished=False, action_done=False, extra_turn=False,
         playing_extra_turn=state.extra_turn,
     )
@@ -674,7 +785,8 @@ def apply(state: DuelState, event: Event) -> DuelState:
     if state.winner is not None:
         raise RuleError("game_over", N_("The game is over: no more entries (undo is still possible)."), "D-11")
     before = state.pending
-    state = replace(state, alerts=())
+    if state.alerts:
+        state = _replace(state, alerts=())
     if isinstance(event, Correction):
         if not 0 <= event.player < SEATS:
             raise RuleError("bad_event", N_("There is no such player."))

@@ -75,7 +75,7 @@ class Tokens:
     @property
     def total(self) -> int:
         """All tokens in the bag, gold included."""
-        return sum(v for _, v in self.items())
+        return self.white + self.blue + self.green + self.red + self.black + self.pearl + self.gold
 
     @property
     def gems(self) -> int:
@@ -84,17 +84,28 @@ class Tokens:
 
     def is_valid(self) -> bool:
         """True when no count is negative."""
-        return all(v >= 0 for _, v in self.items())
+        return min(self.white, self.blue, self.green, self.red, self.black, self.pearl, self.gold) >= 0
 
     def covers(self, other: "Tokens") -> bool:
         """True when this bag holds at least every count of ``other``."""
-        return all(self.get(k) >= v for k, v in other.items())
+        return (
+            self.white >= other.white and self.blue >= other.blue and self.green >= other.green
+            and self.red >= other.red and self.black >= other.black and self.pearl >= other.pearl
+            and self.gold >= other.gold
+        )
 
+    # Arithmetic spells out the seven kinds: it runs several times per event of a replay.
     def __add__(self, other: "Tokens") -> "Tokens":
-        return Tokens(**{k: self.get(k) + other.get(k) for k in TOKEN_KINDS})
+        return _bag(
+            self.white + other.white, self.blue + other.blue, self.green + other.green, self.red + other.red,
+            self.black + other.black, self.pearl + other.pearl, self.gold + other.gold,
+        )
 
     def __sub__(self, other: "Tokens") -> "Tokens":
-        return Tokens(**{k: self.get(k) - other.get(k) for k in TOKEN_KINDS})
+        return _bag(
+            self.white - other.white, self.blue - other.blue, self.green - other.green, self.red - other.red,
+            self.black - other.black, self.pearl - other.pearl, self.gold - other.gold,
+        )
 
     def __bool__(self) -> bool:
         return self.total > 0
@@ -106,6 +117,26 @@ class Tokens:
     def describe(self) -> str:
         """A short English list such as ``2 red, 1 pearl`` (for logs and tests)."""
         return ", ".join(f"{v} {k}" for k, v in self.items() if v) or "nothing"
+
+
+def _bag(white: int, blue: int, green: int, red: int, black: int, pearl: int, gold: int) -> Tokens:
+    """``Tokens(white, …, gold)`` without the frozen ``__init__`` (seven guarded attribute sets).
+
+    ``Tokens`` has no ``__post_init__``: filling the instance ``__dict__`` gives the same value.
+    """
+    bag = _new(Tokens)
+    d = bag.__dict__
+    d["white"] = white
+    d["blue"] = blue
+    d["green"] = green
+    d["red"] = red
+    d["black"] = black
+    d["pearl"] = pearl
+    d["gold"] = gold
+    return bag
+
+
+_new = object.__new__
 
 
 def single(kind: str) -> Tokens:
@@ -120,15 +151,17 @@ def payment_is_exact(owed: Tokens, payment: Tokens) -> bool:
     ``owed`` holds what is due per gem/pearl after bonuses (no gold). Each kind is paid with at
     most what is owed of it; gold covers exactly the rest.
     """
-    shortfall = 0
-    for kind, due in owed.items():
-        if kind == GOLD:
-            continue
-        paid = payment.get(kind)
-        if paid > due:
-            return False
-        shortfall += due - paid
-    return payment.gold == shortfall
+    o, p = owed, payment
+    if (
+        p.white > o.white or p.blue > o.blue or p.green > o.green or p.red > o.red or p.black > o.black
+        or p.pearl > o.pearl
+    ):
+        return False
+    shortfall = (
+        (o.white - p.white) + (o.blue - p.blue) + (o.green - p.green) + (o.red - p.red) + (o.black - p.black)
+        + (o.pearl - p.pearl)
+    )
+    return p.gold == shortfall
 
 
 def suggest_payment(owed: Tokens, held: Tokens) -> tuple[Tokens, bool]:

@@ -54,7 +54,7 @@
   function showOffline(on) { if (banner) { banner.hidden = !on; } }
   function resend() {
     if (!pending || !document.body.contains(pending)) { pending = null; showOffline(false); return; }
-    htmx.trigger(pending, "submit");
+    if (pending.requestSubmit) { pending.requestSubmit(); } else { htmx.trigger(pending, "submit"); }
   }
   document.body.addEventListener("htmx:sendError", function (evt) {
     var elt = evt.detail.elt;

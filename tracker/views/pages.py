@@ -6,6 +6,7 @@ sheet partial, plain requests the full page built from the same templates.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import secrets
@@ -252,7 +253,9 @@ def settings():  # type: ignore[no-untyped-def]
 @bp.get("/sw.js")
 def service_worker():  # type: ignore[no-untyped-def]
     """The service worker, served from the root so it may cache the whole app's shell."""
-    resp = make_response(render_template("sw.js", version=screen.ASSET_VERSION))
+    assets = "".join(url_for("static", filename=f) for f in ("app.css", "app.js", "htmx.min.js"))
+    version = hashlib.sha256(assets.encode()).hexdigest()[:12]  # fingerprinted names change with content
+    resp = make_response(render_template("sw.js", version=version))
     resp.headers["Content-Type"] = "text/javascript; charset=utf-8"
     resp.headers["Cache-Control"] = "no-cache"
     return resp

@@ -1,0 +1,76 @@
+"""Reviewing a finished game on the phone: step back through the turns and read the panels."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tracker.rules import duel
+from tracker.rules.events import parse_event
+
+pytestmark = pytest.mark.browser
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+
+
+def positions(log: dict) -> dict[int, duel.DuelState]:
+    """The position after each turn of a log, by the rules engine (turn 0 is the setup)."""
+    events = [parse_event(e, 2) for e in log["events"]]
+    out = {0: duel.replay(log, ())}
+    for _ev, before, after in duel.steps(log, events):
+        out[before.turn] = after
+    return out
+
+
+def expect_panels(page: Page, state: duel.DuelState) -> None:
+    for seat, player in enumerate(state.players):
+        panel = page.locator(f"#replay #panel-{seat}")
+        expect(panel.locator(".player-name")).to_have_text(player.name)
+        expect(panel.locator('[aria-label="prestige"]')).to_have_attribute("aria-valuenow", str(player.prestige))
+        expect(panel.locator('[aria-label="crowns"]')).to_have_attribute("aria-valuenow", str(player.crowns))
+        expect(panel.locator('[data-field="privileges"]')).to_have_text(str(player.privileges))
+        expect(panel.locator('[data-field="token-total"]')).to_have_text(f"{player.tokens.total}/10")
+
+
+def test_a_finished_game_is_stepped_back_turn_by_turn(page: Page, live_server: str, shots: Path):
+    log = json.loads((FIXTURES / "duel-1012.json").read_text())
+    log = {k: v for k, v in log.items() if k not in ("expected", "checkpoints", "source")}
+    resp = page.request.post(live_server + "/api/games/import", data=log)
+    assert resp.status == 201
+    game_id = resp.json()["id"]
+    at = positions(log)
+
+    # From the victory banner to the review.
+    page.goto(f"{live_server}/games/{game_id}")
+    page.locator("#review-game").click()
+    expect(page.locator("#replay")).to_have_attribute("data-turn", "70")
+    expect(page.locator("#replay #panel-0 [aria-label=prestige]")).to_have_attribute("aria-valuenow", "20")
+    expect(page.locator("#replay #panel-1 [aria-label=prestige]")).to_have_attribute("aria-valuenow", "11")
+    page.screenshot(path=str(shots / "10-review-final.png"))
+
+    page.locator("#step-prev").click()
+    expect(page.locator("#replay")).to_have_attribute("data-turn", "69")
+    expect(page).to_have_url(f"{live_server}/games/{game_id}/review?turn=69")
+    expect_panels(page, at[69])
+
+    page.locator("#jump-turn").fill("40")
+    page.locator("#jump-go").click()
+    expect(page.locator("#replay")).to_have_attribute("data-turn", "40")
+    expect(page.locator("#moment h2")).to_contain_text("After turn 40")
+    expect_panels(page, at[40])
+    expect(page.locator('[data-chart-value="prestige-0"]')).to_have_text(str(at[40].players[0].prestige))
+    page.screenshot(path=str(shots / "11-review-turn-40.png"))
+
+    page.locator("#step-next").click()
+    expect(page.locator("#replay")).to_have_attribute("data-turn", "41")
+    expect_panels(page, at[41])
+
+    page.locator("#turn-12 .turn-link").click()
+    expect(page.locator("#replay")).to_have_attribute("data-turn", "12")
+    expect_panels(page, at[12])
+    page.go_back()
+    expect(page).to_have_url(f"{live_server}/games/{game_id}/review?turn=41")
+    page.screenshot(path=str(shots / "12-review-charts.png"), full_page=True)

@@ -1,0 +1,116 @@
+"""Two phones on one game (two independent browser contexts), and a spectator."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from driver import Table
+from playwright.sync_api import Browser, Page, expect
+
+pytestmark = pytest.mark.browser
+
+
+def phone(browser: Browser) -> Page:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, device_scale_factor=2)
+    page = context.new_page()
+    page.on("dialog", lambda d: d.accept())
+    return page
+
+
+def start(page: Page, base: str) -> Table:
+    page.goto(base + "/")
+    page.fill("#player0", "Ana")
+    page.fill("#player1", "Ben")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#game")).to_be_visible()
+    return Table(page)
+
+
+def test_an_entry_on_one_phone_appears_on_the_other(browser: Browser, live_server: str, shots: Path):
+    ana_phone = phone(browser)
+    ana = start(ana_phone, live_server)
+    ana_phone.locator("#share-btn").click()
+    code = ana_phone.locator("#join-code").inner_text()
+    ana_phone.screenshot(path=str(shots / "join-1-share.png"))
+    game_url = ana_phone.locator("#play-link").inner_text()
+
+    ben_phone = phone(browser)
+    ben_phone.goto(live_server + "/")
+    ben_phone.fill("#join-code-input", code)
+    ben_phone.screenshot(path=str(shots / "join-2-code.png"))
+    ben_phone.get_by_role("button", name="Join").click()
+    expect(ben_phone.locator("#game")).to_be_visible()
+    assert ben_phone.url == game_url
+    ben = Table(ben_phone)
+
+    ana_phone.goto(game_url)
+    ana.enter({"type": "take_tokens", "player": 0, "tokens": {"red": 3}})
+    # Within 2 seconds (one poll), Ben's phone shows it without reloading.
+    expect(ben_phone.locator(".whose-turn")).to_have_text("Ben's turn", timeout=3500)
+    expect(ben_phone.locator('#panel-1 [data-field="privileges"]')).to_have_text("2")
+    ben_phone.screenshot(path=str(shots / "join-3-synced.png"))
+
+    ben.enter({"type": "take_tokens", "player": 1, "tokens": {"blue": 1}})
+    expect(ana_phone.locator(".whose-turn")).to_have_text("Ana's turn", timeout=3500)
+
+
+def test_a_double_tap_is_stored_once(page: Page, live_server: str):
+    page.on("dialog", lambda d: d.accept())
+    table = start(page, live_server)
+    table.open("take")
+    page.locator('.pick-source a[data-kind="green"]').click()
+    expect(page.locator(".pick-chosen .chip-btn")).to_have_count(1)
+    # Two submissions of the same form (same entry_id), as a double tap or a network retry would.
+    page.evaluate("""() => {
+        const form = document.querySelector('#sheet form[data-type="take_tokens"]');
+        form.requestSubmit(); form.requestSubmit();
+    }""")
+    page.wait_for_function("() => Number(document.querySelector('#game').dataset.version) >= 1")
+    page.wait_for_timeout(500)
+    game_id = page.url.rsplit("/", 1)[-1]
+    state = page.request.get(f"{live_server}/api/games/{game_id}").json()
+    assert state["version"] == 1 and state["players"][0]["tokens"]["green"] == 1
+
+
+def test_a_conflicting_entry_is_refused_with_a_notice(browser: Browser, live_server: str, shots: Path):
+    first = phone(browser)
+    table = start(first, live_server)
+    second = phone(browser)
+    second.goto(first.url)
+    other = Table(second)
+    # Both phones compose Ana's take; the first saves, the second's screen is now stale.
+    other.open("take")
+    second.locator('.pick-source a[data-kind="white"]').click()
+    expect(second.locator(".pick-chosen .chip-btn")).to_have_count(1)
+    second.evaluate("() => document.getElementById('poller').remove()")  # keep its screen stale
+    table.enter({"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    second.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    notice = second.locator(".alert-notice")
+    expect(notice).to_contain_text("Another phone recorded this first: Ana took 1 red.")
+    expect(second.locator(".whose-turn")).to_have_text("Ben's turn")
+    second.screenshot(path=str(shots / "conflict.png"))
+    game_id = first.url.rsplit("/", 1)[-1]
+    state = first.request.get(f"{live_server}/api/games/{game_id}").json()
+    assert state["version"] == 1 and state["players"][0]["tokens"]["white"] == 0
+
+
+def test_the_spectator_view_has_no_controls(browser: Browser, live_server: str, shots: Path):
+    host = phone(browser)
+    table = start(host, live_server)
+    host.locator("#share-btn").click()
+    watch_url = host.locator("#watch-link").inner_text()
+    viewer = phone(browser)
+    viewer.goto(watch_url)
+    expect(viewer.locator("#game")).to_be_visible()
+    expect(viewer.locator(".readonly-badge")).to_be_visible()
+    for selector in ("#sheet", "#undo", "#action-take", "#share-btn"):
+        expect(viewer.locator(selector)).to_have_count(0)
+    host.go_back()
+    table.enter({"type": "take_tokens", "player": 0, "tokens": {"black": 2}})
+    expect(viewer.locator(".whose-turn")).to_have_text("Ben's turn", timeout=3500)
+    viewer.screenshot(path=str(shots / "spectator.png"))
+    status = viewer.request.post(watch_url + "/events", data={"event": "{}"}).status
+    assert status == 403
+    assert not re.search(host.url.rsplit("/", 1)[-1], viewer.content())

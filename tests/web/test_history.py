@@ -1,0 +1,287 @@
+"""The history page: every game newest first, filters, reversible deletion, table sessions,
+export (JSON, CSV) and import from the page and the command line."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+import pytest
+from flask_migrate import upgrade
+from helpers import fixture_log, import_log, new_game, play
+from sqlalchemy import event
+
+from tracker import create_app
+from tracker.db import db
+from tracker.models import SessionGame
+
+HX = {"HX-Request": "true"}
+
+
+def app_config(uri: str) -> dict:
+    """Settings for a second app (a restore target) on ``uri``."""
+    return {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": uri, "WTF_CSRF_ENABLED": False,
+            "RATELIMIT_ENABLED": False}
+
+
+def listed(page: str) -> list[str]:
+    """Game ids in the order the page lists them."""
+    return re.findall(r'<li class="game-row[^"]*" data-game="([^"]+)"', page)
+
+
+def row_of(page: str, game_id: str) -> str:
+    start = page.index(f'data-game="{game_id}"')
+    return page[start:page.index("</li>", start)]
+
+
+@pytest.fixture
+def three_games(client):
+    """A finished Duel (Ana beats Cho by prestige), a finished Splendor, an active Duel (Ana, Ben)."""
+    duel = import_log(client, fixture_log("own-prestige.json", ["Ana", "Cho"], "2026-11-01T19:00:00Z", minutes=47))
+    splendor = import_log(client, fixture_log("splendor-153.json", ["Ben", "Dee"], "2026-11-05T20:00:00Z"))
+    active = new_game(client, ("Ana", "Ben"))
+    play(client, active["id"], [{"type": "take_tokens", "player": 0, "tokens": {"pearl": 1}}])
+    return duel, splendor, active
+
+
+def test_history_lists_every_game_newest_first_with_its_facts(client, three_games):
+    duel, splendor, active = three_games
+    page = client.get("/history").get_data(as_text=True)
+    assert listed(page) == [active["id"], splendor["id"], duel["id"]]
+    row = row_of(page, duel["id"])
+    assert "Ana" in row and "Cho" in row and "DUEL" in row.upper()
+    assert "Ana won" in row and "20 prestige" in row and "66 turns" in row and "47 min" in row
+    assert "finished" in row and f"/games/{duel['id']}/review" in row and "Resume" not in row
+    row = row_of(page, splendor["id"])
+    assert "Dee won" in row and "64 turns" in row and "Splendor" in row
+    row = row_of(page, active["id"])
+    assert "in progress" in row and f'href="/games/{active["id"]}"' in row and "Resume" in row
+    assert "Sun 01 Nov 2026" in page and "Thu 05 Nov 2026" in page
+
+
+@pytest.mark.parametrize("query, expected", [
+    ("player={ana}", ["active", "duel"]),
+    ("player={dee}", ["splendor"]),
+    ("kind=splendor", ["splendor"]),
+    ("kind=duel", ["active", "duel"]),
+    ("status=active", ["active"]),
+    ("status=finished", ["splendor", "duel"]),
+    ("kind=duel&status=finished&player={cho}", ["duel"]),
+    ("status=deleted", []),
+])
+def test_history_filters_by_player_kind_and_status(client, three_games, query, expected):
+    duel, splendor, active = three_games
+    games = {"duel": duel["id"], "splendor": splendor["id"], "active": active["id"]}
+    page = client.get("/players").get_data(as_text=True)
+    ids = {name.lower(): pid for pid, name in re.findall(r'href="/players/(\d+)">([^<]+)<', page)}
+    url = "/history?" + query.format(**ids)
+    assert listed(client.get(url).get_data(as_text=True)) == [games[k] for k in expected]
+    fragment = client.get(url, headers=HX).get_data(as_text=True)
+    assert "<html" not in fragment and fragment.lstrip().startswith("<section id=\"games\"")
+    assert listed(fragment) == [games[k] for k in expected]
+
+
+def test_deleting_asks_first_and_can_be_undone(client, three_games):
+    duel, _splendor, _active = three_games
+    confirm = client.get(f"/history/{duel['id']}/delete")
+    assert confirm.status_code == 200 and "Delete this game?" in confirm.get_data(as_text=True)
+    assert duel["id"] in listed(client.get("/history").get_data(as_text=True))  # asking deleted nothing
+
+    resp = client.post(f"/history/{duel['id']}/delete")
+    assert resp.status_code == 303 and resp.headers["Location"].endswith(f"/history?deleted={duel['id']}")
+    page = client.get(resp.headers["Location"]).get_data(as_text=True)
+    assert duel["id"] not in listed(page) and "can be restored" in page
+    assert f'action="/history/{duel["id"]}/restore"' in page
+    assert duel["id"] not in [g["id"] for g in client.get("/api/games").get_json()]
+    deleted = client.get("/history?status=deleted").get_data(as_text=True)
+    assert listed(deleted) == [duel["id"]] and "Restore" in deleted
+    assert client.get(f"/api/games/{duel['id']}").get_json()["winner"] == {"player": 0, "routes": ["prestige"]}
+
+    resp = client.post(f"/history/{duel['id']}/restore")
+    assert resp.status_code == 303
+    assert duel["id"] in listed(client.get("/history").get_data(as_text=True))
+    assert listed(client.get("/history?status=deleted").get_data(as_text=True)) == []
+    assert client.post("/history/no-such-game-abcdefghijklmnop/delete").status_code == 404
+
+
+def test_history_needs_a_fixed_number_of_queries(app, client):
+    def count_queries() -> int:
+        seen = []
+        listener = lambda *args: seen.append(1)  # noqa: E731
+        event.listen(db.engine, "before_cursor_execute", listener)
+        try:
+            assert client.get("/history").status_code == 200
+        finally:
+            event.remove(db.engine, "before_cursor_execute", listener)
+        return len(seen)
+
+    import_log(client, fixture_log("duel-1012.json", ["Ana", "Ben"], "2026-11-01T19:00:00Z"))
+    client.get("/history")  # first visit attaches nothing new; warm up
+    few = count_queries()
+    for i, name in enumerate(["duel-1069.json", "duel-1102.json", "own-color.json", "splendor-153.json"]):
+        import_log(client, fixture_log(name, [f"P{i}", f"Q{i}"], f"2026-11-0{i + 2}T19:00:00Z"))
+    client.get("/history")
+    assert count_queries() == few
+
+
+def test_games_on_one_day_between_the_same_people_form_a_session_with_a_tally(client):
+    import_log(client, fixture_log("own-prestige.json", ["Ana", "Ben"], "2026-11-07T19:00:00Z"))
+    import_log(client, fixture_log("own-color.json", ["Ana", "Ben"], "2026-11-07T20:00:00Z"))
+    import_log(client, fixture_log("duel-1102.json", ["Ana", "Ben"], "2026-11-07T21:00:00Z"))  # Ben wins
+    import_log(client, fixture_log("own-crowns.json", ["Ana", "Ben"], "2026-11-08T19:00:00Z"))  # next day
+    import_log(client, fixture_log("duel-1069.json", ["Ana", "Cho"], "2026-11-07T22:00:00Z"))  # other people
+    page = client.get("/history").get_data(as_text=True)
+    tallies = re.findall(r'data-field="tally">([^<]+)<', page)
+    assert tallies == ["Ana 2 – 1 Ben"]
+    nights = [n for n in page.split('<section class="night')[1:]]
+    assert [len(listed(n)) for n in nights] == [1, 1, 3]  # Ana–Ben on the 8th, Ana–Cho, Ana–Ben on the 7th
+    assert "Sun 08 Nov 2026" in nights[0] and "Ana 2 – 1 Ben" in nights[2]
+
+
+def test_a_best_of_three_session_is_started_and_continued_from_the_home_page(app, client):
+    home = client.get("/").get_data(as_text=True)
+    assert 'name="best_of" value="3"' in home and 'href="/history"' in home
+    resp = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "0", "best_of": "3"})
+    first_id = resp.headers["Location"].rsplit("/", 1)[-1]
+    session_id = db.session.get(SessionGame, first_id).session_id
+    home = client.get(f"/?session={session_id}&player0=Ana&player1=Ben").get_data(as_text=True)
+    assert "Game 2 of best of 3" in home and "Ana 0 – 0 Ben" in home
+    assert f'name="session" value="{session_id}"' in home and 'name="best_of"' not in home
+    resp = client.post("/games", data={"player0": "ana", "player1": "BEN", "first": "1", "session": str(session_id)})
+    second_id = resp.headers["Location"].rsplit("/", 1)[-1]
+    assert db.session.get(SessionGame, second_id).session_id == session_id
+    # Other people cannot join this session: their game stands alone.
+    resp = client.post("/games", data={"player0": "Cho", "player1": "Ben", "first": "0", "session": str(session_id)})
+    assert db.session.get(SessionGame, resp.headers["Location"].rsplit("/", 1)[-1]) is None
+    page = client.get("/history").get_data(as_text=True)
+    assert "best of 3" in page and "Ana 0 – 0 Ben" in page
+
+
+def test_the_victory_banner_links_to_the_review_and_shows_the_tally(client):
+    import_log(client, fixture_log("own-prestige.json", ["Ana", "Ben"], "2026-11-07T19:00:00Z"))
+    game = import_log(client, fixture_log("duel-1102.json", ["Ana", "Ben"], "2026-11-07T20:00:00Z"))
+    page = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    assert f'href="/games/{game["id"]}/review"' in page and "Review the game" in page
+    assert "Ana 1 – 1 Ben" in page
+
+
+def test_home_suggests_known_players_while_typing(client, three_games):
+    page = client.get("/").get_data(as_text=True)
+    assert 'list="known-players"' in page
+    options = re.findall(r'<option value="([^"]+)">', page[page.index('<datalist id="known-players">'):])
+    assert set(options[:4]) == {"Ana", "Ben", "Cho", "Dee"} and options[:2] == ["Ana", "Ben"]
+
+
+def test_history_exports_json_and_csv(client):
+    game = import_log(client, fixture_log("duel-1012.json", ["Ana", "Ben"], "2026-11-01T19:00:00Z"))
+    import_log(client, fixture_log("splendor-133.json", None, "2026-11-02T19:00:00Z"))
+    resp = client.get("/history/export.json")
+    assert "attachment" in resp.headers["Content-Disposition"]
+    data = json.loads(resp.get_data(as_text=True))
+    assert data["format"] == "splendor-tracker-history/1" and len(data["games"]) == 2
+
+    resp = client.get("/history/export.csv")
+    assert resp.mimetype == "text/csv" and "attachment" in resp.headers["Content-Disposition"]
+    rows = list(csv.DictReader(io.StringIO(resp.get_data(as_text=True))))
+    assert [r["game"] for r in rows] == ["duel", "splendor"]
+    duel = rows[0]
+    assert duel["id"] == game["id"] and duel["date"] == "2026-11-01 19:00" and duel["players"] == "Ana · Ben"
+    assert (duel["winner"], duel["routes"], duel["turns"]) == ("Ana", "prestige", "70")
+    # The fixture's recorded final position: A 20 prestige, 6 crowns, 8 in black; B 11, 2, 2 in white.
+    assert [duel[k] for k in ("p1_prestige", "p1_crowns", "p1_best_colour", "p1_best_colour_points")] == ["20", "6", "black", "8"]
+    assert [duel[k] for k in ("p2_prestige", "p2_crowns", "p2_best_colour", "p2_best_colour_points")] == ["11", "2", "white", "2"]
+    splendor = rows[1]
+    assert splendor["winner"] == "Player B" and splendor["turns"] == "96" and splendor["routes"] == ""
+    assert splendor["p2_prestige"] == "21" and splendor["p3_name"] == "Player C" and splendor["p4_name"] == ""
+
+
+def upload(client, data, name="game.json"):
+    body = data if isinstance(data, bytes) else json.dumps(data).encode()
+    return client.post("/history/import", data={"file": (io.BytesIO(body), name)}, content_type="multipart/form-data")
+
+
+def test_importing_from_the_history_page_never_duplicates(client):
+    log = fixture_log("duel-1069.json", ["Ana", "Ben"])
+    resp = upload(client, log)
+    assert resp.status_code == 200 and "Imported 1 game(s); 0 already stored." in resp.get_data(as_text=True)
+    resp = upload(client, log)
+    assert "Imported 0 game(s); 1 already stored." in resp.get_data(as_text=True)
+    assert len(client.get("/api/games").get_json()) == 1
+
+    history = client.get("/history/export.json").get_data()
+    resp = upload(client, history, "history.json")
+    assert "Imported 0 game(s); 1 already stored." in resp.get_data(as_text=True)
+    assert len(client.get("/api/games").get_json()) == 1
+
+
+def test_a_file_that_does_not_replay_is_refused_and_imports_nothing(client):
+    good = fixture_log("own-color.json")
+    bad = fixture_log("duel-1102.json")
+    bad["result"]["winner"]["player"] = 0
+    resp = upload(client, {"format": "splendor-tracker-history/1", "games": [good, bad]})
+    assert resp.status_code == 422 and "Game 2 of the file" in resp.get_data(as_text=True)
+    assert client.get("/api/games").get_json() == []
+    resp = upload(client, b"{not json")
+    assert resp.status_code == 422 and "Choose a JSON file" in resp.get_data(as_text=True)
+    assert client.get("/api/games").get_json() == []
+
+
+def test_the_whole_history_round_trips_through_the_page_with_identical_states(client, tmp_path, three_games):
+    duel, _splendor, _active = three_games
+    client.post(f"/history/{duel['id']}/delete")
+
+    def states(c):
+        out = {}
+        for g in c.get("/api/games").get_json():
+            state = c.get(f"/api/games/{g['id']}").get_json()
+            out[g["id"]] = {k: v for k, v in state.items() if k not in ("version", "alerts")}
+        return out
+
+    before = states(client)
+    backup = client.get("/history/export.json").get_data()
+    csv_before = client.get("/history/export.csv").get_data(as_text=True)
+    restored = create_app(app_config(f"sqlite:///{tmp_path / 'restored.sqlite3'}"))
+    with restored.app_context():
+        upgrade()
+        other = restored.test_client()
+        assert "Imported 3 game(s); 0 already stored." in upload(other, backup).get_data(as_text=True)
+        assert states(other) == before
+        assert listed(other.get("/history?status=deleted").get_data(as_text=True)) == [duel["id"]]
+        assert other.get("/history/export.csv").get_data(as_text=True) == csv_before
+        assert "Imported 0 game(s); 3 already stored." in upload(other, backup).get_data(as_text=True)
+        db.session.remove()
+        db.engine.dispose()
+
+
+def test_the_import_command_does_not_duplicate_a_log_without_id(app, tmp_path):
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps(fixture_log("own-crowns.json")))
+    runner = app.test_cli_runner()
+    assert "imported 1 game(s), 0 already stored" in runner.invoke(args=["import", str(path)]).output
+    assert "imported 0 game(s), 1 already stored" in runner.invoke(args=["import", str(path)]).output
+
+
+def test_a_spectator_of_a_finished_game_gets_no_review_link(app, client):
+    from tracker import service
+
+    game = import_log(client, fixture_log("own-color.json", ["Ana", "Ben"]))
+    page = client.get(f"/watch/{service.spectator_id(game['id'])}")
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200 and "Ana wins!" in text
+    assert game["id"] not in text and "Review the game" not in text
+
+
+def test_out_of_range_ids_are_ignored_or_404(client, three_games):
+    assert client.get("/players/99999999999999").status_code == 404
+    assert len(listed(client.get("/history?player=99999999999999999999").get_data(as_text=True))) == 3
+    assert client.get("/history?player=abc&kind=chess&status=lost").status_code == 200
+    for session in ("99999999999999999999", "-1", "abc", "true"):
+        resp = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "0", "session": session,
+                                           "best_of": "99999999999999999999"})
+        assert resp.status_code == 303
+    resp = client.post("/api/games", json={"game": "duel", "players": ["Ana", "Ben"], "first_player": 0,
+                                          "session": True, "best_of": [3]})
+    assert resp.status_code == 201
+    assert client.get("/history/no-such-game-abcdefghijklmnop/delete").status_code == 404

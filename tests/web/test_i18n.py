@@ -1,0 +1,167 @@
+"""The Korean catalogue: complete for the current extraction, placeholders intact, served by locale.
+
+The extraction runs here through Babel's own Python API (the same options as ``scripts/i18n.sh
+extract``), so a new ``_()`` or ``N_()`` string without a Korean translation fails this test:
+run ``scripts/i18n.sh extract && scripts/i18n.sh update``, translate, ``scripts/i18n.sh compile``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import flask_babel
+import pytest
+from babel.messages.frontend import CommandLineInterface
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+
+from helpers import new_game, post
+
+ROOT = Path(__file__).resolve().parents[2]
+TRANSLATIONS = ROOT / "tracker" / "translations"
+KO_PO = TRANSLATIONS / "ko" / "LC_MESSAGES" / "messages.po"
+KO_MO = TRANSLATIONS / "ko" / "LC_MESSAGES" / "messages.mo"
+KEYWORDS = ("N_", "_l", "lazy_gettext")
+
+#: A ``%(name)s`` placeholder with its conversion (``%(m)02d`` included).
+PLACEHOLDER = re.compile(r"%\((\w+)\)[#0\- +]*\d*(?:\.\d+)?[diouxXeEfFgGcrs]")
+
+KO = {"Accept-Language": "ko"}
+EN = {"Accept-Language": "en"}
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory):
+    """Every message the sources mark today, extracted into a temporary .pot."""
+    pot = tmp_path_factory.mktemp("i18n") / "messages.pot"
+    args = ["pybabel", "-q", "extract", "-F", str(ROOT / "babel.cfg"), "-o", str(pot), "--no-location"]
+    for keyword in KEYWORDS:
+        args += ["-k", keyword]
+    CommandLineInterface().run([*args, str(ROOT)])
+    with pot.open("rb") as f:
+        return read_po(f)
+
+
+@pytest.fixture(scope="module")
+def korean():
+    with KO_PO.open("rb") as f:
+        return read_po(f, locale="ko")
+
+
+def fetch(client, url: str, headers: dict[str, str]) -> str:
+    """GET ``url`` in a language. The ``app`` fixture keeps one app context for the whole test, and
+    Flask-Babel caches the locale on ``g``: forget it so this request chooses its own."""
+    flask_babel.refresh()
+    resp = client.get(url, headers=headers)
+    assert resp.status_code == 200
+    return resp.get_data(as_text=True)
+
+
+def _strings(value) -> list[str]:
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _placeholders(text: str) -> set[str]:
+    return {m.group(0) for m in PLACEHOLDER.finditer(text)}
+
+
+def test_extraction_finds_the_app_strings(template) -> None:
+    ids = {_strings(m.id)[0] for m in template if m.id}
+    # Python _(), lazy _l(), the rules' N_() and the Jinja templates are all scanned.
+    assert {"New game", "prestige", "It is %(name)s's turn.", "20 prestige", "Undo"} <= ids
+    assert len(ids) > 300
+
+
+def test_korean_catalogue_translates_every_message(template, korean) -> None:
+    problems = []
+    for message in template:
+        if not message.id:
+            continue
+        msgid = _strings(message.id)[0]
+        found = korean.get(message.id, message.context)
+        if found is None:
+            problems.append(f"missing: {msgid!r}")
+        elif found.fuzzy:
+            problems.append(f"fuzzy: {msgid!r}")
+        elif not all(s.strip() for s in _strings(found.string)):
+            problems.append(f"untranslated: {msgid!r}")
+    assert not problems, "run scripts/i18n.sh update and translate:\n" + "\n".join(problems)
+
+
+def test_korean_catalogue_keeps_every_placeholder(korean) -> None:
+    problems = []
+    for message in korean:
+        if not message.id or not message.string:
+            continue
+        wanted = set().union(*(_placeholders(s) for s in _strings(message.id)))
+        for text in _strings(message.string):
+            if _placeholders(text) != wanted:
+                problems.append(f"{_strings(message.id)[0]!r} → {text!r}")
+    assert not problems, "placeholders differ:\n" + "\n".join(problems)
+
+
+def test_korean_plurals_use_one_form(korean) -> None:
+    assert korean.num_plurals == 1
+    for message in korean:
+        if message.pluralizable and message.id:
+            assert len(_strings(message.string)) == 1 and message.string[0], message.id
+
+
+def test_compiled_catalogue_matches_the_po(korean) -> None:
+    with KO_MO.open("rb") as f:
+        compiled = read_mo(f)
+    for message in korean:
+        if message.id and message.string:
+            assert compiled.get(message.id) is not None, f"messages.mo is stale: run scripts/i18n.sh compile ({message.id!r})"
+            assert _strings(compiled.get(message.id).string) == _strings(message.string), message.id
+
+
+def test_home_page_in_korean_and_english(client) -> None:
+    ko = fetch(client, "/", KO)
+    assert '<html lang="ko"' in ko
+    assert "새 게임" in ko and "스플렌더 대결" in ko and "게임 시작" in ko
+    assert "New game" not in ko and "Start the game" not in ko
+
+    en = fetch(client, "/", EN)
+    assert '<html lang="en"' in en
+    assert "New game" in en and "Start the game" in en
+    assert "새 게임" not in en
+
+
+def test_unknown_language_falls_back_to_english(client) -> None:
+    page = fetch(client, "/", {"Accept-Language": "fr"})
+    assert "New game" in page and "새 게임" not in page
+
+
+def test_duel_game_screen_in_korean(client) -> None:
+    game = new_game(client, ("Ana", "Ben"))
+    post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 3}})
+    page = fetch(client, f"/games/{game['id']}", KO)
+    assert "위신" in page and "왕관" in page and "특권" in page
+    assert "Ben 차례" in page and "2턴" in page and "되돌리기" in page
+    # The log line and the alert the rules raised (Ben gains a privilege for Ana's three reds).
+    assert "Ana: 토큰 집기 — 빨간색 3." in page
+    assert "Ben: 특권 1개 획득 (Ana의 행동으로)." in page
+    assert "Ben's turn" not in page and "Game log" not in page and "Undo the last entry" not in page
+
+
+def test_duel_game_screen_in_english(client) -> None:
+    game = new_game(client, ("Ana", "Ben"))
+    post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 3}})
+    page = fetch(client, f"/games/{game['id']}", EN)
+    assert "prestige" in page and "Ben's turn" in page and "Undo" in page
+    assert "위신" not in page and "되돌리기" not in page
+
+
+def test_rule_errors_in_korean(client) -> None:
+    game = new_game(client, ("Ana", "Ben"))
+    flask_babel.refresh()
+    resp = post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"red": 1}})
+    assert resp.status_code != 200
+    en = resp.get_json()["error"]["message"]
+    assert en == "It is Ana's turn."
+    flask_babel.refresh()
+    resp = client.post(f"/api/games/{game['id']}/events", json={"type": "take_tokens", "player": 1, "tokens": {"red": 1}},
+                       headers=KO)
+    assert resp.get_json()["error"]["message"] == "지금은 Ana 차례입니다."

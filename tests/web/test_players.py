@@ -1,0 +1,145 @@
+"""Players as people: names matched at a new game, renaming, merging, and the player page's
+statistics computed from fixture games with known results."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from helpers import fixture_log, import_log
+
+from tracker import stats
+from tracker.models import Player
+
+
+def player_id(client, name: str) -> int:
+    page = client.get("/players").get_data(as_text=True)
+    found = dict((n, int(i)) for i, n in re.findall(r'href="/players/(\d+)">([^<]+)<', page))
+    return found[name]
+
+
+def stat(page: str, key: str) -> str:
+    match = re.search(rf'data-stat="{key}">([^<]*)<', page)
+    assert match, key
+    return match.group(1).strip()
+
+
+def versus(page: str, other_id: int) -> tuple[int, str]:
+    row = re.search(rf'data-versus="{other_id}">.*?<td>(\d+)</td><td data-field="record">([^<]+)</td>', page, re.S)
+    assert row, other_id
+    return int(row.group(1)), row.group(2)
+
+
+@pytest.fixture
+def season(client):
+    """Six finished games with known outcomes (GAME-LOG.md ``result`` of each fixture):
+
+    - duel-1012 Ana–Ben, Ben starts, Ana wins by prestige in 70 turns (Ana took DR-2, DR-3)
+    - duel-1069 Ana–Ben, Ana starts, Ana wins by crowns in 70 turns (Ana took DR-2, DR-4)
+    - duel-1102 Ana–Ben, Ben starts, Ben wins by colour in 67 turns (Ben took DR-1, DR-3)
+    - own-prestige Ana–Cho, Ana starts, Ana wins by prestige in 66 turns
+    - own-crowns Cho–Ana, Cho starts, Cho wins by crowns in 60 turns
+    - splendor-153 Ana–Ben, Ben wins (Splendor: no routes, no seats order stats)
+    """
+    games = {}
+    for i, (name, players) in enumerate([
+        ("duel-1012.json", ["Ana", "Ben"]), ("duel-1069.json", ["Ana", "Ben"]), ("duel-1102.json", ["Ana", "Ben"]),
+        ("own-prestige.json", ["Ana", "Cho"]), ("own-crowns.json", ["Cho", "Ana"]), ("splendor-153.json", ["Ana", "Ben"]),
+    ]):
+        games[name] = import_log(client, fixture_log(name, players, f"2026-11-{10 + i:02d}T19:00:00Z"))
+    return games
+
+
+def test_the_player_page_shows_known_statistics(client, season):
+    ana, ben, cho = (player_id(client, n) for n in ("Ana", "Ben", "Cho"))
+    page = client.get(f"/players/{ana}").get_data(as_text=True)
+    assert (stat(page, "games"), stat(page, "wins"), stat(page, "win-rate")) == ("6", "3", "50%")
+    assert [stat(page, f"route-{r}") for r in ("prestige", "crowns", "color")] == ["2", "1", "0"]
+    assert stat(page, "first-rate").startswith("100%") and "(2 of 2)" in page
+    assert stat(page, "second-rate").startswith("33%") and "(1 of 3)" in page
+    assert stat(page, "turns-to-win") == "68.7"  # (70 + 70 + 66) / 3
+    own = [season["own-prestige.json"]["players"][0]["royals"], season["own-crowns.json"]["players"][1]["royals"]]
+    assert stat(page, "royals") == str(2 + 2 + 0 + sum(len(r) for r in own))
+    assert versus(page, ben) == (4, "2 – 2") and versus(page, cho) == (2, "1 – 1")
+
+    page = client.get(f"/players/{ben}").get_data(as_text=True)
+    assert (stat(page, "games"), stat(page, "wins"), stat(page, "win-rate")) == ("4", "2", "50%")
+    assert [stat(page, f"route-{r}") for r in ("prestige", "crowns", "color")] == ["0", "0", "1"]
+    assert stat(page, "first-rate").startswith("50%") and stat(page, "second-rate").startswith("0%")
+    assert stat(page, "royals") == "2" and stat(page, "turns-to-win") == "67.0"
+    assert versus(page, ana) == (4, "2 – 2")
+
+
+def test_statistics_as_numbers(app, client, season):
+    s = stats.player_stats(app.extensions["sqlalchemy"].session.get(Player, player_id(client, "Cho")))
+    assert (s.games, s.finished, s.wins, s.win_rate) == (2, 2, 1, 0.5)
+    assert s.routes == {"prestige": 0, "crowns": 1, "color": 0}
+    assert (s.first, s.second) == ([1, 1], [1, 0])
+    assert s.average_turns_to_win == 60
+    assert [(v.player.name, v.games, v.wins, v.losses) for v in s.versus] == [("Ana", 2, 1, 1)]
+    lines = {line.player.name: (line.games, line.wins) for line in stats.player_lines()}
+    assert lines == {"Ana": (6, 3), "Ben": (4, 2), "Cho": (2, 1)}
+
+
+def test_duel_only_figures_ignore_splendor_games(client):
+    import_log(client, fixture_log("splendor-133.json", ["Ana", "Ben", "Cho"]))
+    page = client.get(f"/players/{player_id(client, 'Ben')}").get_data(as_text=True)
+    assert (stat(page, "games"), stat(page, "wins"), stat(page, "win-rate")) == ("1", "1", "100%")
+    assert "Wins by route" not in page and "Royal cards taken" not in page
+    assert versus(page, player_id(client, "Cho")) == (1, "1 – 0")
+
+
+def test_a_typed_name_matches_an_existing_player(client):
+    for names in (("Ana", "Ben"), (" ana ", "BEN"), ("Ａｎａ", "Cho")):  # full-width letters too
+        resp = client.post("/games", data={"player0": names[0], "player1": names[1], "first": "0"})
+        assert resp.status_code == 303
+    page = client.get("/players").get_data(as_text=True)
+    assert re.findall(r'href="/players/\d+">([^<]+)<', page) == ["Ana", "Ben", "Cho"]
+    assert re.search(r'>Ana</a></td>\s*<td>3</td>', page)
+    # The logs keep the names as typed.
+    assert sorted(tuple(g["players"]) for g in client.get("/api/games").get_json()) == [
+        ("Ana", "Ben"), ("ana", "BEN"), ("Ａｎａ", "Cho")]
+
+
+def test_renaming_changes_the_name_everywhere_but_not_the_log(client):
+    game = import_log(client, fixture_log("own-prestige.json", ["Ana", "Ben"]))
+    ana = player_id(client, "Ana")
+    resp = client.post(f"/players/{ana}/rename", data={"name": "Anna"})
+    assert resp.status_code == 303
+    assert ">Anna<" in client.get(f"/players/{ana}").get_data(as_text=True)
+    assert "Anna" in client.get("/history").get_data(as_text=True)
+    review = client.get(f"/games/{game['id']}/review").get_data(as_text=True)
+    assert "Anna won" in review and "Anna took" in review
+    assert client.get(f"/api/games/{game['id']}/log").get_json()["players"] == ["Ana", "Ben"]
+
+    resp = client.post(f"/players/{ana}/rename", data={"name": "ben"})
+    assert resp.status_code == 422 and "Ben is already a player: merge the two instead." in resp.get_data(as_text=True)
+    resp = client.post(f"/players/{ana}/rename", data={"name": "   "})
+    assert resp.status_code == 422
+    assert client.post("/players/999/rename", data={"name": "X"}).status_code == 404
+
+
+def test_merging_moves_every_game_and_keeps_the_old_name_as_an_alias(client):
+    import_log(client, fixture_log("own-prestige.json", ["Ana", "Ben"], "2026-11-01T19:00:00Z"))
+    import_log(client, fixture_log("own-crowns.json", ["Ana", "Benny"], "2026-11-02T19:00:00Z"))
+    ben, benny = player_id(client, "Ben"), player_id(client, "Benny")
+
+    ask = client.post(f"/players/{ben}/merge", data={"other": str(benny)})
+    assert ask.status_code == 200 and "Merge Benny into Ben?" in ask.get_data(as_text=True)
+    assert player_id(client, "Benny") == benny  # asking merged nothing
+
+    resp = client.post(f"/players/{ben}/merge", data={"other": str(benny), "confirm": "yes"})
+    assert resp.status_code == 303
+    page = client.get(f"/players/{ben}").get_data(as_text=True)
+    assert stat(page, "games") == "2" and versus(page, player_id(client, "Ana")) == (2, "0 – 2")
+    assert "Benny" not in client.get("/players").get_data(as_text=True)
+    old = client.get(f"/players/{benny}")
+    assert old.status_code == 301 and old.headers["Location"].endswith(f"/players/{ben}")
+    client.post("/games", data={"player0": "benny", "player1": "Ana", "first": "0"})
+    assert stat(client.get(f"/players/{ben}").get_data(as_text=True), "games") == "3"
+    assert client.post(f"/players/{ben}/merge", data={"other": str(ben), "confirm": "yes"}).status_code == 422
+
+
+def test_player_pages_answer_404_for_unknown_players(client):
+    assert client.get("/players/12345").status_code == 404
+    assert client.get("/players").status_code == 200

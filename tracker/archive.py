@@ -1,0 +1,107 @@
+"""Export and import helpers beyond the service's logs: file names, the CSV of all games, and
+the key that makes an id-less log import only once.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import hashlib
+import io
+import json
+import re
+from typing import Any, Mapping
+
+from sqlalchemy import select
+
+from . import people
+from .db import db
+from .models import Game
+
+#: Seats given columns in the CSV (Splendor has up to 4 players).
+CSV_SEATS = 4
+#: The parts of a log that say which game it is (``id`` aside, which an id-less log lacks).
+KEY_FIELDS = ("format", "game", "players", "first_player", "nobles", "events", "started", "finished", "result")
+
+
+def log_key(log: Mapping[str, Any]) -> str:
+    """A stable game id for a log that has none: 32 URL-safe characters hashed from its content.
+
+    Importing the same id-less file twice gives the same id, so the second import is a no-op;
+    two different games (other names, events or start time) get different ids.
+    """
+    content = {k: log.get(k) for k in KEY_FIELDS}
+    digest = hashlib.sha256(json.dumps(content, sort_keys=True, ensure_ascii=False, default=str).encode()).digest()
+    return "log-" + base64.urlsafe_b64encode(digest[:21]).decode()
+
+
+def filename(row: Game, names: list[str], ext: str = "json") -> str:
+    """``splendor-duel-2026-11-29-ana-ben.json``: kind, date and player names, ASCII only."""
+    slug = "-".join(re.sub(r"[^a-z0-9]+", "-", n.lower()).strip("-") for n in names)
+    slug = re.sub(r"-+", "-", slug).strip("-") or "game"
+    kind = "splendor-duel" if row.game == "duel" else "splendor"
+    return f"{kind}-{row.started:%Y-%m-%d}-{slug[:60]}.{ext}"
+
+
+def _figures(row: Game) -> list[dict[str, Any]]:
+    """Each seat's final prestige, crowns and best colour (a replay); empty for an unknown kind."""
+    from . import service  # the service imports this module
+
+    if row.game not in service.ENGINES:
+        return []
+    view = service.load(row.id)
+    out = []
+    for p in view.engine.to_json(view.state)["players"]:
+        best = p.get("best_color")
+        out.append({"prestige": p.get("prestige"), "crowns": p.get("crowns", ""),
+                    "best_color": best or "", "best_points": (p.get("color_points") or {}).get(best, 0) if best else
+                    ("" if "color_points" not in p else 0)})
+    return out
+
+
+def history_csv() -> str:
+    """Every game not deleted, oldest first, one CSV row each: date, players, winner, routes,
+    turns and each seat's final prestige, crowns and best colour (blank where a game has none)."""
+    rows = list(db.session.scalars(select(Game).where(Game.deleted_at.is_(None)).order_by(Game.started)))
+    seats = people.seats_of(r.id for r in rows)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    header = ["id", "date", "finished", "game", "status", "players", "winner", "routes", "turns"]
+    for n in range(1, CSV_SEATS + 1):
+        header += [f"p{n}_name", f"p{n}_prestige", f"p{n}_crowns", f"p{n}_best_colour", f"p{n}_best_colour_points"]
+    writer.writerow(header)
+    for row in rows:
+        names = [p.name for p in seats.get(row.id, [])] or list(row.setup.get("players", []))
+        winners = people.winner_seats(row) if row.status == "finished" else []
+        routes = ((row.result or {}).get("winner") or {}).get("routes", [])
+        line = [row.id, f"{row.started:%Y-%m-%d %H:%M}", f"{row.finished:%Y-%m-%d %H:%M}" if row.finished else "",
+                row.game, row.status, " · ".join(names), " · ".join(names[s] for s in winners if s < len(names)),
+                " ".join(routes), (row.result or {}).get("turns", "")]
+        figures = _figures(row)
+        for seat in range(CSV_SEATS):
+            if seat < len(names):
+                f = figures[seat] if seat < len(figures) else {}
+                line += [names[seat], f.get("prestige", ""), f.get("crowns", ""), f.get("best_color", ""),
+                         f.get("best_points", "")]
+            else:
+                line += ["", "", "", "", ""]
+        writer.writerow(line)
+    return out.getvalue()
+
+
+def set_deleted(game_id: str, deleted: bool) -> Game | None:
+    """Mark a game deleted (kept, listed under deleted games) or restore it; None if unknown.
+
+    Nothing is ever removed: a deleted game keeps its events and comes back as it was.
+    """
+    from .models import utcnow
+
+    row = db.session.get(Game, game_id)
+    if row is None:
+        return None
+    if deleted and row.deleted_at is None:
+        row.deleted_at = utcnow()
+    elif not deleted:
+        row.deleted_at = None
+    db.session.commit()
+    return row

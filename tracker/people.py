@@ -1,0 +1,365 @@
+"""Players as people and table sessions: the only module that knows the ``players``,
+``game_players``, ``table_sessions`` and ``session_games`` tables.
+
+A name typed at setup is matched to a person by its normalized form (case, width and spacing
+ignored). The game's ``setup["players"]`` keeps the names as recorded (the log never changes);
+``GamePlayer`` rows say which person sat in each seat, so renaming a person or merging two
+changes what every page shows without touching a log.
+
+Table sessions ("game nights") are either explicit (a ``TableSession`` started as "best of N",
+later games joining it) or automatic: games on the same day between the same people.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Any, Iterable, Mapping, Sequence
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+
+from .db import db
+from .models import Game, GamePlayer, Player, SessionGame, TableSession, utcnow
+from .rules.errors import N_, RuleError
+from .rules.text import MAX_NAME, clean_text, is_visible
+
+#: Series lengths offered when a session is started on purpose.
+BEST_OF = (3, 5, 7)
+_DAY = timedelta(days=1)
+
+
+# ------------------------------------------------------------------------------------ names
+
+
+def normalize(name: str) -> str:
+    """The form typed names are matched on: NFKC, case-folded, inner spaces collapsed."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def clean_name(name: Any) -> str:
+    """A display name as setup accepts it (1 to 40 visible characters); raises ``RuleError("bad_name")``."""
+    text = clean_text(name, MAX_NAME)
+    if not text or not is_visible(text) or "\n" in text:
+        raise RuleError("bad_name", N_("A name has 1 to %(max)s characters."), max=MAX_NAME)
+    return " ".join(text.split())
+
+
+def _insert_player(name: str, key: str) -> None:
+    """Insert a player unless its normalized name exists (safe against a concurrent insert)."""
+    dialect = db.session.get_bind().dialect.name
+    values = {"name": name, "normalized": key, "created": utcnow()}
+    if dialect in ("sqlite", "postgresql"):
+        if dialect == "sqlite":
+            from sqlalchemy.dialects.sqlite import insert
+        else:
+            from sqlalchemy.dialects.postgresql import insert
+        db.session.execute(insert(Player).values(**values).on_conflict_do_nothing(index_elements=["normalized"]))
+    elif db.session.scalar(select(Player.id).where(Player.normalized == key)) is None:  # pragma: no cover
+        db.session.add(Player(**values))
+        db.session.flush()
+
+
+def player_for(name: str) -> Player:
+    """The person a typed name stands for, created on first use; an alias leads to the kept player."""
+    text = " ".join(str(name).split()) or "?"
+    key = normalize(text)
+    player = db.session.scalar(select(Player).where(Player.normalized == key))
+    if player is None:
+        _insert_player(text[:MAX_NAME], key)
+        player = db.session.scalar(select(Player).where(Player.normalized == key))
+    return _kept(player)
+
+
+def _kept(player: Player) -> Player:
+    seen = set()
+    while player.merged_into is not None and player.id not in seen:
+        seen.add(player.id)
+        player = db.session.get(Player, player.merged_into)
+    return player
+
+
+# ------------------------------------------------------------------------------ game seats
+
+
+def attach(row: Game, payload: Mapping[str, Any] | None = None) -> None:
+    """Record who sits in each seat of a new game (and the session it joins); no commit.
+
+    Called by the service in the transaction that stores the game. ``payload`` may carry
+    ``best_of`` (start a session, 3/5/7) or ``session`` (the id of an undecided session of
+    the same people to continue); anything else there is ignored.
+    """
+    db.session.flush()
+    seats = [player_for(name) for name in row.setup.get("players", [])]
+    for seat, player in enumerate(seats):
+        db.session.add(GamePlayer(game_id=row.id, seat=seat, player_id=player.id))
+    if payload:
+        _join_session(row.id, {p.id for p in seats}, payload)
+
+
+def sync() -> int:
+    """Attach every stored game that has no seats yet (games from before players existed).
+
+    Returns how many games were attached. Idempotent; a concurrent sync is harmless.
+    """
+    missing = select(Game).where(~select(GamePlayer.game_id).where(GamePlayer.game_id == Game.id).exists())
+    rows = list(db.session.scalars(missing))
+    if not rows:
+        return 0
+    try:
+        for row in rows:
+            attach(row)
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        return 0
+    return len(rows)
+
+
+def seats_of(game_ids: Iterable[str]) -> dict[str, list[Player]]:
+    """The people in each game's seats, in seat order (one query)."""
+    ids = list(game_ids)
+    out: dict[str, list[Player]] = {gid: [] for gid in ids}
+    if not ids:
+        return out
+    query = (
+        select(GamePlayer.game_id, Player)
+        .join(Player, Player.id == GamePlayer.player_id)
+        .where(GamePlayer.game_id.in_(ids))
+        .order_by(GamePlayer.game_id, GamePlayer.seat)
+    )
+    for game_id, player in db.session.execute(query):
+        out[game_id].append(player)
+    return out
+
+
+def display_names(row: Game) -> list[str]:
+    """The names to show for a game's seats: the people's current names, else as recorded."""
+    people = seats_of([row.id])[row.id]
+    recorded = list(row.setup.get("players", []))
+    if len(people) != len(recorded):
+        return recorded
+    return [p.name for p in people]
+
+
+# ---------------------------------------------------------------------------------- people
+
+
+def players() -> list[Player]:
+    """Every person (aliases of merged players left out), by name."""
+    return list(db.session.scalars(select(Player).where(Player.merged_into.is_(None)).order_by(func.lower(Player.name))))
+
+
+def known_names(limit: int = 200) -> list[str]:
+    """Names to suggest while typing a new game's players: those who played most recently first."""
+    last = func.max(Game.started)
+    query = (
+        select(Player.name)
+        .join(GamePlayer, GamePlayer.player_id == Player.id)
+        .join(Game, Game.id == GamePlayer.game_id)
+        .where(Player.merged_into.is_(None), Game.deleted_at.is_(None))
+        .group_by(Player.id, Player.name)
+        .order_by(last.desc(), func.lower(Player.name))
+        .limit(limit)
+    )
+    return list(db.session.scalars(query))
+
+
+def get(player_id: int) -> tuple[Player | None, bool]:
+    """``(player, is_alias)``: the person with this id, or the kept player when it was merged."""
+    player = db.session.get(Player, player_id)
+    if player is None:
+        return None, False
+    kept = _kept(player)
+    return kept, kept.id != player.id
+
+
+def rename(player_id: int, new_name: Any) -> Player:
+    """Give a person a new display name (shown everywhere; logs keep the names as recorded).
+
+    Raises ``RuleError``: ``bad_name`` (not a name), ``name_taken`` (someone else has it:
+    merge them instead), ``not_found``.
+    """
+    player, _alias = get(player_id)
+    if player is None:
+        raise RuleError("not_found", N_("There is no such player."))
+    name = clean_name(new_name)
+    key = normalize(name)
+    other = db.session.scalar(select(Player).where(Player.normalized == key, Player.id != player.id))
+    if other is not None:
+        if other.merged_into != player.id:
+            raise RuleError("name_taken", N_("%(name)s is already a player: merge the two instead."), name=other.name)
+        # The name is an old alias of this very person: it becomes the name again.
+        db.session.delete(other)
+        db.session.flush()
+    player.name = name
+    player.normalized = key
+    db.session.commit()
+    return player
+
+
+def merge(keep_id: int, other_id: int) -> Player:
+    """Merge ``other`` into ``keep``: every seat of ``other`` moves to ``keep``.
+
+    ``other`` stays as an alias, so its name still matches ``keep`` and its link still leads
+    there. Raises ``RuleError("not_found")`` or ``RuleError("same_player")``.
+    """
+    keep, _a = get(keep_id)
+    other, _b = get(other_id)
+    if keep is None or other is None:
+        raise RuleError("not_found", N_("There is no such player."))
+    if keep.id == other.id:
+        raise RuleError("same_player", N_("Choose two different players to merge."))
+    db.session.execute(update(GamePlayer).where(GamePlayer.player_id == other.id).values(player_id=keep.id))
+    db.session.execute(update(Player).where(Player.merged_into == other.id).values(merged_into=keep.id))
+    other.merged_into = keep.id
+    db.session.commit()
+    return keep
+
+
+# ---------------------------------------------------------------------------- table sessions
+
+
+#: Largest id a form or payload may name (a 32-bit database integer).
+MAX_ID = 2**31 - 1
+
+
+def small_int(value: Any) -> int | None:
+    """``value`` as a positive database id, or None (bad text, bool, out of range)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        number = int(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return number if 0 < number <= MAX_ID else None
+
+
+def _join_session(game_id: str, people: set[int], payload: Mapping[str, Any]) -> None:
+    """Put a new game in the session the payload names (if it is undecided and has these people)
+    or in a new "best of N" session."""
+    session_id = small_int(payload.get("session"))
+    if session_id is not None:
+        info = session_info(session_id)
+        if info is not None and not info.decided and set(info.people) == people:
+            db.session.add(SessionGame(game_id=game_id, session_id=session_id))
+            return
+    best_of = small_int(payload.get("best_of"))
+    if best_of in BEST_OF:
+        ts = TableSession(best_of=best_of, created=utcnow())
+        db.session.add(ts)
+        db.session.flush()
+        db.session.add(SessionGame(game_id=game_id, session_id=ts.id))
+
+
+@dataclass
+class TableNight:
+    """A table session: its games (oldest first), the people and the running tally.
+
+    ``key`` is ``"s<id>"`` for an explicit session, ``"d<date>:<ids>"`` for an automatic one.
+    ``tally`` is ``[(player, wins)]`` in seat order of the first game.
+    """
+
+    key: str
+    explicit: bool
+    best_of: int | None
+    day: date
+    games: list[Game] = field(default_factory=list)
+    people: list[int] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    wins: dict[int, int] = field(default_factory=dict)
+    session_id: int | None = None
+
+    @property
+    def tally(self) -> list[tuple[str, int]]:
+        """``[(name, wins)]`` in seat order."""
+        return [(n, self.wins.get(p, 0)) for p, n in zip(self.people, self.names)]
+
+    @property
+    def decided(self) -> bool:
+        """True when a best-of series has a winner (more than half the games won)."""
+        return self.best_of is not None and any(w > self.best_of // 2 for w in self.wins.values())
+
+    @property
+    def tally_text(self) -> str:
+        """``Ana 2 – 1 Ben`` for two people; ``Ana 2 · Ben 1 · Cho 0`` for more."""
+        t = self.tally
+        if len(t) == 2:
+            return f"{t[0][0]} {t[0][1]} – {t[1][1]} {t[1][0]}"
+        return " · ".join(f"{n} {w}" for n, w in t)
+
+
+def winner_seats(row: Game) -> list[int]:
+    """The winning seats of a finished game from its listing summary (Duel or Splendor shape)."""
+    winner = (row.result or {}).get("winner") or {}
+    if "player" in winner:
+        return [winner["player"]]
+    return list(winner.get("players", []))
+
+
+def group_sessions(rows: Sequence[Game], seats: Mapping[str, list[Player]]) -> list[TableNight]:
+    """Group games into table sessions: explicit ones by their session, the others by day and people.
+
+    ``rows`` in any order; sessions come newest first, their games oldest first.
+    """
+    links: dict[str, int] = {}
+    best: dict[int, int | None] = {}
+    if rows:
+        links = {g: s for g, s in db.session.execute(
+            select(SessionGame.game_id, SessionGame.session_id).where(SessionGame.game_id.in_([r.id for r in rows])))}
+    if links:
+        best = {s: b for s, b in db.session.execute(
+            select(TableSession.id, TableSession.best_of).where(TableSession.id.in_(set(links.values()))))}
+    nights: dict[str, TableNight] = {}
+    for row in sorted(rows, key=lambda r: r.started):
+        people = [p.id for p in seats.get(row.id, [])]
+        sid = links.get(row.id)
+        key = f"s{sid}" if sid is not None else f"d{row.started.date().isoformat()}:{','.join(map(str, sorted(people)))}"
+        night = nights.get(key)
+        if night is None:
+            night = nights[key] = TableNight(key=key, explicit=sid is not None, best_of=best.get(sid),
+                                             day=row.started.date(), people=people,
+                                             names=[p.name for p in seats.get(row.id, [])], session_id=sid)
+        night.games.append(row)
+        if row.status == "finished":
+            for seat in winner_seats(row):
+                if 0 <= seat < len(people):
+                    night.wins[people[seat]] = night.wins.get(people[seat], 0) + 1
+    return sorted(nights.values(), key=lambda n: n.games[-1].started, reverse=True)
+
+
+def session_info(session_id: int) -> TableNight | None:
+    """An explicit session with its games (deleted games left out) and tally; None if unknown."""
+    if db.session.get(TableSession, session_id) is None:
+        return None
+    rows = list(db.session.scalars(
+        select(Game).join(SessionGame, SessionGame.game_id == Game.id)
+        .where(SessionGame.session_id == session_id, Game.deleted_at.is_(None))
+    ))
+    if not rows:
+        ts = db.session.get(TableSession, session_id)
+        return TableNight(key=f"s{session_id}", explicit=True, best_of=ts.best_of, day=ts.created.date(),
+                          session_id=session_id)
+    nights = group_sessions(rows, seats_of(r.id for r in rows))
+    return nights[0] if nights else None
+
+
+def night_of(game_id: str) -> TableNight | None:
+    """The table session a game belongs to (explicit or automatic), or None for an unknown game."""
+    row = db.session.get(Game, game_id)
+    if row is None:
+        return None
+    sid = db.session.scalar(select(SessionGame.session_id).where(SessionGame.game_id == game_id))
+    if sid is not None:
+        return session_info(sid)
+    start = row.started.replace(hour=0, minute=0, second=0, microsecond=0)
+    same_day = list(db.session.scalars(
+        select(Game).where(Game.deleted_at.is_(None), Game.started >= start, Game.started < start + _DAY)
+    ))
+    seats = seats_of(r.id for r in same_day)
+    for night in group_sessions(same_day, seats):
+        if any(g.id == game_id for g in night.games):
+            return night
+    return None
+

@@ -1,0 +1,159 @@
+"""What the review page shows: the log turn by turn in plain words, the position after any
+turn (both players' panels as they were), and per-turn charts.
+
+Everything comes from one replay of the applied events (``engine.steps``); the players are
+shown under their current names (a renamed person reads as renamed in old games too).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+from . import charts, narrate, people, screen
+from .rules import duel
+from .rules.errors import RuleError
+from .rules.tokens import GEM_COLORS
+from .service import GameView
+
+KIND_NAMES = {"duel": _l("Splendor Duel"), "splendor": _l("Splendor")}
+EVENT_NAMES = {
+    "take_tokens": _l("took tokens"),
+    "reserve": _l("reserved a card"),
+    "purchase": _l("bought a card"),
+    "discard": _l("returned tokens"),
+    "take_noble": _l("took a noble"),
+    "correction": _l("correction"),
+}
+#: Splendor's prestige goal (S-4), for the chart's goal line.
+SPLENDOR_PRESTIGE = 15
+
+
+@dataclass
+class Turn:
+    """One turn: its number, who played it, its sentences and the position after it."""
+
+    number: int
+    seat: int | None
+    name: str
+    lines: list[str] = field(default_factory=list)
+    after: Any = None
+
+
+def _sentence(event: Any, before: Any, after: Any) -> str:
+    """The plain-words sentence of an event; a short generic one where narration has none."""
+    if before.game == "duel":
+        return narrate.describe(event, before, after)
+    who = before.players[event.player].name
+    detail = getattr(event, "card", None) or getattr(event, "noble", None) or ""
+    tokens = getattr(event, "tokens", None)
+    if tokens:
+        detail = narrate.token_list(tokens)
+    return f"{who} {EVENT_NAMES.get(event.type, event.type)}" + (f": {detail}" if detail else "") + "."
+
+
+def _replay(view: GameView, names: list[str]) -> tuple[Any, list[Turn]]:
+    """The setup state and the turns, replayed under ``names``."""
+    setup = dict(view.row.setup, players=names)
+    try:
+        start = view.engine.replay(setup, ())
+        steps = list(view.engine.steps(setup, view.events))
+    except RuleError:
+        # Setup refuses these names (two seats merged into one person): use them as recorded.
+        setup = view.row.setup
+        start = view.engine.replay(setup, ())
+        steps = list(view.engine.steps(setup, view.events))
+    turns: list[Turn] = []
+    for event, before, after in steps:
+        if not turns or turns[-1].number != before.turn:
+            turns.append(Turn(number=before.turn, seat=None, name=""))
+        turn = turns[-1]
+        if turn.seat is None and event.type != "correction":
+            turn.seat = event.player
+            turn.name = before.players[event.player].name
+        turn.lines.append(_sentence(event, before, after))
+        turn.after = after
+    return start, turns
+
+
+def _splendor_panel(state: Any, seat: int) -> dict[str, Any]:
+    p = state.players[seat]
+    return {
+        "seat": seat, "name": p.name, "prestige": p.prestige,
+        "bonuses": [{"kind": c, "letter": screen.LETTERS[c], "count": p.bonuses[c]} for c in GEM_COLORS],
+        "tokens": screen.token_row(p.tokens, GEM_COLORS + ("gold",)),
+        "token_total": p.tokens.total, "reserved": len(p.reserved), "cards": len(p.cards), "nobles": len(p.nobles),
+        "is_current": False,
+    }
+
+
+def panels(state: Any) -> list[dict[str, Any]]:
+    """Every player's panel in a position (Duel: the game screen's panel)."""
+    if state.game == "duel":
+        return [dict(screen.panel(state, seat), is_current=False) for seat in range(len(state.players))]
+    return [_splendor_panel(state, seat) for seat in range(len(state.players))]
+
+
+def _series(start: Any, turns: list[Turn], pick: Any) -> list[list[int]]:
+    states = [start] + [t.after for t in turns]
+    return [[pick(s.players[seat]) for s in states] for seat in range(len(start.players))]
+
+
+def review_context(view: GameView, at: Any = None) -> dict[str, Any]:
+    """The review of a game, positioned after turn ``at`` (default: the last turn; 0 = setup)."""
+    row = view.row
+    names = people.display_names(row)
+    start, turns = _replay(view, names)
+    last = turns[-1].number if turns else 0
+    numbers = [0] + [t.number for t in turns]
+    try:
+        wanted = int(at) if at not in (None, "") else last
+    except (TypeError, ValueError):
+        wanted = last
+    wanted = min(max(wanted, 0), last)
+    index = max(i for i, n in enumerate(numbers) if n <= wanted)
+    position = start if index == 0 else turns[index - 1].after
+    current = None if index == 0 else turns[index - 1]
+    names = [p.name for p in start.players]
+    if row.game == "duel":
+        chart_list = [
+            charts.line_chart("prestige", _("Prestige"), names, _series(start, turns, lambda p: p.prestige),
+                              duel.PRESTIGE_TO_WIN, numbers[index]),
+            charts.line_chart("crowns", _("Crowns"), names, _series(start, turns, lambda p: p.crowns),
+                              duel.CROWNS_TO_WIN, numbers[index]),
+            charts.line_chart("color", _("Best colour"), names, _series(start, turns, lambda p: p.best_color[1]),
+                              duel.COLOR_POINTS_TO_WIN, numbers[index]),
+        ]
+        goals = {"prestige": duel.PRESTIGE_TO_WIN, "crowns": duel.CROWNS_TO_WIN, "color": duel.COLOR_POINTS_TO_WIN,
+                 "tokens": duel.TOKEN_LIMIT, "reserved": duel.MAX_RESERVED}
+    else:
+        chart_list = [charts.line_chart("prestige", _("Prestige"), names, _series(start, turns, lambda p: p.prestige),
+                                        SPLENDOR_PRESTIGE, numbers[index])]
+        goals = {"prestige": SPLENDOR_PRESTIGE}
+    winner = view.to_json().get("winner") if view.state.status == "finished" else None
+    winners = people.winner_seats(row) if winner else []
+    return {
+        "view": view,
+        "game_id": row.id,
+        "kind": row.game,
+        "kind_name": KIND_NAMES.get(row.game, row.game),
+        "row": row,
+        "names": names,
+        "seat_people": people.seats_of([row.id])[row.id],
+        "winner_names": [names[s] for s in winners if s < len(names)],
+        "routes": [narrate.ROUTE_NAMES[r] for r in (winner or {}).get("routes", []) if r in narrate.ROUTE_NAMES],
+        "finished": winner is not None,
+        "turns": turns,
+        "last": last,
+        "at": numbers[index],
+        "prev": numbers[index - 1] if index > 0 else None,
+        "next": numbers[index + 1] if index + 1 < len(numbers) else None,
+        "current": current,
+        "panels": [dict(p, is_current=current is not None and p["seat"] == current.seat) for p in panels(position)],
+        "goals": goals,
+        "charts": chart_list,
+        "letters": screen.LETTERS,
+    }

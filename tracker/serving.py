@@ -1,0 +1,170 @@
+"""Serving concerns for many tables at once: reverse proxy, compression, long-cached static files.
+
+``init_app(app)`` (called by ``create_app``) sets up:
+
+- **ProxyFix** when the app runs behind ``TRACKER_PROXIES`` reverse proxies (``PROXY_COUNT``;
+  0, the default, trusts no ``X-Forwarded-*`` header): the client's address (rate limits),
+  scheme, host, port and path prefix come from the proxy's headers.
+- **Compression** of responses (Flask-Compress): brotli or gzip, whichever the client prefers,
+  for HTML, htmx partials, JSON, CSS and JavaScript of 500 bytes or more.
+- **Fingerprinted static files**: ``url_for('static', filename='app.css')`` gives
+  ``/static/app.<hash>.css`` (12 hex digits of the file's SHA-256). A fingerprinted URL is
+  answered with ``Cache-Control: public, max-age=31536000, immutable``; the plain name still
+  works (revalidated each time). Compressible files are compressed once per process at the
+  highest brotli/gzip levels and served from memory, with ETag and 304 answers.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import mimetypes
+import os
+import re
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import brotli
+from flask import Flask, Response, abort, current_app, request
+from flask_compress import Compress
+from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.security import safe_join
+
+#: Cache-Control of a fingerprinted static URL: its content never changes.
+IMMUTABLE = "public, max-age=31536000, immutable"
+#: Cache-Control of a static file asked for by its plain (or an outdated) name.
+REVALIDATE = "no-cache"
+#: Response types worth compressing (Flask-Compress for pages, precompressed static files).
+COMPRESSIBLE = (
+    "text/html", "text/css", "text/plain", "text/javascript", "application/javascript", "application/json",
+    "application/manifest+json", "image/svg+xml",
+)
+MIN_SIZE = 500
+FINGERPRINT = re.compile(r"^(?P<stem>.+)\.(?P<hash>[0-9a-f]{12})(?P<ext>\.[A-Za-z0-9]+)?$")
+
+compress = Compress()
+
+
+def init_app(app: Flask) -> None:
+    """Proxy headers, compression and fingerprinted static files for ``app`` (see the module)."""
+    count = app.config.get("PROXY_COUNT")
+    if count is None:
+        count = int(os.environ.get("TRACKER_PROXIES", "0") or 0)
+    if count:
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=count, x_proto=count, x_host=count, x_port=count, x_prefix=count
+        )
+    app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
+    app.config.setdefault("COMPRESS_MIMETYPES", list(COMPRESSIBLE))
+    app.config.setdefault("COMPRESS_MIN_SIZE", MIN_SIZE)
+    app.config.setdefault("COMPRESS_LEVEL", 6)
+    app.config.setdefault("COMPRESS_BR_LEVEL", 4)
+    compress.init_app(app)
+    if app.static_folder and "static" in app.view_functions:
+        assets = StaticFiles(Path(app.static_folder))
+        app.extensions["tracker.static"] = assets
+        app.url_defaults(assets.url_defaults)
+        app.view_functions["static"] = assets.serve
+
+
+@dataclass(frozen=True)
+class Asset:
+    """One static file as read: its bytes, content hash, type and compressed forms."""
+
+    body: bytes
+    digest: str
+    mimetype: str
+    mtime: float
+    encoded: dict[str, bytes]
+
+
+class StaticFiles:
+    """The files of the static folder, read, hashed and compressed once per process.
+
+    In debug mode a file is read again when its modification time changes.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._assets: dict[str, Asset | None] = {}
+        self._lock = threading.Lock()
+
+    def asset(self, filename: str) -> Asset | None:
+        """The static file ``filename`` (a path inside the folder), or None when there is none."""
+        asset = self._assets.get(filename)
+        if asset is not None and not current_app.debug:
+            return asset
+        path = safe_join(str(self.folder), filename)
+        if path is None or not os.path.isfile(path):
+            return None
+        mtime = os.path.getmtime(path)
+        if asset is not None and asset.mtime == mtime:
+            return asset
+        body = Path(path).read_bytes()
+        mimetype = mimetypes.guess_type(filename)[0] or "application/octet-stream"
+        encoded: dict[str, bytes] = {}
+        if mimetype in COMPRESSIBLE and len(body) >= MIN_SIZE:
+            encoded["br"] = brotli.compress(body, quality=11)
+            encoded["gzip"] = gzip.compress(body, compresslevel=9, mtime=0)
+        asset = Asset(body, hashlib.sha256(body).hexdigest()[:12], mimetype, mtime, encoded)
+        with self._lock:
+            self._assets[filename] = asset
+        return asset
+
+    def url_defaults(self, endpoint: str, values: dict[str, Any]) -> None:
+        """``url_for('static', filename=…)`` builds the fingerprinted name of an existing file."""
+        if endpoint != "static" or "filename" not in values:
+            return
+        filename = values["filename"]
+        asset = self.asset(filename)
+        if asset is not None:
+            stem, dot, ext = filename.rpartition(".")
+            if not dot or "/" in ext:
+                values["filename"] = f"{filename}.{asset.digest}"
+            else:
+                values["filename"] = f"{stem}.{asset.digest}.{ext}"
+
+    def serve(self, filename: str) -> Response:
+        """The ``static`` view: a fingerprinted name gets a year of caching, a plain one revalidates."""
+        asset = self.asset(filename)
+        cache_control = REVALIDATE
+        if asset is None:
+            match = FINGERPRINT.match(filename)
+            if match is None:
+                abort(404)
+            asset = self.asset(match["stem"] + (match["ext"] or ""))
+            if asset is None:
+                abort(404)
+            if match["hash"] == asset.digest:
+                cache_control = IMMUTABLE
+        encoding = _encoding(asset)
+        body = asset.encoded[encoding] if encoding else asset.body
+        response = Response(body, mimetype=asset.mimetype)
+        if encoding:
+            response.headers["Content-Encoding"] = encoding
+        if asset.encoded:
+            response.vary.add("Accept-Encoding")
+        response.headers["Cache-Control"] = cache_control
+        response.set_etag(f"{asset.digest}-{encoding or 'identity'}")
+        response.last_modified = asset.mtime  # type: ignore[assignment]
+        return response.make_conditional(request)
+
+
+def _encoding(asset: Asset) -> str | None:
+    """The precompressed form the client takes (brotli first), or None for the plain bytes."""
+    if not asset.encoded:
+        return None
+    accepted = request.accept_encodings
+    for name in ("br", "gzip"):
+        if accepted[name] > 0:
+            return name
+    return None
+
+
+def static_fingerprint(app: Flask, filename: str) -> str | None:
+    """The content hash in ``filename``'s URL (for tests and tools); None for a missing file."""
+    assets: StaticFiles = app.extensions["tracker.static"]
+    asset = assets.asset(filename)
+    return asset.digest if asset else None

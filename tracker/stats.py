@@ -1,0 +1,266 @@
+"""Statistics for the history and player pages, from the games' listing summary.
+
+Wins, routes, seats and turns come from ``Game.status``/``result``/``setup`` (written with the
+event that finished the game), so no game is replayed here; royal cards taken are counted from
+the applied ``take_royal`` events in one query. Duel-only figures (routes, first/second player,
+turns to win, royal cards) count Duel games only; Splendor games count in games, wins and
+head-to-head.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+
+from sqlalchemy import func, select
+
+from . import people
+from .db import db
+from .models import Event, Game, GamePlayer, Player
+
+#: Games shown at most on one history page.
+HISTORY_LIMIT = 500
+KINDS = ("duel", "splendor")
+STATUSES = ("active", "finished", "deleted")
+ROUTES = ("prestige", "crowns", "color")
+
+
+@dataclass
+class GameRecord:
+    """One game as the history shows it: the row, the people per seat, the last activity."""
+
+    row: Game
+    people: list[Player]
+    last_activity: datetime | None = None
+
+    @property
+    def id(self) -> str:
+        """The game id."""
+        return self.row.id
+
+    @property
+    def names(self) -> list[str]:
+        """The people's current names per seat (as recorded when no seats are known)."""
+        return [p.name for p in self.people] or list(self.row.setup.get("players", []))
+
+    @property
+    def winners(self) -> list[int]:
+        """Winning seats (empty while active)."""
+        return people.winner_seats(self.row) if self.row.status == "finished" else []
+
+    @property
+    def winner_names(self) -> list[str]:
+        """The winners' names."""
+        return [self.names[s] for s in self.winners if s < len(self.names)]
+
+    @property
+    def routes(self) -> list[str]:
+        """Duel victory routes (``prestige``, ``crowns``, ``color``); empty otherwise."""
+        return list(((self.row.result or {}).get("winner") or {}).get("routes", []))
+
+    @property
+    def turns(self) -> int | None:
+        """Turns played, for a finished game."""
+        return (self.row.result or {}).get("turns")
+
+    @property
+    def duration(self) -> timedelta | None:
+        """Start to finish, or to the last entry while active; None when unknown or under a minute."""
+        end = self.row.finished or self.last_activity
+        if end is None or (end - self.row.started).total_seconds() < 60:
+            return None  # imported games carry no real times
+        return end - self.row.started
+
+
+def history(player: int | None = None, kind: str | None = None, status: str | None = None,
+            limit: int = HISTORY_LIMIT) -> list[GameRecord]:
+    """Games newest first, filtered by person, game kind and status (``deleted`` lists deleted ones).
+
+    Three queries whatever the number of games: games, seats with people, last entries.
+    """
+    query = select(Game)
+    query = query.where(Game.deleted_at.is_not(None) if status == "deleted" else Game.deleted_at.is_(None))
+    if status in ("active", "finished"):
+        query = query.where(Game.status == status)
+    if kind in KINDS:
+        query = query.where(Game.game == kind)
+    if player is not None:
+        query = query.where(Game.id.in_(select(GamePlayer.game_id).where(GamePlayer.player_id == player)))
+    rows = list(db.session.scalars(query.order_by(Game.started.desc()).limit(limit)))
+    return records(rows)
+
+
+def record(game_id: str) -> GameRecord | None:
+    """One game (deleted or not) as the history shows it; None for an unknown id."""
+    row = db.session.get(Game, game_id) if isinstance(game_id, str) and len(game_id) <= 64 else None
+    return records([row])[0] if row is not None else None
+
+
+def records(rows: list[Game]) -> list[GameRecord]:
+    """Wrap game rows with their people and last activity (two queries)."""
+    ids = [r.id for r in rows]
+    seats = people.seats_of(ids)
+    last: dict[str, datetime] = {}
+    if ids:
+        query = select(Event.game_id, func.max(Event.created)).where(Event.game_id.in_(ids)).group_by(Event.game_id)
+        last = {g: t for g, t in db.session.execute(query)}
+    return [GameRecord(row=r, people=seats.get(r.id, []), last_activity=last.get(r.id)) for r in rows]
+
+
+def rate(won: int, played: int) -> float | None:
+    """``won / played`` or None when nothing was played."""
+    return won / played if played else None
+
+
+@dataclass
+class Versus:
+    """A head-to-head record against one opponent (games both played, finished or not)."""
+
+    player: Player
+    games: int = 0
+    finished: int = 0
+    wins: int = 0
+    losses: int = 0
+
+
+@dataclass
+class PlayerStats:
+    """Everything the player page shows (see the module docstring for what counts)."""
+
+    player: Player
+    games: int = 0
+    finished: int = 0
+    wins: int = 0
+    duel_finished: int = 0
+    duel_wins: int = 0
+    routes: dict[str, int] = field(default_factory=lambda: dict.fromkeys(ROUTES, 0))
+    first: list[int] = field(default_factory=lambda: [0, 0])
+    second: list[int] = field(default_factory=lambda: [0, 0])
+    turns_to_win: list[int] = field(default_factory=list)
+    royals: int = 0
+    versus: list[Versus] = field(default_factory=list)
+    recent: list[GameRecord] = field(default_factory=list)
+    by_kind: dict[str, list[int]] = field(default_factory=dict)
+
+    @property
+    def win_rate(self) -> float | None:
+        """Wins over finished games."""
+        return rate(self.wins, self.finished)
+
+    @property
+    def first_rate(self) -> float | None:
+        """Duel win rate when this player started."""
+        return rate(self.first[1], self.first[0])
+
+    @property
+    def second_rate(self) -> float | None:
+        """Duel win rate when the opponent started."""
+        return rate(self.second[1], self.second[0])
+
+    @property
+    def average_turns_to_win(self) -> float | None:
+        """Mean turns of the Duel games this player won."""
+        return sum(self.turns_to_win) / len(self.turns_to_win) if self.turns_to_win else None
+
+
+def player_stats(player: Player, recent: int = 20) -> PlayerStats:
+    """The statistics of one person over every game not deleted (four queries, no replay)."""
+    rows = list(db.session.scalars(
+        select(Game).where(Game.deleted_at.is_(None),
+                           Game.id.in_(select(GamePlayer.game_id).where(GamePlayer.player_id == player.id)))
+        .order_by(Game.started.desc())
+    ))
+    recs = records(rows)
+    out = PlayerStats(player=player, recent=recs[:recent])
+    versus: dict[int, Versus] = {}
+    duel_seats: dict[str, list[int]] = {}
+    for rec in recs:
+        row = rec.row
+        mine = [s for s, p in enumerate(rec.people) if p.id == player.id]
+        if not mine:
+            continue
+        out.games += 1
+        kind = out.by_kind.setdefault(row.game, [0, 0, 0])  # games, finished, wins
+        kind[0] += 1
+        won = any(s in rec.winners for s in mine)
+        finished = row.status == "finished"
+        if finished:
+            out.finished += 1
+            kind[1] += 1
+            out.wins += won
+            kind[2] += won
+        if row.game == "duel":
+            duel_seats[row.id] = mine
+            if finished:
+                out.duel_finished += 1
+                out.duel_wins += won
+                started = row.setup.get("first_player") in mine
+                bucket = out.first if started else out.second
+                bucket[0] += 1
+                bucket[1] += won
+                if won:
+                    for r in rec.routes:
+                        if r in out.routes:
+                            out.routes[r] += 1
+                    if rec.turns:
+                        out.turns_to_win.append(rec.turns)
+        for seat, other in enumerate(rec.people):
+            if other.id == player.id:
+                continue
+            v = versus.setdefault(other.id, Versus(player=other))
+            v.games += 1
+            if finished:
+                v.finished += 1
+                v.wins += won
+                v.losses += seat in rec.winners
+    out.royals = royals_taken(duel_seats)
+    out.versus = sorted(versus.values(), key=lambda v: (-v.games, v.player.name.lower()))
+    return out
+
+
+def royals_taken(seats_by_game: dict[str, list[int]]) -> int:
+    """Royal cards taken by the given seats of the given games (applied ``take_royal`` events)."""
+    if not seats_by_game:
+        return 0
+    count = 0
+    query = select(Event.game_id, Event.data).where(Event.game_id.in_(list(seats_by_game)), Event.undone.is_(False))
+    for game_id, data in db.session.execute(query):
+        if isinstance(data, dict) and data.get("type") == "take_royal" and data.get("player") in seats_by_game[game_id]:
+            count += 1
+    return count
+
+
+@dataclass
+class PlayerLine:
+    """A row of the players list."""
+
+    player: Player
+    games: int
+    wins: int
+
+
+def player_lines() -> list[PlayerLine]:
+    """Every person with their games and wins (two queries), most games first."""
+    everyone = people.players()
+    counts = {pid: n for pid, n in db.session.execute(
+        select(GamePlayer.player_id, func.count()).join(Game, Game.id == GamePlayer.game_id)
+        .where(Game.deleted_at.is_(None)).group_by(GamePlayer.player_id)
+    )}
+    wins: Counter[int] = Counter()
+    finished = db.session.execute(
+        select(Game, GamePlayer.seat, GamePlayer.player_id).join(GamePlayer, GamePlayer.game_id == Game.id)
+        .where(Game.deleted_at.is_(None), Game.status == "finished")
+    )
+    for row, seat, pid in finished:
+        if seat in people.winner_seats(row):
+            wins[pid] += 1
+    lines = [PlayerLine(player=p, games=counts.get(p.id, 0), wins=wins[p.id]) for p in everyone]
+    return sorted(lines, key=lambda line: (-line.games, line.player.name.lower()))
+
+
+def percent(value: float | None) -> str:
+    """``67%`` or an en dash when there is no value."""
+    return "–" if value is None else f"{round(value * 100)}%"
+

@@ -1,0 +1,214 @@
+"""History, players and the game review: thin views over ``stats``, ``people``, ``review`` and
+``archive``.
+
+htmx requests get the block they target (``games`` of the history, ``replay`` of the review);
+plain requests get the whole page built from the same templates.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Flask, Response, abort, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from jinja2_fragments.flask import render_block
+
+from .. import archive, people, review, service, stats
+from ..i18n import error_message
+from ..rules.errors import RuleError
+
+bp = Blueprint("history", __name__)
+
+#: A whole-history backup may be larger than an ordinary request.
+MAX_IMPORT_BYTES = 16 * 1024 * 1024
+
+
+def register_template_helpers(app: Flask) -> None:
+    """Globals other templates use: names to suggest at a new game, a game's table session."""
+    app.jinja_env.globals.update(
+        known_players=people.known_names, table_night=people.night_of, table_session=people.session_info,
+        best_of_choices=people.BEST_OF, percent=stats.percent, duration=duration,
+    )
+
+
+def duration(value: Any) -> str:
+    """``1 h 05 min`` / ``39 min`` / an en dash."""
+    if value is None:
+        return "–"
+    minutes = int(value.total_seconds() // 60)
+    if minutes < 60:
+        return _("%(m)s min", m=minutes)
+    return _("%(h)s h %(m)02d min", h=minutes // 60, m=minutes % 60)
+
+
+def _is_htmx() -> bool:
+    return bool(getattr(request, "htmx", False))
+
+
+def _filters() -> dict[str, Any]:
+    args = request.args
+    return {
+        "player": people.small_int(args.get("player")),
+        "kind": args.get("kind") if args.get("kind") in stats.KINDS else None,
+        "status": args.get("status") if args.get("status") in stats.STATUSES else None,
+    }
+
+
+def _history_page(status: int = 200, **extra: Any):  # type: ignore[no-untyped-def]
+    people.sync()
+    f = _filters()
+    records = stats.history(**f)
+    nights = people.group_sessions([r.row for r in records], {r.id: r.people for r in records})
+    by_id = {r.id: r for r in records}
+    ctx = {"filters": f, "records": records, "nights": nights, "by_id": by_id, "players": people.players(),
+           "kinds": stats.KINDS, "statuses": stats.STATUSES, **extra}
+    if _is_htmx() and request.method == "GET":
+        return render_block("history.html", "games", **ctx), status
+    return render_template("history.html", **ctx), status
+
+
+@bp.get("/history")
+def history():  # type: ignore[no-untyped-def]
+    notice = None
+    if request.args.get("deleted"):
+        notice = "deleted"
+    elif request.args.get("restored"):
+        notice = "restored"
+    return _history_page(notice=notice, notice_game=request.args.get("deleted") or request.args.get("restored"))
+
+
+@bp.get("/history/<game_id>/delete")
+def confirm_delete(game_id: str):  # type: ignore[no-untyped-def]
+    rec = stats.record(game_id)
+    if rec is None:
+        abort(404)
+    return render_template("history_delete.html", rec=rec)
+
+
+@bp.post("/history/<game_id>/delete")
+def delete(game_id: str):  # type: ignore[no-untyped-def]
+    if archive.set_deleted(game_id, True) is None:
+        abort(404)
+    return redirect(url_for("history.history", deleted=game_id), code=303)
+
+
+@bp.post("/history/<game_id>/restore")
+def restore(game_id: str):  # type: ignore[no-untyped-def]
+    if archive.set_deleted(game_id, False) is None:
+        abort(404)
+    return redirect(url_for("history.history", restored=game_id), code=303)
+
+
+def _download(body: str, name: str, mimetype: str) -> Response:
+    return Response(body, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@bp.get("/history/export.json")
+def export_json():  # type: ignore[no-untyped-def]
+    data = service.export_history()
+    return _download(json.dumps(data, ensure_ascii=False, indent=1), "splendor-history.json", "application/json")
+
+
+@bp.get("/history/export.csv")
+def export_csv():  # type: ignore[no-untyped-def]
+    people.sync()
+    return _download(archive.history_csv(), "splendor-history.csv", "text/csv")
+
+
+@bp.post("/history/import")
+def import_file():  # type: ignore[no-untyped-def]
+    request.max_content_length = MAX_IMPORT_BYTES
+    upload = request.files.get("file")
+    try:
+        data = json.loads(upload.read().decode("utf-8")) if upload else None
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        data = None
+    if data is None:
+        return _history_page(422, import_error=_("Choose a JSON file exported by this app (a game log or a whole history)."))
+    try:
+        created, existing = service.import_any(data)
+    except RuleError as err:
+        return _history_page(422, import_error=error_message(err))
+    return _history_page(import_result=(created, existing))
+
+
+# ------------------------------------------------------------------------------------ players
+
+
+@bp.get("/players")
+def players():  # type: ignore[no-untyped-def]
+    people.sync()
+    return render_template("players.html", lines=stats.player_lines())
+
+
+def _player(player_id: int) -> Any:
+    player, alias = people.get(player_id)
+    if player is None:
+        abort(404)
+    return player, alias
+
+
+@bp.get("/players/<int(max=2147483647):player_id>")
+def player(player_id: int):  # type: ignore[no-untyped-def]
+    people.sync()
+    found, alias = _player(player_id)
+    if alias:
+        return redirect(url_for("history.player", player_id=found.id), code=301)
+    return _player_page(found)
+
+
+def _player_page(found: Any, status: int = 200, **extra: Any):  # type: ignore[no-untyped-def]
+    ctx = {"s": stats.player_stats(found), "others": [p for p in people.players() if p.id != found.id], **extra}
+    return render_template("player.html", **ctx), status
+
+
+@bp.post("/players/<int(max=2147483647):player_id>/rename")
+def rename(player_id: int):  # type: ignore[no-untyped-def]
+    found, _alias = _player(player_id)
+    try:
+        people.rename(found.id, request.form.get("name", ""))
+    except RuleError as err:
+        return _player_page(found, 422, rename_error=error_message(err))
+    return redirect(url_for("history.player", player_id=found.id), code=303)
+
+
+@bp.post("/players/<int(max=2147483647):player_id>/merge")
+def merge(player_id: int):  # type: ignore[no-untyped-def]
+    found, _alias = _player(player_id)
+    other_id = people.small_int(request.form.get("other"))
+    other = people.get(other_id)[0] if other_id is not None else None
+    if other is None or other.id == found.id:
+        return _player_page(found, 422, merge_error=_("Choose the other player to merge into this one."))
+    if request.form.get("confirm") != "yes":
+        return render_template("player_merge.html", keep=stats.player_stats(found), other=stats.player_stats(other))
+    people.merge(found.id, other.id)
+    return redirect(url_for("history.player", player_id=found.id), code=303)
+
+
+# ------------------------------------------------------------------------------------- review
+
+
+def _view(game_id: str) -> service.GameView:
+    try:
+        return service.load(game_id)
+    except service.GameNotFound:
+        abort(404)
+
+
+@bp.get("/games/<game_id>/review")
+def game_review(game_id: str):  # type: ignore[no-untyped-def]
+    view = _view(game_id)
+    people.sync()
+    ctx = review.review_context(view, request.args.get("turn"))
+    if _is_htmx():
+        return render_block("review.html", "replay", **ctx)
+    return render_template("review.html", **ctx)
+
+
+@bp.get("/games/<game_id>/export")
+def game_export(game_id: str):  # type: ignore[no-untyped-def]
+    view = _view(game_id)
+    log = service.export_log(game_id)
+    name = archive.filename(view.row, list(view.row.setup["players"]))
+    return _download(json.dumps(log, ensure_ascii=False, indent=1), name, "application/json")
