@@ -11,6 +11,9 @@ from playwright.sync_api import Browser, Page, expect
 
 pytestmark = pytest.mark.browser
 
+#: The README shows how two phones join with these screenshots, retaken by every run.
+DOCS = Path(__file__).parents[2] / "docs"
+
 
 def phone(browser: Browser) -> Page:
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, device_scale_factor=2)
@@ -33,13 +36,13 @@ def test_an_entry_on_one_phone_appears_on_the_other(browser: Browser, live_serve
     ana = start(ana_phone, live_server)
     ana_phone.locator("#share-btn").click()
     code = ana_phone.locator("#join-code").inner_text()
-    ana_phone.screenshot(path=str(shots / "join-1-share.png"))
+    ana_phone.screenshot(path=str(DOCS / "join-1-share.png"))
     game_url = ana_phone.locator("#play-link").inner_text()
 
     ben_phone = phone(browser)
     ben_phone.goto(live_server + "/")
     ben_phone.fill("#join-code-input", code)
-    ben_phone.screenshot(path=str(shots / "join-2-code.png"))
+    ben_phone.screenshot(path=str(DOCS / "join-2-code.png"))
     ben_phone.get_by_role("button", name="Join").click()
     expect(ben_phone.locator("#game")).to_be_visible()
     assert ben_phone.url == game_url
@@ -50,7 +53,7 @@ def test_an_entry_on_one_phone_appears_on_the_other(browser: Browser, live_serve
     # Within 2 seconds (one poll), Ben's phone shows it without reloading.
     expect(ben_phone.locator(".whose-turn")).to_have_text("Ben's turn", timeout=3500)
     expect(ben_phone.locator('#panel-1 [data-field="privileges"]')).to_have_text("2")
-    ben_phone.screenshot(path=str(shots / "join-3-synced.png"))
+    ben_phone.screenshot(path=str(DOCS / "join-3-synced.png"))
 
     ben.enter({"type": "take_tokens", "player": 1, "tokens": {"blue": 1}})
     expect(ana_phone.locator(".whose-turn")).to_have_text("Ana's turn", timeout=3500)
