@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import current_app
 from flask_babel import get_locale
+from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from flask_babel import lazy_gettext as _l
@@ -27,8 +28,20 @@ from .rules.tokens import GEM_COLORS, PEARL, TOKEN_KINDS, Tokens, suggest_paymen
 from .service import GameView
 
 #: Letters on every gem chip, so colour is never the only cue (UX.md).
-LETTERS = {"white": "W", "blue": "U", "green": "G", "red": "R", "black": "K", "pearl": "P", "gold": "★",
-           "wild": "✦", "none": "·"}
+class _Letters(dict):
+    """Chip letters in the reader's language: W U G R K P ★ in English, 흰 파 초 빨 검 진 금 in
+    Korean (UX.md). Looked up at render time, so one mapping serves every request."""
+
+    KOREAN = {"white": "흰", "blue": "파", "green": "초", "red": "빨", "black": "검", "pearl": "진", "gold": "금"}
+
+    def __getitem__(self, kind: str) -> str:
+        if str(get_locale()) == "ko" and kind in self.KOREAN:
+            return self.KOREAN[kind]
+        return super().__getitem__(kind)
+
+
+LETTERS = _Letters({"white": "W", "blue": "U", "green": "G", "red": "R", "black": "K", "pearl": "P", "gold": "★",
+                    "wild": "✦", "none": "·"})
 LEVELS = (1, 2, 3)
 
 

@@ -117,3 +117,21 @@ def test_the_spectator_view_has_no_controls(browser: Browser, live_server: str, 
     status = viewer.request.post(watch_url + "/events", data={"event": "{}"}).status
     assert status == 403
     assert not re.search(host.url.rsplit("/", 1)[-1], viewer.content())
+
+
+def test_an_entry_made_offline_is_sent_once_the_network_is_back(browser: Browser, live_server: str, shots: Path):
+    page = phone(browser)
+    table = start(page, live_server)
+    game_id = page.url.rsplit("/", 1)[-1]
+    table.open("take")
+    page.locator('.pick-source a[data-kind="pearl"]').click()
+    expect(page.locator(".pick-chosen .chip-btn")).to_have_count(1)
+    page.context.set_offline(True)
+    page.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    expect(page.locator("#connection")).to_be_visible()
+    page.screenshot(path=str(shots / "offline.png"))
+    page.context.set_offline(False)
+    page.wait_for_function("() => Number(document.querySelector('#game').dataset.version) >= 1", timeout=15000)
+    expect(page.locator("#connection")).to_be_hidden()
+    state = page.request.get(f"{live_server}/api/games/{game_id}").json()
+    assert state["version"] == 1 and state["players"][0]["tokens"]["pearl"] == 1

@@ -165,3 +165,41 @@ def test_rule_errors_in_korean(client) -> None:
     resp = client.post(f"/api/games/{game['id']}/events", json={"type": "take_tokens", "player": 1, "tokens": {"red": 1}},
                        headers=KO)
     assert resp.get_json()["error"]["message"] == "지금은 Ana 차례입니다."
+
+
+# ---------------------------------------------------------------- every page in both languages
+
+import re as _re
+
+HANGUL = _re.compile(r"[\uac00-\ud7a3]")
+
+
+def _every_page(client) -> list[str]:
+    from helpers import load_fixture
+
+    from tracker import service
+
+    duel = client.post("/api/games/import", json=load_fixture("duel-1069.json")).get_json()
+    log = load_fixture("splendor-133.json")
+    splendor = client.post("/api/games/import", json={**log, "events": log["events"][:40], "result": None}).get_json()
+    client.get("/history")  # attaches players to the imported games
+    player = client.get("/players").get_data(as_text=True)
+    player_url = _re.search(r'href="(/players/\d+)"', player).group(1)
+    sid = service.spectator_id(duel["id"])
+    return ["/", f"/games/{duel['id']}", f"/games/{splendor['id']}", f"/games/{splendor['id']}/sheet/buy",
+            f"/games/{duel['id']}/review", f"/games/{duel['id']}/share", f"/watch/{sid}", "/history", "/players",
+            player_url, "/offline", f"/history/{duel['id']}/delete"]
+
+
+def test_every_page_renders_in_korean_and_in_english(client):
+    import flask_babel
+
+    for url in _every_page(client):
+        flask_babel.refresh()
+        korean = client.get(url, headers={"Accept-Language": "ko"})
+        assert korean.status_code == 200, url
+        text = korean.get_data(as_text=True)
+        assert '<html lang="ko"' in text and HANGUL.search(text), url
+        flask_babel.refresh()
+        english = client.get(url, headers={"Accept-Language": "en"})
+        assert english.status_code == 200 and '<html lang="en"' in english.get_data(as_text=True), url

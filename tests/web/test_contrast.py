@@ -1,0 +1,53 @@
+"""Gem chips are readable without colour vision and with it: a letter on every chip, and
+WCAG AA contrast (4.5:1) between each chip's letter and its background, light and dark."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+CSS = (Path(__file__).parents[2] / "tracker" / "static" / "app.css").read_text()
+VARS = dict(re.findall(r"--([a-z-]+):\s*(#[0-9a-fA-F]{6})", CSS.split("@media")[0]))
+
+
+def luminance(hex_color: str) -> float:
+    channels = [int(hex_color[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: str, b: str) -> float:
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("gem", ["white", "blue", "green", "red", "black", "pearl"])
+def test_each_gem_chip_letter_passes_wcag_aa(gem):
+    background = VARS[gem]
+    foreground = VARS[f"{gem}-fg"]
+    assert contrast(background, foreground) >= 4.5, (gem, background, foreground)
+
+
+def test_gold_chip_letter_passes_wcag_aa():
+    assert contrast(VARS["goldc"], VARS["gold-fg"]) >= 4.5
+
+
+@pytest.mark.parametrize("pair", [("fg", "bg"), ("fg", "card"), ("muted", "card"), ("accent-fg", "accent")])
+def test_text_on_the_page_passes_wcag_aa(pair):
+    assert contrast(VARS[pair[0]], VARS[pair[1]]) >= 4.5, pair
+
+
+def test_every_chip_carries_a_letter(client):
+    from helpers import new_game
+
+    game = new_game(client)
+    page = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    chips = re.findall(r'<span class="chip gem-(\w+)[^"]*"[^>]*><b>([^<]+)</b>', page)
+    assert chips and all(letter.strip() for _kind, letter in chips)
+    from flask_babel import refresh
+
+    refresh()  # the test app context outlives requests; forget the English of the last one
+    korean = client.get(f"/games/{game['id']}", headers={"Accept-Language": "ko"}).get_data(as_text=True)
+    assert re.search(r'gem-red[^>]*><b>빨</b>', korean)
