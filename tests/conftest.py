@@ -16,16 +16,12 @@ import pytest
 from flask_migrate import upgrade
 from sqlalchemy import text
 
+from appconfig import app_config
+
 from tracker import create_app
 from tracker.db import db
 
 BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_POSTGRES_URL") else [])
-
-
-def app_config(uri: str) -> dict:
-    """Test settings for an app on ``uri`` (CSRF off; tests that check it turn it on)."""
-    return {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": uri, "WTF_CSRF_ENABLED": False,
-            "RATELIMIT_ENABLED": False}
 
 
 def migrate(uri: str) -> None:

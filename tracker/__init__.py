@@ -36,8 +36,17 @@ def _secret_key(instance: Path) -> str:
     """The instance's secret key, generated into ``instance/secret_key`` on first run."""
     path = instance / "secret_key"
     if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
+        # Written aside, then linked into place: several gunicorn workers starting at once
+        # all end up with the one key that was published first, never a half-written file.
+        draft = instance / f".secret_key.{os.getpid()}"
+        draft.write_text(secrets.token_hex(32))
+        draft.chmod(0o600)
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
     return path.read_text().strip()
 
 

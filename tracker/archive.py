@@ -31,7 +31,9 @@ def log_key(log: Mapping[str, Any]) -> str:
     two different games (other names, events or start time) get different ids.
     """
     content = {k: log.get(k) for k in KEY_FIELDS}
-    digest = hashlib.sha256(json.dumps(content, sort_keys=True, ensure_ascii=False, default=str).encode()).digest()
+    text = json.dumps(content, sort_keys=True, ensure_ascii=False, default=str)
+    # "surrogatepass": a malformed name must still hash; the import then refuses it (bad_log).
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
     return "log-" + base64.urlsafe_b64encode(digest[:21]).decode()
 
 

@@ -20,14 +20,6 @@ from .rules.tokens import GEM_COLORS
 from .service import GameView
 
 KIND_NAMES = {"duel": _l("Splendor Duel"), "splendor": _l("Splendor")}
-EVENT_NAMES = {
-    "take_tokens": _l("took tokens"),
-    "reserve": _l("reserved a card"),
-    "purchase": _l("bought a card"),
-    "discard": _l("returned tokens"),
-    "take_noble": _l("took a noble"),
-    "correction": _l("correction"),
-}
 #: Splendor's prestige goal (S-4), for the chart's goal line.
 SPLENDOR_PRESTIGE = 15
 
@@ -44,15 +36,8 @@ class Turn:
 
 
 def _sentence(event: Any, before: Any, after: Any) -> str:
-    """The plain-words sentence of an event; a short generic one where narration has none."""
-    if before.game == "duel":
-        return narrate.describe(event, before, after)
-    who = before.players[event.player].name
-    detail = getattr(event, "card", None) or getattr(event, "noble", None) or ""
-    tokens = getattr(event, "tokens", None)
-    if tokens:
-        detail = narrate.token_list(tokens)
-    return f"{who} {EVENT_NAMES.get(event.type, event.type)}" + (f": {detail}" if detail else "") + "."
+    """The plain-words sentence of an event (the same narration as the game log, both games)."""
+    return narrate.describe(event, before, after)
 
 
 def _replay(view: GameView, names: list[str]) -> tuple[Any, list[Turn]]:

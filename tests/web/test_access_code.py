@@ -9,7 +9,7 @@ from helpers import new_game
 @pytest.fixture
 def locked(database_url):
     """An app with an access code and rate limiting on."""
-    from conftest import app_config
+    from appconfig import app_config
 
     from tracker import create_app
     from tracker.access import limiter

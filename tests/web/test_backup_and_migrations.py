@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import app_config
+from appconfig import app_config
 from flask_migrate import upgrade
 from helpers import load_fixture, new_game, play
 from sqlalchemy import create_engine, text

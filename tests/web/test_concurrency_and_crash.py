@@ -20,7 +20,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import app_config
+from appconfig import app_config
 from werkzeug.serving import make_server
 
 from tracker import create_app

@@ -143,3 +143,37 @@ def test_merging_moves_every_game_and_keeps_the_old_name_as_an_alias(client):
 def test_player_pages_answer_404_for_unknown_players(client):
     assert client.get("/players/12345").status_code == 404
     assert client.get("/players").status_code == 200
+
+
+def test_games_stored_before_players_existed_get_their_people_on_first_visit(tmp_path):
+    import json as _json
+
+    from flask_migrate import upgrade
+    from sqlalchemy import text
+
+    from tracker import create_app
+    from tracker.db import db
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'old.sqlite3'}",
+                      "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False})
+    with app.app_context():
+        upgrade(revision="74b057378505")  # the schema before players
+        log = fixture_log("own-color.json")
+        db.session.execute(text(
+            "INSERT INTO games (id, game, setup, version, status, result, started) "
+            "VALUES ('old-game-0000-abcdefghijklmnop', 'duel', :setup, :v, 'finished', :result, CURRENT_TIMESTAMP)"),
+            {"setup": _json.dumps({"players": ["Ana", "Ben"], "first_player": 1, "nobles": None}),
+             "v": len(log["events"]), "result": _json.dumps(log["result"])})
+        for seq, ev in enumerate(log["events"], start=1):
+            db.session.execute(text("INSERT INTO events (game_id, seq, data, undone, created) "
+                                    "VALUES ('old-game-0000-abcdefghijklmnop', :s, :d, :u, CURRENT_TIMESTAMP)"),
+                               {"s": seq, "d": _json.dumps(ev), "u": False})
+        db.session.commit()
+        upgrade()
+        client = app.test_client()
+        assert "Ana won" in client.get("/history").get_data(as_text=True)
+        page = client.get(f"/players/{player_id(client, 'Ana')}").get_data(as_text=True)
+        assert (stat(page, "games"), stat(page, "wins"), stat(page, "route-color")) == ("1", "1", "1")
+        assert stat(page, "second-rate").startswith("100%")  # Ben started
+        db.session.remove()
+        db.engine.dispose()

@@ -135,7 +135,7 @@ def test_a_splendor_game_and_an_active_game_can_be_reviewed(client):
     play(client, active["id"], [{"type": "take_tokens", "player": 0, "tokens": {"red": 1, "blue": 1}},
                                 {"type": "take_tokens", "player": 1, "tokens": {"pearl": 1}}])
     page = client.get(f"/games/{active['id']}/review").get_data(as_text=True)
-    assert "in progress, turn 2" in page and "Ben took 1 pearl." in page
+    assert "in progress, turn 3" in page and "Ben took 1 pearl." in page
     assert panel(page, 0)["tokens"]["red"] == 1 and panel(page, 1)["tokens"]["pearl"] == 1
     empty = new_game(client, ("Cho", "Dee"))
     assert "No entries yet." in client.get(f"/games/{empty['id']}/review").get_data(as_text=True)

@@ -53,7 +53,7 @@ def test_an_unknown_or_expired_code_is_refused(app, client):
 
 
 def test_join_attempts_are_rate_limited(database_url):
-    from conftest import app_config
+    from appconfig import app_config
 
     from tracker import create_app
     from tracker.access import limiter

@@ -301,7 +301,7 @@ def _replace(obj: Any, **changes: Any) -> Any:
     names = _FIELDS.get(cls)
     if names is None or not names.issuperset(changes):
         return replace(obj, **changes)
-    new = object.__new__(cls)
+    new = _new(cls)
     state = new.__dict__
     state.update(obj.__dict__)
     state.update(changes)
@@ -309,6 +309,8 @@ def _replace(obj: Any, **changes: Any) -> Any:
         state.pop("_totals_cache", None)
     return new
 
+
+_new = object.__new__
 
 
 def new_game(players: Sequence[str], first_player: int) -> DuelState:
@@ -546,13 +548,17 @@ def _reserved_index(state: DuelState, seat: int, card: JewelCard) -> int:
     )
 
 
-def _add_card(state: DuelState, seat: int, owned: Owned, reserved: tuple[Reserved, ...]) -> DuelState:
-    """``state`` with ``owned`` added to the seat's cards and its reserve set to ``reserved``.
-
-    The player's cached totals, when known, are carried over with the one card added.
-    """
+def _pay_and_take(
+    state: DuelState, seat: int, payment: Tokens, owned: Owned, reserved: tuple[Reserved, ...]
+) -> DuelState:
+    """``payment`` moves from the seat to the bag, ``owned`` joins the seat's cards and its
+    reserve becomes ``reserved`` (one new state; the player's cached totals, when known, are
+    carried over with the one card added)."""
     before = state.players[seat]
-    state = _set_player(state, seat, cards=before.cards + (owned,), reserved=reserved)
+    state = _set_player(
+        state, seat, {"bag": state.bag + payment},
+        tokens=before.tokens - payment, cards=before.cards + (owned,), reserved=reserved,
+    )
     cached = before.__dict__.get("_totals_cache")
     if cached is not None:
         state.players[seat].__dict__["_totals_cache"] = _add_to_totals(cached, (owned,), ())
@@ -604,8 +610,7 @@ def _purchase(state: DuelState, ev: Purchase) -> DuelState:
         raise RuleError("bad_event", N_("%(card)s has no steal ability."), "D-8", card=card.id)
 
     crowns_before = me.crowns
-    state = _move(state, ev.player, ev.payment, from_board=False)
-    state = _add_card(state, ev.player, Owned(card.id, color), reserved)
+    state = _pay_and_take(state, ev.player, ev.payment, Owned(card.id, color), reserved)
     if card.ability == TAKE_TOKEN and color != NO_COLOR and state.board.get(color):
         state = _move(state, ev.player, single(color))
     elif card.ability == TAKE_PRIVILEGE:

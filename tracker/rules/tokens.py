@@ -141,7 +141,8 @@ _new = object.__new__
 
 def single(kind: str) -> Tokens:
     """A bag of exactly one token of ``kind``."""
-    return Tokens(**{kind: 1})
+    bag = _SINGLES.get(kind)
+    return bag if bag is not None else Tokens(**{kind: 1})
 
 
 
@@ -179,3 +180,7 @@ def suggest_payment(owed: Tokens, held: Tokens) -> tuple[Tokens, bool]:
         shortfall += due - counts[kind]
     counts[GOLD] = min(shortfall, held.gold)
     return Tokens(**counts), held.gold >= shortfall
+
+
+#: ``single(kind)`` for every kind, built once (bags are immutable).
+_SINGLES: dict[str, Tokens] = {kind: Tokens(**{kind: 1}) for kind in TOKEN_KINDS}

@@ -1,0 +1,597 @@
+"""Benchmark of the tracker as served for many tables: one run, one table of figures.
+
+    python bench/run.py            # about 6–9 minutes on 2 cores; needs `pip install -e '.[bench]'`
+
+It starts everything it needs and stops it again: a throwaway PostgreSQL on loopback (as root,
+like ``scripts/postgres.sh``; without it only SQLite is measured), a SQLite file in a temporary
+folder, and gunicorn (the command of README "Running for many tables") on free ports of
+127.0.0.1. All traffic goes to 127.0.0.1. Measured:
+
+1. replay cost per event over 1,000 generated complete games (``autoplay.play``);
+2. server time (``Server-Timing``, inside the app) of posting one entry to a game that already
+   has 150 entries — the phone's htmx form post and the JSON API — next to a bare route that
+   inserts one row into the same database and commits, and a bare "hello" route;
+3. bytes on the wire (gzip) of one entry's response and of the first load of a game page
+   with every asset it references;
+4. load: N simulated tables, each posting an entry every 2 s from the phone of the player to
+   act while both phones poll for changes every 2 s (as the game screen does); the largest N
+   whose p99 latency (all requests, measured by the client) stays under 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import datetime as dt
+import json
+import multiprocessing
+import os
+import platform
+import random
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import httpx  # noqa: E402
+
+from bench.games import as_log, templates  # noqa: E402
+from tracker.rules.events import event_to_dict  # noqa: E402
+
+#: The serving command of README "Running for many tables" (the bench app adds two routes).
+WORKERS = 4
+THREADS = 4
+
+
+def gunicorn_command(workers: int, threads: int) -> list[str]:
+    return [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--worker-class", "gthread",
+            "--threads", str(threads), "--backlog", "2048", "--log-level", "warning"]
+LENGTH = 150          # entries a benchmark game already has
+EXTRA = 160           # entries each game may still receive during the run
+INTERVAL = 2.0        # seconds between entries of a table, and between polls of a phone
+TARGET_MS = 100.0     # the p99 a load level must stay under
+HX = {"HX-Request": "true"}
+
+
+def log(msg: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, int(round(p / 100 * len(ordered) + 0.5)) - 1))
+    return ordered[k]
+
+
+# ------------------------------------------------------------------------ servers
+
+
+@contextlib.contextmanager
+def postgres() -> Iterator[str | None]:
+    """A throwaway PostgreSQL cluster on loopback (the logic of scripts/postgres.sh)."""
+    if os.geteuid() != 0:
+        log("not root: no throwaway PostgreSQL, SQLite only")
+        yield None
+        return
+    bins = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+    if not bins:
+        log("installing Debian's postgresql (apt-get)")
+        subprocess.run(["apt-get", "update", "-qq"], check=False)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "postgresql"], check=False,
+                       env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"}, stdout=subprocess.DEVNULL)
+        bins = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+    if not bins:
+        log("no PostgreSQL available: SQLite only")
+        yield None
+        return
+    bindir = bins[-1].parent
+    folder = Path(f"/tmp/tracker-bench-pg-{os.getpid()}")
+    subprocess.run(["install", "-d", "-m", "0755", "-o", "postgres", "-g", "postgres", str(folder)], check=True)
+    port = free_port()
+    run_pg = ["runuser", "-u", "postgres", "--"]
+    try:
+        subprocess.run(run_pg + [str(bindir / "initdb"), "-D", f"{folder}/data", "-U", "postgres", "-A", "trust",
+                                 "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"], check=True, stdout=subprocess.DEVNULL)
+        opts = f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} -c fsync=off -c max_connections=300"
+        subprocess.run(run_pg + [str(bindir / "pg_ctl"), "-D", f"{folder}/data", "-l", f"{folder}/server.log", "-w",
+                                 "-o", opts, "start"], check=True, stdout=subprocess.DEVNULL)
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run(run_pg + [str(bindir / "pg_ctl"), "-D", f"{folder}/data", "-m", "fast", "stop"],
+                       check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def gunicorn(database_url: str, workdir: Path, workers: int = WORKERS, threads: int = THREADS) -> Iterator[str]:
+    """The app under gunicorn on a free loopback port; yields its base URL."""
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "bench-secret", "PYTHONPATH": str(ROOT)}
+    env.pop("TRACKER_ACCESS_CODE", None)
+    logfile = open(workdir / f"gunicorn-{port}.log", "w")
+    proc = subprocess.Popen(gunicorn_command(workers, threads) + ["--bind", f"127.0.0.1:{port}", "bench.app:create()"], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=logfile, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"gunicorn exited: see {logfile.name}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(base + "/_bench/hello", timeout=2).status_code == 200:
+                    break
+            if time.monotonic() > deadline:
+                raise RuntimeError("gunicorn did not start")
+            time.sleep(0.2)
+        yield base
+    finally:
+        errors = [line for line in (workdir / logfile.name).read_text(errors="replace").splitlines()
+                  if "Error" in line or "Traceback" in line]
+        if errors:
+            log(f"gunicorn reported {len(errors)} error lines, e.g.: " + " | ".join(errors[-3:]))
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        logfile.close()
+
+
+def prepare_database(url: str, games: list[tuple[dict[str, Any], list[Any]]], count: int) -> list["Table"]:
+    """Migrate ``url``, create the baseline table and import ``count`` games of ``LENGTH`` entries."""
+    from flask_migrate import upgrade
+
+    from bench.app import metadata
+    from tracker import create_app
+    from tracker import service
+    from tracker.db import db
+
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench-secret", "TESTING": False})
+    tables = []
+    with app.app_context():
+        upgrade()
+        metadata.create_all(db.engine)
+        for i in range(count):
+            template = i % len(games)
+            setup, events = games[template]
+            log_ = {**as_log(setup, events[:LENGTH]), "id": service.new_id(),
+                    "players": [f"Ana {i}", f"Ben {i}"]}
+            view, _created = service.import_log(log_)
+            tables.append(Table(view.row.id, template, view.version))
+        db.session.remove()
+        db.engine.dispose()
+    return tables
+
+
+# ------------------------------------------------------------------------ 1. replay
+
+
+def _play(seed: int) -> Any:
+    from tracker.rules import autoplay
+
+    return autoplay.play(seed)
+
+
+def replay_cost(count: int) -> dict[str, float]:
+    """µs per event of ``duel.replay`` over ``count`` complete generated games (best of 3 runs)."""
+    from tracker.rules import duel
+
+    with multiprocessing.get_context("fork").Pool(os.cpu_count() or 2) as pool:
+        played = pool.map(_play, range(count * 11 // 10), chunksize=20)
+    complete = [(setup, events) for setup, events, state in played if state.winner is not None][:count]
+    total = sum(len(events) for _setup, events in complete)
+    runs = []
+    for _ in range(3):
+        start = time.process_time()  # CPU time of this process: other processes' load aside
+        for setup, events in complete:
+            duel.replay(setup, events)
+        runs.append(time.process_time() - start)
+    return {"games": len(complete), "events": total, "us_per_event": min(runs) / total * 1e6,
+            "us_per_event_median_run": statistics.median(runs) / total * 1e6}
+
+
+# ------------------------------------------------------------------------ tables and phones
+
+
+@dataclass
+class Table:
+    """One game at a table: its id, which template it follows and its version."""
+
+    game_id: str
+    template: int
+    version: int
+    posted: int = 0  # entries posted so far by the benchmark
+    phone_versions: list[int] = field(default_factory=lambda: [0, 0])
+
+
+CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"')
+VERSION = re.compile(r'data-version="(\d+)"')
+
+
+def csrf_token(client: httpx.Client, base: str, game_id: str) -> str:
+    page = client.get(f"{base}/games/{game_id}")
+    page.raise_for_status()
+    match = CSRF.search(page.text)
+    assert match, "no CSRF token in the game page"
+    return match.group(1)
+
+
+def entry_form(table: Table, games: list[tuple[dict[str, Any], list[Any]]], token: str) -> tuple[dict[str, str], int]:
+    """The form the phone posts for the table's next entry, and the seat that enters it."""
+    event = games[table.template][1][LENGTH + table.posted]
+    form = {"event": json.dumps(event_to_dict(event)), "expected_version": str(table.version),
+            "entry_id": f"bench-{table.game_id[:12]}-{table.posted}", "csrf_token": token}
+    return form, event.player
+
+
+# ------------------------------------------------------------------------ warming
+
+
+async def _warm(base: str, tables: list[Table], times: int) -> None:
+    """Steady state: tables have been playing a while, so every worker has folded their games
+    and written their logs. Each game's page is asked ``times`` times (spread over the
+    workers); not measured."""
+    limit = asyncio.Semaphore(16)
+    async with httpx.AsyncClient(timeout=60) as client:
+
+        async def get(t: Table) -> None:
+            async with limit:
+                (await client.get(f"{base}/games/{t.game_id}")).raise_for_status()
+
+        await asyncio.gather(*(get(t) for t in tables for _ in range(times)))
+
+
+def warm(base: str, tables: list[Table], workers: int) -> None:
+    asyncio.run(_warm(base, tables, 3 * workers))
+
+
+# ------------------------------------------------------------------------ 2. server time
+
+
+def server_time(value: str | None) -> float:
+    match = re.search(r"dur=([0-9.]+)", value or "")
+    return float(match.group(1)) if match else float("nan")
+
+
+def server_times(base: str, tables: list[Table], games: list[Any], rounds: int) -> dict[str, list[float]]:
+    """Sequential requests, interleaved: htmx entry, API entry, insert+commit, hello."""
+    out: dict[str, list[float]] = {"htmx": [], "api": [], "insert": [], "hello": []}
+    with httpx.Client(timeout=30, headers={"Accept-Encoding": "gzip"}) as client:
+        token = csrf_token(client, base, tables[0].game_id)
+        page_tables, api_tables = tables[: len(tables) // 2], tables[len(tables) // 2:]
+        for i in range(rounds):
+            t = page_tables[i % len(page_tables)]
+            form, _seat = entry_form(t, games, token)
+            resp = client.post(f"{base}/games/{t.game_id}/events", data=form, headers={**HX, "X-CSRFToken": token})
+            assert resp.status_code == 200, (resp.status_code, resp.text[:300])
+            t.posted += 1
+            t.version = int(VERSION.search(resp.text).group(1))  # type: ignore[union-attr]
+            out["htmx"].append(server_time(resp.headers.get("Server-Timing")))
+
+            t = api_tables[i % len(api_tables)]
+            event = event_to_dict(games[t.template][1][LENGTH + t.posted])
+            resp = client.post(f"{base}/api/games/{t.game_id}/events",
+                               json={**event, "expected_version": t.version, "entry_id": f"api-{i}"})
+            assert resp.status_code == 200, (resp.status_code, resp.text[:300])
+            t.posted += 1
+            t.version = resp.json()["version"]
+            out["api"].append(server_time(resp.headers.get("Server-Timing")))
+
+            resp = client.post(f"{base}/_bench/insert")
+            assert resp.status_code == 204
+            out["insert"].append(server_time(resp.headers.get("Server-Timing")))
+            resp = client.get(f"{base}/_bench/hello")
+            out["hello"].append(server_time(resp.headers.get("Server-Timing")))
+    return out
+
+
+# ------------------------------------------------------------------------ 3. bytes
+
+
+def wire_bytes(resp: httpx.Response) -> int:
+    """Status line, headers and the body as sent (compressed)."""
+    head = len(f"HTTP/1.1 {resp.status_code} {resp.reason_phrase}\r\n") + 2
+    head += sum(len(k) + len(v) + 4 for k, v in resp.headers.raw)
+    return head + resp.num_bytes_downloaded
+
+
+ASSET = re.compile(r'<(?:link|script|img)\b[^>]*?\b(?:href|src)="([^"]+)"')
+
+
+def page_bytes(base: str, table: Table, games: list[Any], encoding: str) -> dict[str, Any]:
+    """Bytes of one entry's htmx response, and of a first visit: the page and its assets."""
+    out: dict[str, Any] = {}
+    with httpx.Client(timeout=30, headers={"Accept-Encoding": encoding}) as client:
+        page = client.get(f"{base}/games/{table.game_id}")
+        assets = [a for a in ASSET.findall(page.text) if a.startswith("/")]
+        if "serviceWorker" in page.text or any("app" in a and a.endswith(".js") for a in assets):
+            assets.append("/sw.js")  # app.js registers the service worker on the first visit
+        total = wire_bytes(page)
+        parts = {"page": wire_bytes(page)}
+        for url in dict.fromkeys(assets):
+            resp = client.get(base + url)
+            parts[url] = wire_bytes(resp)
+            total += parts[url]
+        out["first_load"] = total
+        out["parts"] = parts
+        token = CSRF.search(page.text).group(1)  # type: ignore[union-attr]
+        form, _seat = entry_form(table, games, token)
+        resp = client.post(f"{base}/games/{table.game_id}/events", data=form, headers={**HX, "X-CSRFToken": token})
+        assert resp.status_code == 200, resp.status_code
+        table.posted += 1
+        table.version = int(VERSION.search(resp.text).group(1))  # type: ignore[union-attr]
+        out["entry"] = wire_bytes(resp)
+        out["entry_raw"] = len(resp.content)
+    return out
+
+
+# ------------------------------------------------------------------------ 4. load
+
+
+@dataclass
+class Level:
+    tables: int
+    p99: float
+    p50: float
+    post_p99: float
+    requests: int
+    errors: int
+    rate: float
+    kinds: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.errors == 0 and self.p99 < TARGET_MS
+
+
+async def _load(base: str, tables: list[Table], games: list[Any], token: str, cookies: httpx.Cookies,
+                warmup: float, measure: float) -> Level:
+    records: list[tuple[float, str, float, float]] = []
+    errors = 0
+    kinds: dict[str, int] = {}
+    limits = httpx.Limits(max_connections=2 * len(tables) + 10, max_keepalive_connections=2 * len(tables) + 10)
+    async with httpx.AsyncClient(timeout=30, limits=limits, cookies=cookies,
+                                 headers={"Accept-Encoding": "gzip", "X-CSRFToken": token}) as client:
+        start = time.perf_counter() + 0.5
+        stop = start + warmup + measure
+
+        async def request(kind: str, method: str, url: str, **kw: Any) -> httpx.Response | None:
+            nonlocal errors
+            sent = time.perf_counter()
+            try:
+                resp = await client.request(method, url, **kw)
+            except httpx.HTTPError as exc:
+                errors += 1
+                kinds[type(exc).__name__] = kinds.get(type(exc).__name__, 0) + 1
+                return None
+            took = (time.perf_counter() - sent) * 1000
+            if resp.status_code >= 300 and resp.status_code != 304:
+                errors += 1
+                kinds[f"{kind} {resp.status_code}"] = kinds.get(f"{kind} {resp.status_code}", 0) + 1
+            if sent >= start + warmup:
+                if kind == "poll":
+                    kind = "poll 204" if resp.status_code == 204 else "poll changed"
+                records.append((sent, kind, took, server_time(resp.headers.get("Server-Timing"))))
+            return resp
+
+        async def phone(t: Table, seat: int, phase: float) -> None:
+            k = 0
+            while True:
+                at = start + phase + k * INTERVAL
+                if at >= stop:
+                    return
+                await asyncio.sleep(max(0.0, at - time.perf_counter()))
+                k += 1
+                resp = await request("poll", "GET", f"{base}/games/{t.game_id}/poll",
+                                     params={"v": t.phone_versions[seat]}, headers=HX)
+                if resp is not None and resp.status_code == 200:
+                    match = VERSION.search(resp.text)
+                    if match:
+                        t.phone_versions[seat] = int(match.group(1))
+
+        async def poster(t: Table, phase: float) -> None:
+            k = 0
+            while True:
+                at = start + phase + k * INTERVAL
+                if at >= stop or t.posted >= EXTRA:
+                    return
+                await asyncio.sleep(max(0.0, at - time.perf_counter()))
+                k += 1
+                form, seat = entry_form(t, games, token)
+                resp = await request("post", "POST", f"{base}/games/{t.game_id}/events", data=form, headers=HX)
+                if resp is not None and resp.status_code == 200:
+                    t.posted += 1
+                    t.version = int(VERSION.search(resp.text).group(1))  # type: ignore[union-attr]
+                    t.phone_versions[seat] = t.version
+
+        rng = random.Random(len(tables))
+        tasks = []
+        for t in tables:
+            t.phone_versions = [t.version, t.version]
+            phase = rng.uniform(0, INTERVAL)
+            tasks.append(poster(t, phase))
+            tasks.append(phone(t, 0, (phase + 0.5) % INTERVAL))
+            tasks.append(phone(t, 1, (phase + 1.5) % INTERVAL))
+        await asyncio.gather(*tasks)
+    for name in sorted({r[1] for r in records}):
+        mine = [r for r in records if r[1] == name]
+        log(f"    {name}: {len(mine)} requests, client p50 {percentile([r[2] for r in mine], 50):.1f} ms, "
+            f"server p50 {percentile([r[3] for r in mine], 50):.2f} ms, server total "
+            f"{sum(r[3] for r in mine) / 1000 / measure:.2f} s/s")
+    latencies = [r[2] for r in records]
+    posts = [r[2] for r in records if r[1] == "post"]
+    return Level(len(tables), percentile(latencies, 99), percentile(latencies, 50), percentile(posts, 99),
+                 len(records), errors, len(records) / measure, kinds)
+
+
+def load_search(base: str, tables: list[Table], games: list[Any], deadline: float, start_n: int,
+                warmup: float, measure: float, workers: int, fixed: list[int] | None = None) -> list[Level]:
+    """Levels of N tables until the largest N under the target is found (within 25 tables);
+    ``fixed``: exactly these levels instead."""
+    with httpx.Client(timeout=30) as client:
+        token = csrf_token(client, base, tables[0].game_id)
+        cookies = client.cookies
+    levels: list[Level] = []
+    passed, failed = 0, None
+    todo = list(fixed or [])
+    n = min(todo.pop(0) if todo else start_n, len(tables))
+    warmed = 0
+    while time.monotonic() + warmup + measure + 5 < deadline:
+        if n > warmed:
+            warm(base, tables[warmed:n], workers)
+            warmed = n
+        level = asyncio.run(_load(base, tables[:n], games, token, cookies, warmup, measure))
+        levels.append(level)
+        log(f"  {n} tables: p99 {level.p99:.1f} ms, p50 {level.p50:.1f} ms, entries p99 {level.post_p99:.1f} ms, "
+            f"{level.rate:.0f} req/s, {level.errors} errors {level.kinds or ''}-> {'ok' if level.ok else 'over'}")
+        if level.ok:
+            passed = max(passed, n)
+        else:
+            failed = n if failed is None else min(failed, n)
+        if fixed is not None:
+            if not todo:
+                break
+            n = min(todo.pop(0), len(tables))
+            continue
+        if failed is None:
+            if n >= len(tables):
+                break
+            nxt = min(len(tables), n * 2 if n < 200 else n + 100)
+        else:
+            if failed - passed <= 25:
+                break
+            nxt = (passed + failed) // 2 // 25 * 25 or 25
+            if nxt <= passed:
+                nxt = passed + 25
+        n = nxt
+    return levels
+
+
+def best(levels: list[Level]) -> Level | None:
+    ok = [lv for lv in levels if lv.ok]
+    return max(ok, key=lambda lv: lv.tables) if ok else None
+
+
+# ------------------------------------------------------------------------ report
+
+
+def fmt_ms(values: list[float]) -> str:
+    return f"{statistics.median(values):.2f} / {percentile(values, 99):.2f}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=1000, help="generated games for the replay cost")
+    parser.add_argument("--rounds", type=int, default=300, help="requests of each kind for the server times")
+    parser.add_argument("--max-tables", type=int, default=600, help="most tables a load level may have")
+    parser.add_argument("--start-tables", type=int, default=100, help="tables of the first load level")
+    parser.add_argument("--warmup", type=float, default=6.0, help="seconds of each level not measured")
+    parser.add_argument("--measure", type=float, default=16.0, help="seconds of each level measured")
+    parser.add_argument("--minutes", type=float, default=9.5, help="stop starting load levels after this")
+    parser.add_argument("--sqlite-only", action="store_true")
+    parser.add_argument("--levels", help="comma-separated table counts to run instead of the search")
+    parser.add_argument("--workers", type=int, default=WORKERS, help="gunicorn workers")
+    parser.add_argument("--threads", type=int, default=THREADS, help="threads per gunicorn worker")
+    args = parser.parse_args()
+    began = time.monotonic()
+    deadline = began + args.minutes * 60
+    results: dict[str, Any] = {}
+
+    log(f"replay: generating {args.games} complete games")
+    results["replay"] = replay_cost(args.games)
+    log(f"replay: {results['replay']['us_per_event']:.1f} µs/event over {results['replay']['events']} events")
+
+    games = templates(8, LENGTH, EXTRA)
+    with contextlib.ExitStack() as stack:
+        workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="tracker-bench-")))
+        pg = None if args.sqlite_only else stack.enter_context(postgres())
+        backends = ([("PostgreSQL", pg)] if pg else []) + [("SQLite", f"sqlite:///{workdir}/bench.sqlite3")]
+        for i, (name, url) in enumerate(backends):
+            count = args.max_tables + 40
+            log(f"{name}: importing {count} games of {LENGTH} entries")
+            tables = prepare_database(url, games, count)
+            micro, load_tables = tables[:40], tables[40:]
+            with gunicorn(url, workdir, args.workers, args.threads) as base:
+                log(f"{name}: server times ({args.rounds} of each request)")
+                warm(base, micro, args.workers)
+                results[name] = {"times": server_times(base, micro[:20] + micro[20:38], games, args.rounds)}
+                results[name]["bytes"] = page_bytes(base, micro[38], games, "gzip")
+                results[name]["bytes_br"] = page_bytes(base, micro[39], games, "br")
+                left = len(backends) - i
+                share = (deadline - time.monotonic()) / left
+                log(f"{name}: load levels ({share:.0f} s)")
+                results[name]["levels"] = load_search(base, load_tables, games, time.monotonic() + share,
+                                                      args.start_tables, args.warmup, args.measure, args.workers,
+                                                      [int(x) for x in args.levels.split(",")] if args.levels else None)
+    results["seconds"] = time.monotonic() - began
+    results["workers"], results["threads"] = args.workers, args.threads
+    print_report(results, backends=[name for name, _url in backends])
+    return 0
+
+
+def print_report(results: dict[str, Any], backends: list[str]) -> None:
+    r = results["replay"]
+    rows: list[tuple[str, str, str]] = []
+    rows.append((f"replay, {r['games']} complete games ({r['events']} events)", f"{r['us_per_event']:.1f} µs/event",
+                 "≤ 20 µs"))
+    for name in backends:
+        t = results[name]["times"]
+        insert = statistics.median(t["insert"])
+        rows.append((f"{name}: post an entry (htmx, game of {LENGTH}+), median / p99", f"{fmt_ms(t['htmx'])} ms",
+                     f"{statistics.median(t['htmx']) / insert:.1f}× insert (≤ 2×)"))
+        rows.append((f"{name}: post an entry (JSON API), median / p99", f"{fmt_ms(t['api'])} ms",
+                     f"{statistics.median(t['api']) / insert:.1f}× insert (≤ 2×)"))
+        rows.append((f"{name}: bare insert one row + commit, median / p99", f"{fmt_ms(t['insert'])} ms", "baseline"))
+        rows.append((f"{name}: bare hello, median / p99", f"{fmt_ms(t['hello'])} ms", "reference"))
+    first = backends[0]
+    b, br = results[first]["bytes"], results[first]["bytes_br"]
+    rows.append(("one entry's response (htmx), gzip (brotli)", f"{b['entry'] / 1024:.1f} KB ({br['entry'] / 1024:.1f} KB)",
+                 f"≤ 4 KB; {b['entry_raw'] / 1024:.1f} KB uncompressed"))
+    rows.append((f"first load of a game page + {len(b['parts']) - 1} assets, gzip (brotli)",
+                 f"{b['first_load'] / 1024:.1f} KB ({br['first_load'] / 1024:.1f} KB)", "≤ 60 KB"))
+    for name in backends:
+        levels = results[name]["levels"]
+        top = best(levels)
+        tried = ", ".join(f"{lv.tables}{'✓' if lv.ok else '✗'}" for lv in levels)
+        if top is None:
+            rows.append((f"{name}: most tables with p99 < {TARGET_MS:.0f} ms", "none", f"tried {tried}"))
+        else:
+            rows.append((f"{name}: most tables with p99 < {TARGET_MS:.0f} ms", f"{top.tables} tables",
+                         f"p99 {top.p99:.0f} ms, p50 {top.p50:.0f} ms, {top.rate:.0f} req/s; tried {tried}; ≥ 300"))
+    widths = [max(len(row[i]) for row in rows + [("measure", "result", "target / note")]) for i in range(3)]
+    line = "+-" + "-+-".join("-" * w for w in widths) + "-+"
+    print(f"tracker benchmark, {dt.date.today().isoformat()}, {platform.python_implementation()} "
+          f"{platform.python_version()}, {os.cpu_count()} cores, gunicorn {results['workers']} workers × {results['threads']} threads "
+          f"(gthread), run took {results['seconds'] / 60:.1f} min")
+    print(line)
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(("measure", "result", "target / note"), widths)) + " |")
+    print(line)
+    for row in rows:
+        print("| " + " | ".join(c.ljust(w) for c, w in zip(row, widths)) + " |")
+    print(line)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

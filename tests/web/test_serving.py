@@ -1,0 +1,299 @@
+"""Serving for many tables: fingerprinted long-cached static files, compression, reverse proxy,
+the per-worker snapshot cache, and a constant number of SQL statements per listing page."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from datetime import timedelta
+
+import brotli
+import pytest
+from flask import url_for
+from sqlalchemy import event, insert
+
+from helpers import new_game, post
+from tracker import create_app, screen, service
+from tracker.db import db
+from tracker.models import Event, Game, GamePlayer, Player, utcnow
+from tracker.rules import autoplay, duel
+from tracker.rules.events import event_to_dict
+from tracker.serving import IMMUTABLE, static_fingerprint
+
+HX = {"HX-Request": "true"}
+
+
+# ------------------------------------------------------------------------ static files
+
+
+def _static_urls(html: str) -> list[str]:
+    return re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
+
+
+def test_pages_link_fingerprinted_static_files(client, app):
+    urls = _static_urls(client.get("/").get_data(as_text=True))
+    assert urls, "the page links no static file"
+    for url in urls:
+        assert re.search(r"\.[0-9a-f]{12}(\.[a-z0-9]+)?$", url), url
+    digest = static_fingerprint(app, "app.css")
+    assert f"/static/app.{digest}.css" in urls
+
+
+def test_a_fingerprinted_file_is_cached_for_a_year(client, app):
+    with app.test_request_context():
+        url = url_for("static", filename="app.js")
+    resp = client.get(url)
+    assert resp.status_code == 200
+    assert resp.headers["Cache-Control"] == IMMUTABLE == "public, max-age=31536000, immutable"
+    assert resp.mimetype in ("text/javascript", "application/javascript")
+    with open(f"{app.static_folder}/app.js", "rb") as f:
+        assert resp.get_data() == f.read()
+    assert "Content-Security-Policy" in resp.headers  # the strict policy stays on every response
+
+
+def test_the_plain_name_and_an_outdated_fingerprint_revalidate(client):
+    plain = client.get("/static/app.css")
+    assert plain.status_code == 200 and plain.headers["Cache-Control"] == "no-cache"
+    stale = client.get("/static/app.000000000000.css")
+    assert stale.status_code == 200 and stale.headers["Cache-Control"] == "no-cache"
+    assert stale.get_data() == plain.get_data()
+
+
+def test_static_files_answer_304_to_their_etag(client, app):
+    with app.test_request_context():
+        url = url_for("static", filename="app.css")
+    first = client.get(url, headers={"Accept-Encoding": "gzip"})
+    again = client.get(url, headers={"Accept-Encoding": "gzip", "If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and again.get_data() == b""
+
+
+@pytest.mark.parametrize("encoding,decode", [("br", brotli.decompress), ("gzip", gzip.decompress)])
+def test_static_files_are_served_precompressed(client, app, encoding, decode):
+    with app.test_request_context():
+        url = url_for("static", filename="htmx.min.js")
+    plain = client.get(url).get_data()
+    resp = client.get(url, headers={"Accept-Encoding": encoding})
+    assert resp.headers["Content-Encoding"] == encoding
+    assert "Accept-Encoding" in resp.headers.get_all("Vary")[0] + ",".join(resp.headers.get_all("Vary"))
+    assert int(resp.headers["Content-Length"]) == len(resp.get_data()) < len(plain) / 2
+    assert decode(resp.get_data()) == plain
+
+
+def test_unknown_or_escaping_static_paths_are_404(client):
+    assert client.get("/static/nothing-here.css").status_code == 404
+    assert client.get("/static/../__init__.py").status_code == 404
+    assert client.get("/static/nothing.0123456789ab.css").status_code == 404
+
+
+def test_the_service_worker_precaches_the_fingerprinted_files(client, app):
+    body = client.get("/sw.js").get_data(as_text=True)
+    digest = static_fingerprint(app, "app.css")
+    assert f"/static/app.{digest}.css" in body
+
+
+# ------------------------------------------------------------------------ compression
+
+
+def test_pages_and_partials_are_compressed(client):
+    game = new_game(client)
+    page = client.get(f"/games/{game['id']}", headers={"Accept-Encoding": "gzip"})
+    assert page.headers["Content-Encoding"] == "gzip"
+    assert "<main" in gzip.decompress(page.get_data()).decode()
+    assert "Accept-Encoding" in ",".join(page.headers.get_all("Vary"))
+    partial = client.get(f"/games/{game['id']}", headers={**HX, "Accept-Encoding": "br, gzip"})
+    assert partial.headers["Content-Encoding"] == "br"
+    assert brotli.decompress(partial.get_data()).decode().lstrip().startswith("<main")
+
+
+def test_json_is_compressed_and_small_answers_are_not(client):
+    game = new_game(client)
+    state = client.get(f"/api/games/{game['id']}", headers={"Accept-Encoding": "gzip"})
+    assert state.headers["Content-Encoding"] == "gzip"
+    assert json.loads(gzip.decompress(state.get_data()))["id"] == game["id"]
+    poll = client.get(f"/games/{game['id']}/poll?v=0", headers={**HX, "Accept-Encoding": "gzip"})
+    assert poll.status_code == 204 and "Content-Encoding" not in poll.headers
+    plain = client.get(f"/api/games/{game['id']}")
+    assert "Content-Encoding" not in plain.headers and plain.get_json()["id"] == game["id"]
+
+
+def test_one_entry_answer_stays_small_on_the_wire(client):
+    game = new_game(client)
+    page = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    entry = re.search(r'name="entry_id" value="([^"]+)"', page)
+    form = {"event": json.dumps({"type": "take_tokens", "player": 0, "tokens": {"red": 1, "blue": 1, "white": 1}}),
+            "expected_version": "0", "entry_id": entry.group(1) if entry else "e1"}
+    resp = client.post(f"/games/{game['id']}/events", data=form, headers={**HX, "Accept-Encoding": "gzip"})
+    assert resp.status_code == 200 and resp.headers["Content-Encoding"] == "gzip"
+    assert len(resp.get_data()) <= 4096
+
+
+# ------------------------------------------------------------------------ reverse proxy
+
+
+def _proxy_app(database_url: str, count: int):
+    from appconfig import app_config
+
+    return create_app({**app_config(database_url), "PROXY_COUNT": count})
+
+
+def test_behind_a_proxy_the_forwarded_scheme_host_and_address_are_used(database_url):
+    app = _proxy_app(database_url, 1)
+    seen = {}
+
+    @app.get("/_whoami")
+    def whoami():  # type: ignore[no-untyped-def]
+        from flask import request
+
+        seen.update(addr=request.remote_addr, url=url_for("pages.home", _external=True))
+        return "ok"
+
+    headers = {"X-Forwarded-For": "203.0.113.7", "X-Forwarded-Proto": "https", "X-Forwarded-Host": "games.example"}
+    assert app.test_client().get("/_whoami", headers=headers).status_code == 200
+    assert seen == {"addr": "203.0.113.7", "url": "https://games.example/"}
+
+
+def test_without_a_proxy_forwarded_headers_are_ignored(database_url):
+    app = _proxy_app(database_url, 0)
+    seen = {}
+
+    @app.get("/_whoami")
+    def whoami():  # type: ignore[no-untyped-def]
+        from flask import request
+
+        seen.update(addr=request.remote_addr, url=url_for("pages.home", _external=True))
+        return "ok"
+
+    app.test_client().get("/_whoami", headers={"X-Forwarded-For": "203.0.113.7", "X-Forwarded-Proto": "https"})
+    assert seen == {"addr": "127.0.0.1", "url": "http://localhost/"}
+
+
+# ------------------------------------------------------------------------ snapshot cache
+
+
+def _fresh_state(app, game_id: str) -> dict:
+    """The game replayed from the database alone, with no snapshot."""
+    with app.app_context():
+        row = db.session.get(Game, game_id)
+        events = [e for e in db.session.query(Event).filter_by(game_id=game_id, undone=False).order_by(Event.seq)]
+        state = duel.replay(row.setup, [e.data for e in events])
+        return {"version": row.version, **duel.to_json(state)}
+
+
+def test_two_workers_with_their_own_snapshots_stay_in_step(database_url):
+    """Two apps on one database stand for two gunicorn workers: entries and undos written
+    through either are seen by the other, whatever each has kept."""
+    from appconfig import app_config
+
+    apps = [create_app(app_config(database_url)) for _ in range(2)]
+    clients = [a.test_client() for a in apps]
+    setup, events, _final = autoplay.play(11)
+    game = new_game(clients[0], first_player=setup["first_player"])
+    for i, ev in enumerate(events[:40]):
+        c = clients[i % 2]
+        assert post(c, game["id"], event_to_dict(ev)).status_code == 200
+        if i % 7 == 6:  # an undo through the other worker, then the entry again
+            assert clients[(i + 1) % 2].post(f"/api/games/{game['id']}/undo", json={}).status_code == 200
+            assert post(clients[i % 2], game["id"], event_to_dict(ev)).status_code == 200
+        for other in clients:
+            shown = other.get(f"/api/games/{game['id']}").get_json()
+            shown.pop("id")
+            assert shown == _fresh_state(apps[0], game["id"])
+    for a in apps:
+        with a.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+def test_the_log_is_narrated_the_same_with_and_without_snapshots(database_url):
+    from appconfig import app_config
+
+    cached = create_app(app_config(database_url))
+    uncached = create_app({**app_config(database_url), "SNAPSHOT_CACHE_SIZE": 0})
+    client = cached.test_client()
+    setup, events, _final = autoplay.play(5)
+    game = new_game(client, first_player=setup["first_player"])
+    for i, ev in enumerate(events[:30]):
+        assert post(client, game["id"], event_to_dict(ev)).status_code == 200
+        client.get(f"/games/{game['id']}")  # narrates and keeps the sentences
+        if i in (9, 20):  # an undo, narrated, then the same entry again
+            assert client.post(f"/api/games/{game['id']}/undo", json={}).status_code == 200
+            client.get(f"/games/{game['id']}")
+            assert post(client, game["id"], event_to_dict(ev)).status_code == 200
+    logs = []
+    for a in (cached, uncached):
+        with a.test_request_context():
+            view = service.load(game["id"])
+            logs.append((screen.game_context(view)["log"], screen.last_entry(view)))
+            db.session.remove()
+    assert logs[0] == logs[1] and len(logs[0][0]) == 30
+    for a in (cached, uncached):
+        with a.app_context():
+            db.engine.dispose()
+
+
+def test_a_version_read_with_the_events_guards_the_snapshot(app):
+    """A snapshot is kept only for the version its events were read at."""
+    game = service.create_game({"game": "duel", "players": ["Ana", "Ben"], "first_player": 0})
+    service.post_event(game.row.id, {"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    cache = service._snapshots()
+    cache.forget(game.row.id)
+    view = service.load(game.row.id)
+    snap = cache.get(game.row.id)
+    assert snap is not None and snap.version == view.version == 1 and snap.events is view.events
+
+
+# ------------------------------------------------------------------------ N+1
+
+
+def _bulk_games(count: int) -> None:
+    """``count`` more games with their seats and one entry each, inserted in bulk."""
+    now = utcnow()
+    if not db.session.query(Player).count():
+        db.session.execute(insert(Player), [{"name": n, "normalized": n.lower(), "created": now} for n in ("Ana", "Ben")])
+    ids = {p.normalized: p.id for p in db.session.query(Player)}
+    start = db.session.query(Game).count()
+    games, seats, events = [], [], []
+    for i in range(start, start + count):
+        gid = f"bulk-game-{i:06d}-xxxxxxxxxxxxxxxx"
+        finished = i % 3 == 0
+        games.append({"id": gid, "game": "duel", "setup": {"players": ["Ana", "Ben"], "first_player": 0, "nobles": None},
+                      "version": 1, "status": "finished" if finished else "active",
+                      "result": {"winner": {"player": i % 2, "routes": ["crowns"]}, "turns": 30} if finished else None,
+                      "started": now - timedelta(minutes=i), "finished": now - timedelta(minutes=i - 30) if finished else None})
+        seats += [{"game_id": gid, "seat": 0, "player_id": ids["ana"]}, {"game_id": gid, "seat": 1, "player_id": ids["ben"]}]
+        events.append({"game_id": gid, "seq": 1, "data": {"type": "take_tokens", "player": 0, "tokens": {"red": 1}},
+                       "undone": False, "created": now})
+    db.session.execute(insert(Game), games)
+    db.session.execute(insert(GamePlayer), seats)
+    db.session.execute(insert(Event), events)
+    db.session.commit()
+
+
+def _statements(app, client, path: str) -> int:
+    count = 0
+
+    def counter(*_args):  # type: ignore[no-untyped-def]
+        nonlocal count
+        count += 1
+
+    event.listen(db.engine, "before_cursor_execute", counter)
+    try:
+        resp = client.get(path)
+    finally:
+        event.remove(db.engine, "before_cursor_execute", counter)
+    assert resp.status_code == 200, (path, resp.status_code)
+    return count
+
+
+@pytest.mark.parametrize("path", ["/api/games", "/", "/history"])
+def test_listings_take_a_constant_number_of_statements(app, client, path):
+    if path == "/history" and not any(r.rule == "/history" for r in app.url_map.iter_rules()):
+        pytest.skip("no history page")
+    _bulk_games(10)
+    client.get(path)  # first visit: one-off work (e.g. attaching seats to old games) is not counted
+    few = _statements(app, client, path)
+    _bulk_games(990)
+    client.get(path)
+    many = _statements(app, client, path)
+    assert many == few <= 12, (path, few, many)
