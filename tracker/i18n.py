@@ -10,10 +10,13 @@ from .rules.errors import RuleError
 
 
 def tr(template: str, params: Mapping[str, Any] | None = None) -> str:
-    """Translate a rules template and fill in its ``%(name)s`` parameters."""
-    if params:
-        return gettext(template, **params)
-    return gettext(template)
+    """Translate a rules template and fill in its ``%(name)s`` parameters.
+
+    Parameters may echo what a client sent (an unknown kind, a type); anything that is not
+    valid UTF-8 (a lone surrogate) is replaced, so no page or JSON body fails to encode it.
+    """
+    text = gettext(template, **params) if params else gettext(template)
+    return text.encode("utf-8", "replace").decode("utf-8")
 
 
 def error_message(err: RuleError) -> str:

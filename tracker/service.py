@@ -34,6 +34,12 @@ HISTORY_FORMAT = "splendor-tracker-history/1"
 #: Engines by game kind (GAME-LOG.md ``game``).
 ENGINES = {"duel": duel, "splendor": splendor}
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{22,64}$")
+
+
+def is_game_id(value: Any) -> bool:
+    """True for a string shaped like a game (or spectator) id; anything else is never looked up
+    (PostgreSQL refuses NUL bytes in text, so a raw lookup of ``"…%00"`` would fail loudly)."""
+    return isinstance(value, str) and ID_PATTERN.fullmatch(value) is not None
 MAX_ENTRY_ID = 64
 #: How often a write without ``expected_version`` retries after losing a race (with a short,
 #: growing, jittered pause between tries).
@@ -102,6 +108,8 @@ def _setup(payload: Mapping[str, Any]) -> tuple[str, dict[str, Any], Any]:
 
 def current_version(game_id: str) -> int | None:
     """The game's version (one indexed read, no replay); None for an unknown game."""
+    if not is_game_id(game_id):
+        return None
     return db.session.scalar(select(Game.version).where(Game.id == game_id))
 
 
@@ -124,7 +132,7 @@ def load(game_id: str) -> GameView:
     only make the version look older than the events, never newer: a write based on such a
     view fails its conditional version bump instead of storing a wrongly checked event.
     """
-    row = db.session.get(Game, game_id) if isinstance(game_id, str) else None
+    row = db.session.get(Game, game_id) if is_game_id(game_id) else None
     if row is None:
         raise GameNotFound(game_id)
     return _load_folded(row)
@@ -283,6 +291,8 @@ def _pause(attempt: int) -> None:
 def _moved(game_id: str, seen: int) -> bool:
     """True when the game's version is no longer ``seen`` (read afresh, outside our snapshot)."""
     db.session.rollback()
+    if not is_game_id(game_id):
+        return None
     return db.session.scalar(select(Game.version).where(Game.id == game_id)) != seen
 
 
@@ -607,7 +617,7 @@ def resolve_code(code: Any) -> str | None:
 
 def spectator_id(game_id: str) -> str:
     """The game's read-only key, made on first use. Raises ``GameNotFound``."""
-    row = db.session.get(Game, game_id)
+    row = db.session.get(Game, game_id) if is_game_id(game_id) else None
     if row is None:
         raise GameNotFound(game_id)
     if row.spectator_id is None:
@@ -618,7 +628,7 @@ def spectator_id(game_id: str) -> str:
 
 def game_id_for_spectator(sid: str) -> str:
     """The game a spectator key shows. Raises ``GameNotFound``."""
-    found = db.session.scalar(select(Game.id).where(Game.spectator_id == sid)) if isinstance(sid, str) else None
+    found = db.session.scalar(select(Game.id).where(Game.spectator_id == sid)) if is_game_id(sid) else None
     if found is None:
         raise GameNotFound(sid)
     return found

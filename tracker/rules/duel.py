@@ -370,11 +370,19 @@ def stealable(player: Player) -> list[str]:
 
 def _set_player(state: DuelState, seat: int, _state_changes: Mapping[str, Any] | None = None, **changes: Any) -> DuelState:
     """``state`` with ``changes`` made to one player (and ``_state_changes`` to the state itself)."""
-    players = list(state.players)
-    players[seat] = _replace(players[seat], **changes)
+    players = state.players
+    player = _replace(players[seat], **changes)
+    if seat == 0 and len(players) == 2:
+        seats = (player, players[1])
+    elif seat == 1 and len(players) == 2:
+        seats = (players[0], player)
+    else:
+        listed = list(players)
+        listed[seat] = player
+        seats = tuple(listed)
     if _state_changes:
-        return _replace(state, players=tuple(players), **_state_changes)
-    return _replace(state, players=tuple(players))
+        return _replace(state, players=seats, **_state_changes)
+    return _replace(state, players=seats)
 
 
 def _alert(state: DuelState, kind: str, seat: int, template: str, **params: Any) -> DuelState:
@@ -735,7 +743,7 @@ def _totals_hold(state: DuelState) -> bool:
         and a.gold + b.gold + c.gold + d.gold == _GOLD
         and state.privileges_supply + p.privileges + q.privileges == PRIVILEGES
         and len(p.reserved) <= MAX_RESERVED and len(q.reserved) <= MAX_RESERVED
-        and len(p.royals) <= p.royals_earned and len(q.royals) <= q.royals_earned
+        and len(p.royals) <= p._totals[4] and len(q.royals) <= q._totals[4]  # royals_earned
     )
 
 

@@ -35,9 +35,10 @@ class RuleError(ValueError):
     def message(self) -> str:
         """The English message with its parameters filled in."""
         try:
-            return self.template % self.params
+            text = self.template % self.params
         except (KeyError, ValueError, TypeError):
-            return self.template
+            text = self.template
+        return text.encode("utf-8", "replace").decode("utf-8")
 
     def to_dict(self) -> dict[str, str]:
         """The error as GAME-LOG.md's ``{"code", "message", "rule"}`` (English message)."""
