@@ -51,13 +51,15 @@ from bench.games import as_log, templates  # noqa: E402
 from tracker.rules.events import event_to_dict  # noqa: E402
 
 #: The serving command of README "Running for many tables" (the bench app adds two routes).
-WORKERS = 4
+WORKERS = 3
 THREADS = 4
 
 
 def gunicorn_command(workers: int, threads: int) -> list[str]:
-    return [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--worker-class", "gthread",
-            "--threads", str(threads), "--backlog", "2048", "--log-level", "warning"]
+    """The README command (``threads`` 1: sync workers)."""
+    kind = ["--worker-class", "gthread", "--threads", str(threads)] if threads > 1 else ["--worker-class", "sync"]
+    return [sys.executable, "-m", "gunicorn", "--workers", str(workers), *kind, "--keep-alive", "5",
+            "--backlog", "2048", "--log-level", "warning"]
 LENGTH = 150          # entries a benchmark game already has
 EXTRA = 160           # entries each game may still receive during the run
 INTERVAL = 2.0        # seconds between entries of a table, and between polls of a phone
@@ -195,7 +197,8 @@ def _play(seed: int) -> Any:
 
 
 def replay_cost(count: int) -> dict[str, float]:
-    """µs per event of ``duel.replay`` over ``count`` complete generated games (best of 3 runs)."""
+    """µs per event of ``duel.replay`` over ``count`` complete generated games (CPU time of this
+    process, best of 5 runs)."""
     from tracker.rules import duel
 
     with multiprocessing.get_context("fork").Pool(os.cpu_count() or 2) as pool:
@@ -203,7 +206,7 @@ def replay_cost(count: int) -> dict[str, float]:
     complete = [(setup, events) for setup, events, state in played if state.winner is not None][:count]
     total = sum(len(events) for _setup, events in complete)
     runs = []
-    for _ in range(3):
+    for _ in range(5):
         start = time.process_time()  # CPU time of this process: other processes' load aside
         for setup, events in complete:
             duel.replay(setup, events)
@@ -448,7 +451,7 @@ async def _load(base: str, tables: list[Table], games: list[Any], token: str, co
 
 def load_search(base: str, tables: list[Table], games: list[Any], deadline: float, start_n: int,
                 warmup: float, measure: float, workers: int, fixed: list[int] | None = None) -> list[Level]:
-    """Levels of N tables until the largest N under the target is found (within 25 tables);
+    """Levels of N tables until the largest N under the target is found (within 10 tables);
     ``fixed``: exactly these levels instead."""
     with httpx.Client(timeout=30) as client:
         token = csrf_token(client, base, tables[0].game_id)
@@ -480,11 +483,11 @@ def load_search(base: str, tables: list[Table], games: list[Any], deadline: floa
                 break
             nxt = min(len(tables), n * 2 if n < 200 else n + 100)
         else:
-            if failed - passed <= 25:
+            if failed - passed <= 10:
                 break
-            nxt = (passed + failed) // 2 // 25 * 25 or 25
+            nxt = (passed + failed) // 2 // 5 * 5 or 5
             if nxt <= passed:
-                nxt = passed + 25
+                nxt = passed + 5
         n = nxt
     return levels
 
@@ -505,7 +508,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=1000, help="generated games for the replay cost")
     parser.add_argument("--rounds", type=int, default=300, help="requests of each kind for the server times")
-    parser.add_argument("--max-tables", type=int, default=600, help="most tables a load level may have")
+    parser.add_argument("--max-tables", type=int, default=400, help="most tables a load level may have")
     parser.add_argument("--start-tables", type=int, default=100, help="tables of the first load level")
     parser.add_argument("--warmup", type=float, default=6.0, help="seconds of each level not measured")
     parser.add_argument("--measure", type=float, default=16.0, help="seconds of each level measured")
@@ -513,10 +516,11 @@ def main() -> int:
     parser.add_argument("--sqlite-only", action="store_true")
     parser.add_argument("--levels", help="comma-separated table counts to run instead of the search")
     parser.add_argument("--workers", type=int, default=WORKERS, help="gunicorn workers")
-    parser.add_argument("--threads", type=int, default=THREADS, help="threads per gunicorn worker")
+    parser.add_argument("--threads", type=int, default=THREADS, help="threads per gunicorn worker (1: sync workers)")
     args = parser.parse_args()
     began = time.monotonic()
     deadline = began + args.minutes * 60
+    load_before = os.getloadavg()[1]
     results: dict[str, Any] = {}
 
     log(f"replay: generating {args.games} complete games")
@@ -547,6 +551,7 @@ def main() -> int:
                                                       [int(x) for x in args.levels.split(",")] if args.levels else None)
     results["seconds"] = time.monotonic() - began
     results["workers"], results["threads"] = args.workers, args.threads
+    results["loadavg"] = (load_before, os.getloadavg()[1])
     print_report(results, backends=[name for name, _url in backends])
     return 0
 
@@ -554,7 +559,7 @@ def main() -> int:
 def print_report(results: dict[str, Any], backends: list[str]) -> None:
     r = results["replay"]
     rows: list[tuple[str, str, str]] = []
-    rows.append((f"replay, {r['games']} complete games ({r['events']} events)", f"{r['us_per_event']:.1f} µs/event",
+    rows.append((f"replay, {r['games']} complete games ({r['events']} events), best of 5", f"{r['us_per_event']:.1f} µs/event",
                  "≤ 20 µs"))
     for name in backends:
         t = results[name]["times"]
@@ -584,7 +589,8 @@ def print_report(results: dict[str, Any], backends: list[str]) -> None:
     line = "+-" + "-+-".join("-" * w for w in widths) + "-+"
     print(f"tracker benchmark, {dt.date.today().isoformat()}, {platform.python_implementation()} "
           f"{platform.python_version()}, {os.cpu_count()} cores, gunicorn {results['workers']} workers × {results['threads']} threads "
-          f"(gthread), run took {results['seconds'] / 60:.1f} min")
+          f"(gthread), run took {results['seconds'] / 60:.1f} min; machine load average (5 min) "
+          f"{results['loadavg'][0]:.1f} before, {results['loadavg'][1]:.1f} after")
     print(line)
     print("| " + " | ".join(h.ljust(w) for h, w in zip(("measure", "result", "target / note"), widths)) + " |")
     print(line)

@@ -57,6 +57,7 @@ def init_app(app: Flask) -> None:
             app.wsgi_app, x_for=count, x_proto=count, x_host=count, x_port=count, x_prefix=count
         )
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
+    app.config.setdefault("COMPRESS_ALGORITHM_STREAMING", ["br", "deflate"])
     app.config.setdefault("COMPRESS_MIMETYPES", list(COMPRESSIBLE))
     app.config.setdefault("COMPRESS_MIN_SIZE", MIN_SIZE)
     app.config.setdefault("COMPRESS_LEVEL", 6)

@@ -297,3 +297,14 @@ def test_listings_take_a_constant_number_of_statements(app, client, path):
     client.get(path)
     many = _statements(app, client, path)
     assert many == few <= 12, (path, few, many)
+
+
+def test_workers_starting_together_share_one_generated_secret_key(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tracker import _secret_key
+
+    with ThreadPoolExecutor(8) as pool:
+        keys = set(pool.map(lambda _i: _secret_key(tmp_path), range(32)))
+    assert len(keys) == 1 and len(keys.pop()) == 64
+    assert [p.name for p in tmp_path.iterdir()] == ["secret_key"]

@@ -88,6 +88,22 @@ class Reserved:
         return {"card": self.card} if self.card else {"level": self.level}
 
 
+class _computed_once:
+    """A derived value of a frozen object, computed on first use and then read straight from the
+    instance ``__dict__`` (a non-data descriptor: the stored value shadows it, no call after)."""
+
+    def __init__(self, func: Callable[[Any], Any]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.func(obj)
+        return value
+
+
 @dataclass(frozen=True)
 class Player:
     """One seat: name, tokens held, privileges, cards bought, reserve and royal cards.
@@ -102,17 +118,14 @@ class Player:
     reserved: tuple[Reserved, ...] = ()
     royals: tuple[str, ...] = ()
 
-    @property
+    @_computed_once
     def _totals(self) -> tuple[int, int, dict[str, int], dict[str, int], int]:
         """``(prestige, crowns, bonuses, color_points, royals_earned)`` from the cards and royal cards.
 
         Computed once per player value (the fields are frozen) and kept in the instance
         ``__dict__``, outside the dataclass fields (so equality, repr and hashing ignore it).
         """
-        cached = self.__dict__.get("_totals_cache")
-        if cached is None:
-            cached = self.__dict__["_totals_cache"] = _add_to_totals(_NO_TOTALS, self.cards, self.royals)
-        return cached
+        return _add_to_totals(_NO_TOTALS, self.cards, self.royals)
 
     @property
     def prestige(self) -> int:
@@ -186,7 +199,10 @@ def _add_to_totals(
     if royals:
         all_royals = catalog.royals()
         prestige += sum(all_royals[r].points for r in royals)
-    earned = sum(1 for t in CROWN_THRESHOLDS if crowns >= t)
+    earned = 0
+    for threshold in CROWN_THRESHOLDS:
+        if crowns >= threshold:
+            earned += 1
     return prestige, crowns, bonuses, points, earned
 
 
@@ -263,10 +279,11 @@ class DuelState:
         if self.winner or not self.action_done:
             return None
         me = self.players[self.current_player]
-        if me.royal_due:
+        if me._totals[4] > len(me.royals):  # me.royal_due
             return Pending("royal", self.current_player)
-        if me.tokens.total > TOKEN_LIMIT:
-            return Pending("discard", self.current_player, me.tokens.total - TOKEN_LIMIT)
+        total = me.tokens.total
+        if total > TOKEN_LIMIT:
+            return Pending("discard", self.current_player, total - TOKEN_LIMIT)
         return None
 
     def taken_cards(self) -> set[str]:
@@ -306,7 +323,7 @@ def _replace(obj: Any, **changes: Any) -> Any:
     state.update(obj.__dict__)
     state.update(changes)
     if cls is Player and not _CARD_FIELDS.isdisjoint(changes):
-        state.pop("_totals_cache", None)
+        state.pop("_totals", None)
     return new
 
 
@@ -340,12 +357,12 @@ def cost_after_bonuses(player: Player, card: JewelCard) -> Tokens:
     bonuses = player._totals[2]
     cost = card.cost
     return Tokens(
-        white=max(0, cost.white - bonuses["white"]),
-        blue=max(0, cost.blue - bonuses["blue"]),
-        green=max(0, cost.green - bonuses["green"]),
-        red=max(0, cost.red - bonuses["red"]),
-        black=max(0, cost.black - bonuses["black"]),
-        pearl=cost.pearl,
+        max(0, cost.white - bonuses["white"]),
+        max(0, cost.blue - bonuses["blue"]),
+        max(0, cost.green - bonuses["green"]),
+        max(0, cost.red - bonuses["red"]),
+        max(0, cost.black - bonuses["black"]),
+        cost.pearl,
     )
 
 
@@ -418,12 +435,13 @@ def _gain_privilege(state: DuelState, seat: int, *, given: bool) -> DuelState:
     )
 
 
-def _move(state: DuelState, seat: int, tokens: Tokens, *, from_board: bool = True) -> DuelState:
-    """Move ``tokens`` from the board to ``seat`` (``from_board``) or from ``seat`` to the bag."""
+def _move(state: DuelState, seat: int, tokens: Tokens, *, from_board: bool = True, **changes: Any) -> DuelState:
+    """Move ``tokens`` from the board to ``seat`` (``from_board``) or from ``seat`` to the bag
+    (and make the state ``changes`` in the same step)."""
     me = state.players[seat]
     if from_board:
-        return _set_player(state, seat, {"board": state.board - tokens}, tokens=me.tokens + tokens)
-    return _set_player(state, seat, {"bag": state.bag + tokens}, tokens=me.tokens - tokens)
+        return _set_player(state, seat, {"board": state.board - tokens, **changes}, tokens=me.tokens + tokens)
+    return _set_player(state, seat, {"bag": state.bag + tokens, **changes}, tokens=me.tokens - tokens)
 
 
 def _check_steal(state: DuelState, seat: int, steal: str | None, rule: str) -> None:
@@ -485,9 +503,10 @@ def _use_privileges(state: DuelState, ev: UsePrivileges) -> DuelState:
             name=me.name, held=me.privileges, n=n,
         )
     _require_board(state, ev.tokens, "D-3.1")
-    state = _move(state, ev.player, ev.tokens)
-    state = _set_player(state, ev.player, privileges=me.privileges - n)
-    return _replace(state, privileges_supply=state.privileges_supply + n)
+    return _set_player(
+        state, ev.player, {"board": state.board - ev.tokens, "privileges_supply": state.privileges_supply + n},
+        tokens=me.tokens + ev.tokens, privileges=me.privileges - n,
+    )
 
 
 def _replenish(state: DuelState, ev: Replenish) -> DuelState:
@@ -510,11 +529,11 @@ def _take_tokens(state: DuelState, ev: TakeTokens) -> DuelState:
     if n > MAX_TAKE:
         raise RuleError("too_many_tokens", N_("Take at most 3 tokens, not %(n)s."), "D-5", n=n)
     _require_board(state, ev.tokens, "D-5")
-    state = _move(state, ev.player, ev.tokens)
+    state = _move(state, ev.player, ev.tokens, action_done=True)
     t = ev.tokens
     if MAX_TAKE in (t.white, t.blue, t.green, t.red, t.black) or t.pearl >= 2:
         state = _gain_privilege(state, 1 - ev.player, given=True)
-    return _replace(state, action_done=True)
+    return state
 
 
 def _reserve(state: DuelState, ev: Reserve) -> DuelState:
@@ -527,7 +546,7 @@ def _reserve(state: DuelState, ev: Reserve) -> DuelState:
         raise RuleError("no_gold_on_board", N_("There is no gold on the board, so no card can be reserved."), "D-6")
     if ev.card is not None:
         card = catalog.jewel(ev.card)
-        if card.id in state.taken_cards():
+        if _is_taken(state, card.id):
             raise RuleError("card_unavailable", N_("Card %(card)s is already bought or reserved."), "D-6", card=card.id)
         entry = Reserved(level=card.level, card=card.id)
     else:
@@ -535,9 +554,23 @@ def _reserve(state: DuelState, ev: Reserve) -> DuelState:
         if state.deck_left(ev.level) <= 0:
             raise RuleError("deck_empty", N_("The level %(level)s deck is empty."), "D-6", level=ev.level)
         entry = Reserved(level=ev.level)
-    state = _move(state, ev.player, single(GOLD))
-    state = _set_player(state, ev.player, reserved=me.reserved + (entry,))
-    return _replace(state, action_done=True)
+    gold = single(GOLD)
+    return _set_player(
+        state, ev.player, {"board": state.board - gold, "action_done": True},
+        tokens=me.tokens + gold, reserved=me.reserved + (entry,),
+    )
+
+
+def _is_taken(state: DuelState, card_id: str) -> bool:
+    """``card_id in state.taken_cards()``, without building the set."""
+    for p in state.players:
+        for o in p.cards:
+            if o.card == card_id:
+                return True
+        for r in p.reserved:
+            if r.card == card_id:
+                return True
+    return False
 
 
 def _reserved_index(state: DuelState, seat: int, card: JewelCard) -> int:
@@ -559,17 +592,17 @@ def _reserved_index(state: DuelState, seat: int, card: JewelCard) -> int:
 def _pay_and_take(
     state: DuelState, seat: int, payment: Tokens, owned: Owned, reserved: tuple[Reserved, ...]
 ) -> DuelState:
-    """``payment`` moves from the seat to the bag, ``owned`` joins the seat's cards and its
-    reserve becomes ``reserved`` (one new state; the player's cached totals, when known, are
-    carried over with the one card added)."""
+    """``payment`` moves from the seat to the bag, ``owned`` joins the seat's cards, its
+    reserve becomes ``reserved`` and the action is done (one new state; the player's cached
+    totals, when known, are carried over with the one card added)."""
     before = state.players[seat]
     state = _set_player(
-        state, seat, {"bag": state.bag + payment},
+        state, seat, {"bag": state.bag + payment, "action_done": True},
         tokens=before.tokens - payment, cards=before.cards + (owned,), reserved=reserved,
     )
-    cached = before.__dict__.get("_totals_cache")
+    cached = before.__dict__.get("_totals")
     if cached is not None:
-        state.players[seat].__dict__["_totals_cache"] = _add_to_totals(cached, (owned,), ())
+        state.players[seat].__dict__["_totals"] = _add_to_totals(cached, (owned,), ())
     return state
 
 
@@ -582,7 +615,7 @@ def _purchase(state: DuelState, ev: Purchase) -> DuelState:
     if ev.from_reserve:
         i = _reserved_index(state, ev.player, card)
         reserved = reserved[:i] + reserved[i + 1 :]
-    elif card.id in state.taken_cards():
+    elif _is_taken(state, card.id):
         raise RuleError("card_unavailable", N_("Card %(card)s is already bought or reserved."), "D-7", card=card.id)
     if card.is_joker:
         if ev.wild_color is None:
@@ -633,7 +666,7 @@ def _purchase(state: DuelState, ev: Purchase) -> DuelState:
             state, "royal_due", ev.player, N_("%(name)s reaches %(crowns)s crowns (from %(before)s): choose a royal card."),
             name=me.name, crowns=me.crowns, before=crowns_before,
         )
-    return _replace(state, action_done=True)
+    return state
 
 
 def _take_royal(state: DuelState, ev: TakeRoyal) -> DuelState:
@@ -776,7 +809,9 @@ def _end_turn(state: DuelState) -> DuelState:
     """D-2 step 6: victory check for the player whose turn ends, then the next turn."""
     seat = state.current_player
     me = state.players[seat]
-    routes = me.routes()
+    prestige, crowns, _bonuses, points, _earned = me._totals
+    near = prestige >= PRESTIGE_TO_WIN or crowns >= CROWNS_TO_WIN or max(points.values()) >= COLOR_POINTS_TO_WIN
+    routes = me.routes() if near else ()
     if routes:
         state = _replace(state, winner=Winner(seat, routes))
         return _alert(state, "victory", seat, N_("%(name)s wins!"), name=me.name, routes=list(routes))
@@ -818,7 +853,8 @@ def apply(state: DuelState, event: Event) -> DuelState:
             if before.kind == "discard" and not isinstance(event, Discard):
                 raise RuleError("discard_required", N_("Return tokens down to 10 first."), "D-10")
         state = handler(state, event)
-    check_invariants(state)
+    if not _totals_hold(state):  # the fast path of check_invariants
+        check_invariants(state)
     after = state.pending
     if after is not None and after.kind == "discard" and after != before:
         state = _alert(
