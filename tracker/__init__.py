@@ -38,7 +38,7 @@ def _secret_key(instance: Path) -> str:
     if not path.exists():
         # Written aside, then linked into place: several gunicorn workers starting at once
         # all end up with the one key that was published first, never a half-written file.
-        draft = instance / f".secret_key.{os.getpid()}"
+        draft = instance / f".secret_key.{os.getpid()}.{secrets.token_hex(4)}"
         draft.write_text(secrets.token_hex(32))
         draft.chmod(0o600)
         try:
