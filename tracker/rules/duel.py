@@ -7,10 +7,11 @@ Every rule id below refers to ``RULES.md`` (D-1 … D-12).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from enum import Enum
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from .common import Alert, Reserved
 from . import catalog
 from .catalog import EXTRA_TURN, NO_COLOR, STEAL_TOKEN, TAKE_PRIVILEGE, TAKE_TOKEN, JewelCard
 from .errors import N_, RuleError
@@ -74,18 +75,6 @@ class Owned:
     def jewel(self) -> JewelCard:
         """The catalogue card."""
         return catalog.jewels()[self.card]
-
-
-@dataclass(frozen=True)
-class Reserved:
-    """A reserved card: named (``card``) or secret (``card is None``, only its ``level`` known)."""
-
-    level: int
-    card: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"card": id}`` or, for a secret card, ``{"level": n}`` (GAME-LOG.md)."""
-        return {"card": self.card} if self.card else {"level": self.level}
 
 
 class _computed_once:
@@ -204,24 +193,6 @@ def _add_to_totals(
         if crowns >= threshold:
             earned += 1
     return prestige, crowns, bonuses, points, earned
-
-
-@dataclass(frozen=True)
-class Alert:
-    """Something the table must notice, raised by the last event.
-
-    ``kind`` is one of GAME-LOG.md's alert kinds; ``template``/``params`` make its message.
-    """
-
-    kind: str
-    player: int
-    template: str
-    params: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def message(self) -> str:
-        """The English message."""
-        return self.template % dict(self.params)
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,10 @@ table, and a deck's top card is reserved as a secret ``{"level": n}`` named when
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
+from .common import Alert, Reserved
 from . import catalog
 from .catalog import DevelopmentCard, Noble
 from .errors import N_, RuleError
@@ -71,18 +72,6 @@ def noble(noble_id: object) -> Noble:
 
 
 @dataclass(frozen=True)
-class Reserved:
-    """A reserved card: named (``card``) or secret (``card is None``, only its ``level`` known)."""
-
-    level: int
-    card: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"card": id}`` or, for a secret card, ``{"level": n}`` (GAME-LOG.md)."""
-        return {"card": self.card} if self.card else {"level": self.level}
-
-
-@dataclass(frozen=True)
 class Player:
     """One seat: name, tokens held, development cards bought (ids), reserve and nobles (ids).
 
@@ -115,25 +104,6 @@ class Player:
         """True when the bonuses (never tokens) meet every requirement of ``tile`` (S-3.2)."""
         bonuses = self.bonuses
         return all(bonuses[c] >= tile.requires.get(c) for c in GEM_COLORS)
-
-
-@dataclass(frozen=True)
-class Alert:
-    """Something the table must notice, raised by the last event.
-
-    ``kind`` is one of GAME-LOG.md's alert kinds (``discard_due``, ``noble_visit``,
-    ``noble_due``, ``final_round``, ``victory``); ``template``/``params`` make its message.
-    """
-
-    kind: str
-    player: int
-    template: str
-    params: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def message(self) -> str:
-        """The English message."""
-        return self.template % dict(self.params)
 
 
 @dataclass(frozen=True)
