@@ -16,7 +16,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, Mapping
 
 from flask import current_app
-from sqlalchemy import func, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from . import archive, people
@@ -199,7 +199,8 @@ def _load_folded(row: Game) -> GameView:
     events = tuple(parse_event(r.data, seats) for r in rows)
     view = GameView(row=row, events=events, state=engine.replay(row.setup, events))
     if all(r.version == row.version for r in rows) and (rows or row.version == 0):
-        cache.put(row.id, Snapshot(row.version, rows[-1].seq if rows else 0, events, view.state))
+        cache.put(row.id, Snapshot(row.version, rows[-1].seq if rows else 0, events, view.state,
+                                   game=row.game, setup=row.setup))
     return view
 
 
@@ -227,7 +228,7 @@ def _remember_write(
     if snap is not None and snap.events is view.events:
         snap = snap.extended(version, seq, [(event, view.state, state)])
     else:
-        snap = Snapshot(version, seq, view.events + (event,), state)
+        snap = Snapshot(version, seq, view.events + (event,), state, game=view.row.game, setup=view.row.setup)
     cache.put(game_id, snap)
     return snap.events
 
@@ -239,7 +240,8 @@ def _remember_undo(game_id: str, view: GameView, version: int, last_seq: int, fo
     if snap is not None and snap.events is view.events:
         cache.put(game_id, snap.without_last(version, last_seq, folded.events, folded.state))
     else:
-        cache.put(game_id, Snapshot(version, last_seq, folded.events, folded.state))
+        cache.put(game_id, Snapshot(version, last_seq, folded.events, folded.state,
+                                    game=view.row.game, setup=view.row.setup))
 
 
 def create_game(payload: Mapping[str, Any]) -> GameView:
@@ -260,15 +262,17 @@ def _summary(state: Any) -> dict[str, Any]:
     return {"status": "finished", "result": {"winner": winner, "turns": state.turn}, "finished": utcnow()}
 
 
-def _bump(row: Game, seen: int, state: Any) -> bool:
-    """Raise the version from ``seen`` by one, only if nobody else did; updates the summary."""
+def _bump(game_id: str, seen: int, state: Any) -> Game | None:
+    """Raise the version from ``seen`` by one, only if nobody else did, and write the listing
+    summary; returns the game row as updated (None when the version was no longer ``seen``)."""
     summary = _summary(state)
-    if summary["status"] == row.status == "finished":
-        summary["finished"] = row.finished
-    res = db.session.execute(
-        update(Game).where(Game.id == row.id, Game.version == seen).values(version=seen + 1, **summary)
+    if summary["finished"] is not None:
+        summary["finished"] = func.coalesce(Game.finished, summary["finished"])  # keep the first end
+    stmt = (
+        update(Game).where(Game.id == game_id, Game.version == seen).values(version=seen + 1, **summary)
+        .returning(Game).execution_options(populate_existing=True, synchronize_session=False)
     )
-    return res.rowcount == 1
+    return db.session.execute(stmt).scalars().one_or_none()
 
 
 def _check_write_args(expected_version: Any, entry_id: Any = None) -> None:
@@ -310,8 +314,16 @@ def post_event(
     A repeated ``entry_id`` stores nothing and returns the current game. Raises
     ``GameNotFound``, ``VersionConflict`` (stale ``expected_version``) or ``RuleError``
     (nothing stored).
+
+    With ``expected_version`` and this worker's snapshot of the game at that version, the
+    write is two statements and a commit (``_write_on_snapshot``); anything unusual (a stale
+    version, a refused entry, a repeated ``entry_id``, no snapshot) takes the checked path.
     """
     _check_write_args(expected_version, entry_id)
+    if expected_version is not None:
+        view = _write_on_snapshot(game_id, data, expected_version, entry_id)
+        if view is not None:
+            return view
     for attempt in range(RETRIES):
         _pause(attempt)
         view = load(game_id)
@@ -330,15 +342,15 @@ def post_event(
                 raise VersionConflict(load(game_id)) from None
             continue
         seen = view.version
-        seq = (db.session.scalar(select(func.max(Event.seq)).where(Event.game_id == game_id)) or 0) + 1
-        if not _bump(view.row, seen, state):
+        row = _bump(game_id, seen, state)
+        if row is None:
             db.session.rollback()
             if expected_version is not None:
                 raise VersionConflict(load(game_id))
             continue
-        db.session.add(Event(game_id=game_id, seq=seq, entry_id=entry_id, data=event_to_dict(event), created=utcnow()))
         try:
-            db.session.commit()
+            seq = _insert_event(game_id, entry_id, event)
+            _commit_keeping(row)
         except IntegrityError:
             db.session.rollback()
             if _entry_seen(game_id, entry_id):
@@ -347,9 +359,93 @@ def post_event(
                 raise VersionConflict(load(game_id))
             continue
         events = _remember_write(game_id, view, seen + 1, seq, event, state)
-        db.session.refresh(view.row)
-        return GameView(row=view.row, events=events, state=state)
+        return GameView(row=row, events=events, state=state)
     raise VersionConflict(load(game_id))
+
+
+def _snapshot_at(game_id: str, version: int) -> Snapshot | None:
+    """This worker's snapshot of the game at exactly ``version``: as kept, or caught up with the
+    entries stored since (one query) when the database is at ``version`` and no undo happened
+    in between; None otherwise (the caller takes the checked path)."""
+    if not is_game_id(game_id):
+        return None
+    cache = _snapshots()
+    snap = cache.get(game_id)
+    if snap is None or snap.game is None or snap.version > version:
+        return None
+    if snap.version == version:
+        return snap
+    rows = _rows_after(game_id, snap.last_seq)
+    if len(rows) != version - snap.version or any(r.version != version for r in rows):
+        return None
+    engine, seats = ENGINES[snap.game], len(snap.setup["players"])
+    try:
+        steps, state = [], snap.state
+        for r in rows:
+            event = parse_event(r.data, seats)
+            after = engine.apply(state, event)
+            steps.append((event, state, after))
+            state = after
+    except RuleError:
+        return None
+    snap = snap.extended(version, rows[-1].seq, steps)
+    cache.put(game_id, snap)
+    return snap
+
+
+def _write_on_snapshot(game_id: str, data: Any, expected_version: int, entry_id: str | None) -> GameView | None:
+    """The common write: the entry is judged on this worker's snapshot at ``expected_version``,
+    then the version bump (``WHERE version = expected``, returning the row) and the insert
+    are the only statements. None, with nothing stored, whenever the checked path must decide
+    (no snapshot, a refused entry, a lost race, a repeated ``entry_id``)."""
+    snap = _snapshot_at(game_id, expected_version)
+    if snap is None:
+        return None
+    engine = ENGINES[snap.game]
+    try:
+        event = parse_event(data, len(snap.setup["players"]))
+        state = engine.apply(snap.state, event)
+    except RuleError:
+        return None  # judged again on the game as stored: a stale phone gets a conflict
+    row = _bump(game_id, expected_version, state)
+    if row is None:
+        db.session.rollback()
+        return None
+    try:
+        seq = _insert_event(game_id, entry_id, event)
+        _commit_keeping(row)
+    except IntegrityError:
+        db.session.rollback()
+        return None
+    new = snap.extended(expected_version + 1, seq, [(event, snap.state, state)])
+    _snapshots().put(game_id, new)
+    return GameView(row=row, events=new.events, state=state)
+
+
+def _insert_event(game_id: str, entry_id: str | None, event: RuleEvent) -> int:
+    """Insert the event as the game's next ``seq`` (computed by the same statement); returns it.
+    Runs after the version bump, whose row lock keeps any other writer of the game out."""
+    next_seq = (
+        select(func.coalesce(func.max(Event.seq), 0) + 1).where(Event.game_id == game_id).scalar_subquery()
+    )
+    return db.session.execute(
+        insert(Event)
+        .values(game_id=game_id, seq=next_seq, entry_id=entry_id, data=event_to_dict(event), undone=False,
+                created=utcnow())
+        .returning(Event.seq)
+    ).scalar_one()
+
+
+def _commit_keeping(row: Game) -> None:
+    """Commit without expiring ``row``: it holds what the bump returned, so the view needs no
+    re-read of the game."""
+    session = db.session()
+    keep = session.expire_on_commit
+    session.expire_on_commit = False
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = keep
 
 
 def undo(game_id: str, *, expected_version: Any = None) -> GameView:
@@ -370,15 +466,15 @@ def undo(game_id: str, *, expected_version: Any = None) -> GameView:
         rows[-1].undone_at = utcnow()
         folded = _fold(view.row, rows[:-1])
         seen, last_seq = view.version, (rows[-2].seq if len(rows) > 1 else 0)
-        if not _bump(view.row, seen, folded.state):
+        row = _bump(game_id, seen, folded.state)
+        if row is None:
             db.session.rollback()
             if expected_version is not None:
                 raise VersionConflict(load(game_id))
             continue
-        db.session.commit()
+        _commit_keeping(row)
         _remember_undo(game_id, view, seen + 1, last_seq, folded)
-        db.session.refresh(view.row)
-        return GameView(row=view.row, events=folded.events, state=folded.state)
+        return GameView(row=row, events=folded.events, state=folded.state)
     raise VersionConflict(load(game_id))
 
 

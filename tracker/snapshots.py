@@ -26,7 +26,9 @@ Step = tuple[Any, Any, Any]  # (event, state before, state after)
 class Snapshot:
     """One game at one version: its applied events, the folded state and derived text.
 
-    ``last_seq`` is the ``seq`` of the last applied event (0 when there is none). ``tail``
+    ``last_seq`` is the ``seq`` of the last applied event (0 when there is none). ``game`` and
+    ``setup`` are the row's kind and setup (they never change), so a write at this very version
+    needs no read of the game row. ``tail``
     holds the steps of the last ``len(tail)`` events; ``lines`` maps a key (the language) to
     the log sentences of the first ``len(lines[key])`` events.
     """
@@ -37,6 +39,8 @@ class Snapshot:
     state: Any
     tail: tuple[Step, ...] = ()
     lines: dict[Hashable, tuple[str, ...]] = field(default_factory=dict)
+    game: str | None = None
+    setup: Any = None
 
     def extended(self, version: int, last_seq: int, steps: Iterable[Step]) -> "Snapshot":
         """The snapshot after appending ``steps`` (each ``(event, before, after)``) at ``version``."""
@@ -48,6 +52,8 @@ class Snapshot:
             state=steps[-1][2] if steps else self.state,
             tail=(self.tail + steps)[-MAX_TAIL:],
             lines=dict(self.lines),
+            game=self.game,
+            setup=self.setup,
         )
 
     def without_last(self, version: int, last_seq: int, events: tuple[Any, ...], state: Any) -> "Snapshot":
@@ -60,6 +66,8 @@ class Snapshot:
             state=state,
             tail=self.tail[:-1],
             lines={k: v[:n] for k, v in self.lines.items()},
+            game=self.game,
+            setup=self.setup,
         )
 
     def narrated(self, key: Hashable, describe: Callable[[Any, Any, Any], str], steps: Callable[[], Iterable[Step]]) -> list[str]:
