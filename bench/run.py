@@ -254,20 +254,23 @@ def entry_form(table: Table, games: list[tuple[dict[str, Any], list[Any]]], toke
 
 async def _warm(base: str, tables: list[Table], times: int) -> None:
     """Steady state: tables have been playing a while, so every worker has folded their games
-    and written their logs. Each game's page is asked ``times`` times (spread over the
-    workers); not measured."""
-    limit = asyncio.Semaphore(16)
-    async with httpx.AsyncClient(timeout=60) as client:
+    and written their logs. Each game's page is asked ``times`` times, each time on a new
+    connection (so any worker may take it: with 3 workers and 15 asks a worker misses a game
+    with odds of 0.2%), never twice at once; not measured."""
+    limit = asyncio.Semaphore(8)
+    no_keepalive = httpx.Limits(max_keepalive_connections=0)
+    async with httpx.AsyncClient(timeout=60, limits=no_keepalive) as client:
 
         async def get(t: Table) -> None:
             async with limit:
                 (await client.get(f"{base}/games/{t.game_id}")).raise_for_status()
 
-        await asyncio.gather(*(get(t) for t in tables for _ in range(times)))
+        for _ in range(times):
+            await asyncio.gather(*(get(t) for t in tables))
 
 
 def warm(base: str, tables: list[Table], workers: int) -> None:
-    asyncio.run(_warm(base, tables, 3 * workers))
+    asyncio.run(_warm(base, tables, 5 * workers))
 
 
 # ------------------------------------------------------------------------ 2. server time
@@ -353,6 +356,28 @@ def page_bytes(base: str, table: Table, games: list[Any], encoding: str) -> dict
 # ------------------------------------------------------------------------ 4. load
 
 
+def cpu_seconds() -> dict[str, float]:
+    """CPU seconds used so far by gunicorn (master and workers), PostgreSQL and this load
+    generator (from /proc; Linux only)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {"server": 0.0, "postgres": 0.0}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            raw = stat.read_text()
+            cmd = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        fields = raw[raw.rindex(")") + 2:].split()
+        used = (int(fields[11]) + int(fields[12])) / tick
+        if b"gunicorn" in cmd:
+            out["server"] += used
+        elif raw[raw.index("(") + 1:raw.rindex(")")] == "postgres":
+            out["postgres"] += used
+    me = os.times()
+    out["client"] = me.user + me.system
+    return out
+
+
 @dataclass
 class Level:
     tables: int
@@ -363,99 +388,105 @@ class Level:
     errors: int
     rate: float
     kinds: dict[str, int] = field(default_factory=dict)
+    cpu: dict[str, float] = field(default_factory=dict)  # cores used while measured, by process kind
 
     @property
     def ok(self) -> bool:
         return self.errors == 0 and self.p99 < TARGET_MS
 
 
-async def _load(base: str, tables: list[Table], games: list[Any], token: str, cookies: httpx.Cookies,
-                warmup: float, measure: float) -> Level:
-    records: list[tuple[float, str, float, float]] = []
-    errors = 0
+def lua_string(text: str) -> str:
+    """``text`` as a Lua string literal."""
+    return '"' + "".join(c if c.isalnum() or c in "-_.~%=&+" else f"\\{ord(c)}" for c in text) + '"'
+
+
+def write_tables(folder: Path, tables: list[Table], games: list[Any], phases: list[float]) -> None:
+    """The tables for bench/load.lua, ``<n>.lua`` returning table n (from 1): id, version, entries
+    posted so far, phase and the form field ``event=…`` of every entry still to come (with the
+    seat that makes it)."""
+    from urllib.parse import quote
+
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir()
+    for n, (t, phase) in enumerate(zip(tables, phases), start=1):
+        events = games[t.template][1][LENGTH + t.posted:]
+        rows = ",".join(f"{{player={e.player},body={lua_string('event=' + quote(json.dumps(event_to_dict(e)), safe=''))}}}"
+                        for e in events)
+        (folder / f"{n}.lua").write_text(
+            f"return {{id={lua_string(t.game_id)},version={t.version},posted={t.posted},phase={phase:.3f},events={{{rows}}}}}\n")
+
+
+def wrk_level(base: str, tables: list[Table], games: list[Any], token: str, cookie: str,
+              warmup: float, measure: float, workdir: Path) -> Level:
+    """One load level with wrk (bench/load.lua): two phones per table, each one wrk thread with
+    its own keep-alive connection; CPU use sampled from /proc while measured."""
+    rng = random.Random(len(tables))
+    phases = [rng.uniform(0, INTERVAL) for _ in tables]
+    data, out = workdir / "tables", workdir / "wrk-out.json"
+    write_tables(data, tables, games, phases)
+    out.unlink(missing_ok=True)
+    begin = time.monotonic() + 1.0 + len(tables) * 0.004  # wrk starts its threads first
+    env = {**os.environ, "BENCH_DATA": str(data), "BENCH_OUT": str(out), "BENCH_START": f"{begin:.6f}",
+           "BENCH_WARMUP": str(warmup), "BENCH_MEASURE": str(measure), "BENCH_COOKIE": cookie, "BENCH_CSRF": token}
+    phones = 2 * len(tables)
+    duration = int(begin - time.monotonic() + warmup + measure + 2)
+    proc = subprocess.Popen(["wrk", "-t", str(phones), "-c", str(phones), "-d", f"{duration}s", "--timeout", "10s",
+                             "-s", str(ROOT / "bench" / "load.lua"), base], env=env,
+                            stdout=subprocess.PIPE, stderr=None, text=True)
+    time.sleep(max(0.0, begin + warmup - time.monotonic()))
+    before, wrk_before = cpu_seconds(), process_cpu(proc.pid)
+    time.sleep(max(0.0, begin + warmup + measure - time.monotonic()))
+    after, wrk_after = cpu_seconds(), process_cpu(proc.pid)
+    output, _ = proc.communicate(timeout=duration + 60)
+    if proc.returncode != 0 or not out.exists():
+        raise RuntimeError(f"wrk failed ({proc.returncode}): {output[-2000:]}")
+    result = json.loads(out.read_text())
+    used = {k: (after[k] - before[k]) / measure for k in ("server", "postgres")}
+    used["load generator"] = (wrk_after - wrk_before) / measure
+    records: dict[str, list[float]] = {}
+    server: dict[str, list[float]] = {}
     kinds: dict[str, int] = {}
-    limits = httpx.Limits(max_connections=2 * len(tables) + 10, max_keepalive_connections=2 * len(tables) + 10)
-    async with httpx.AsyncClient(timeout=30, limits=limits, cookies=cookies,
-                                 headers={"Accept-Encoding": "gzip", "X-CSRFToken": token}) as client:
-        start = time.perf_counter() + 0.5
-        stop = start + warmup + measure
+    progress: dict[int, tuple[int, int]] = {}
+    for phone in result["phones"]:
+        for kind, values in (phone["lat"] or {}).items():
+            records.setdefault(kind, []).extend(values)
+        for kind, values in (phone["server"] or {}).items():
+            server.setdefault(kind, []).extend(values)
+        for key, count in (phone["errors"] or {}).items():
+            kinds[key] = kinds.get(key, 0) + int(count)
+        index = int(phone["table"]) - 1
+        posted, version = progress.get(index, (-1, 0))
+        progress[index] = (max(posted, int(phone["best_posted"])), max(version, int(phone["last_version"])))
+    for index, (posted, version) in progress.items():
+        t = tables[index]
+        t.posted += posted + 1
+        t.version = max(t.version, version)
+    for key, count in result["socket_errors"].items():
+        if count:
+            kinds[f"socket {key}"] = int(count)
+    for name in sorted(records):
+        log(f"    {name}: {len(records[name])} requests, client p50 {percentile(records[name], 50):.1f} ms, "
+            f"p99 {percentile(records[name], 99):.1f} ms, server p50 {percentile(server.get(name, []), 50):.2f} ms")
+    log("    cores used: " + ", ".join(f"{k} {v:.2f}" for k, v in used.items()))
+    latencies = [v for values in records.values() for v in values]
+    return Level(len(tables), percentile(latencies, 99), percentile(latencies, 50), percentile(records.get("post", []), 99),
+                 len(latencies), sum(kinds.values()), len(latencies) / measure, kinds, used)
 
-        async def request(kind: str, method: str, url: str, **kw: Any) -> httpx.Response | None:
-            nonlocal errors
-            sent = time.perf_counter()
-            try:
-                resp = await client.request(method, url, **kw)
-            except httpx.HTTPError as exc:
-                errors += 1
-                kinds[type(exc).__name__] = kinds.get(type(exc).__name__, 0) + 1
-                return None
-            took = (time.perf_counter() - sent) * 1000
-            if resp.status_code >= 300 and resp.status_code != 304:
-                errors += 1
-                kinds[f"{kind} {resp.status_code}"] = kinds.get(f"{kind} {resp.status_code}", 0) + 1
-            if sent >= start + warmup:
-                if kind == "poll":
-                    kind = "poll 204" if resp.status_code == 204 else "poll changed"
-                records.append((sent, kind, took, server_time(resp.headers.get("Server-Timing"))))
-            return resp
 
-        async def phone(t: Table, seat: int, phase: float) -> None:
-            k = 0
-            while True:
-                at = start + phase + k * INTERVAL
-                if at >= stop:
-                    return
-                await asyncio.sleep(max(0.0, at - time.perf_counter()))
-                k += 1
-                resp = await request("poll", "GET", f"{base}/games/{t.game_id}/poll",
-                                     params={"v": t.phone_versions[seat]}, headers=HX)
-                if resp is not None and resp.status_code == 200:
-                    match = VERSION.search(resp.text)
-                    if match:
-                        t.phone_versions[seat] = int(match.group(1))
-
-        async def poster(t: Table, phase: float) -> None:
-            k = 0
-            while True:
-                at = start + phase + k * INTERVAL
-                if at >= stop or t.posted >= EXTRA:
-                    return
-                await asyncio.sleep(max(0.0, at - time.perf_counter()))
-                k += 1
-                form, seat = entry_form(t, games, token)
-                resp = await request("post", "POST", f"{base}/games/{t.game_id}/events", data=form, headers=HX)
-                if resp is not None and resp.status_code == 200:
-                    t.posted += 1
-                    t.version = int(VERSION.search(resp.text).group(1))  # type: ignore[union-attr]
-                    t.phone_versions[seat] = t.version
-
-        rng = random.Random(len(tables))
-        tasks = []
-        for t in tables:
-            t.phone_versions = [t.version, t.version]
-            phase = rng.uniform(0, INTERVAL)
-            tasks.append(poster(t, phase))
-            tasks.append(phone(t, 0, (phase + 0.5) % INTERVAL))
-            tasks.append(phone(t, 1, (phase + 1.5) % INTERVAL))
-        await asyncio.gather(*tasks)
-    for name in sorted({r[1] for r in records}):
-        mine = [r for r in records if r[1] == name]
-        log(f"    {name}: {len(mine)} requests, client p50 {percentile([r[2] for r in mine], 50):.1f} ms, "
-            f"server p50 {percentile([r[3] for r in mine], 50):.2f} ms, server total "
-            f"{sum(r[3] for r in mine) / 1000 / measure:.2f} s/s")
-    latencies = [r[2] for r in records]
-    posts = [r[2] for r in records if r[1] == "post"]
-    return Level(len(tables), percentile(latencies, 99), percentile(latencies, 50), percentile(posts, 99),
-                 len(records), errors, len(records) / measure, kinds)
+def process_cpu(pid: int) -> float:
+    """CPU seconds used so far by process ``pid`` (all its threads)."""
+    raw = Path(f"/proc/{pid}/stat").read_text()
+    fields = raw[raw.rindex(")") + 2:].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def load_search(base: str, tables: list[Table], games: list[Any], deadline: float, start_n: int,
-                warmup: float, measure: float, workers: int, fixed: list[int] | None = None) -> list[Level]:
+                warmup: float, measure: float, workers: int, workdir: Path, fixed: list[int] | None = None) -> list[Level]:
     """Levels of N tables until the largest N under the target is found (within 10 tables);
     ``fixed``: exactly these levels instead."""
     with httpx.Client(timeout=30) as client:
         token = csrf_token(client, base, tables[0].game_id)
-        cookies = client.cookies
+        cookie = "; ".join(f"{name}={value}" for name, value in client.cookies.items())
     levels: list[Level] = []
     passed, failed = 0, None
     todo = list(fixed or [])
@@ -465,7 +496,7 @@ def load_search(base: str, tables: list[Table], games: list[Any], deadline: floa
         if n > warmed:
             warm(base, tables[warmed:n], workers)
             warmed = n
-        level = asyncio.run(_load(base, tables[:n], games, token, cookies, warmup, measure))
+        level = wrk_level(base, tables[:n], games, token, cookie, warmup, measure, workdir)
         levels.append(level)
         log(f"  {n} tables: p99 {level.p99:.1f} ms, p50 {level.p50:.1f} ms, entries p99 {level.post_p99:.1f} ms, "
             f"{level.rate:.0f} req/s, {level.errors} errors {level.kinds or ''}-> {'ok' if level.ok else 'over'}")
@@ -514,6 +545,7 @@ def main() -> int:
     parser.add_argument("--measure", type=float, default=16.0, help="seconds of each level measured")
     parser.add_argument("--minutes", type=float, default=9.5, help="stop starting load levels after this")
     parser.add_argument("--sqlite-only", action="store_true")
+    parser.add_argument("--postgres-only", action="store_true")
     parser.add_argument("--levels", help="comma-separated table counts to run instead of the search")
     parser.add_argument("--workers", type=int, default=WORKERS, help="gunicorn workers")
     parser.add_argument("--threads", type=int, default=THREADS, help="threads per gunicorn worker (1: sync workers)")
@@ -531,7 +563,9 @@ def main() -> int:
     with contextlib.ExitStack() as stack:
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="tracker-bench-")))
         pg = None if args.sqlite_only else stack.enter_context(postgres())
-        backends = ([("PostgreSQL", pg)] if pg else []) + [("SQLite", f"sqlite:///{workdir}/bench.sqlite3")]
+        backends = ([("PostgreSQL", pg)] if pg else [])
+        if not (args.postgres_only and pg):
+            backends.append(("SQLite", f"sqlite:///{workdir}/bench.sqlite3"))
         for i, (name, url) in enumerate(backends):
             count = args.max_tables + 40
             log(f"{name}: importing {count} games of {LENGTH} entries")
@@ -547,7 +581,7 @@ def main() -> int:
                 share = (deadline - time.monotonic()) / left
                 log(f"{name}: load levels ({share:.0f} s)")
                 results[name]["levels"] = load_search(base, load_tables, games, time.monotonic() + share,
-                                                      args.start_tables, args.warmup, args.measure, args.workers,
+                                                      args.start_tables, args.warmup, args.measure, args.workers, workdir,
                                                       [int(x) for x in args.levels.split(",")] if args.levels else None)
     results["seconds"] = time.monotonic() - began
     results["workers"], results["threads"] = args.workers, args.threads

@@ -109,6 +109,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=MIGRATIONS)
     babel.init_app(app, locale_selector=_locale)
+    from .i18n import install_template_gettext
+
+    install_template_gettext(app)
     csrf.init_app(app)
     htmx.init_app(app)
     from . import serving

@@ -4,9 +4,49 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from flask_babel import gettext
+from flask import Flask
+from flask_babel import get_translations, gettext
+from jinja2 import pass_context
+from jinja2.runtime import Context
 
 from .rules.errors import RuleError
+
+
+def _translations(context: Context) -> Any:
+    """The render's translations: ``i18n`` when the view put them in the template context
+    (looked up once per screen), else Flask-Babel's for this request."""
+    found = context.get("i18n")
+    return found if found is not None else get_translations()
+
+
+@pass_context
+def _template_gettext(context: Context, string: str) -> str:
+    return _translations(context).ugettext(string)
+
+
+@pass_context
+def _template_ngettext(context: Context, singular: str, plural: str, n: int) -> str:
+    return _translations(context).ungettext(singular, plural, n)
+
+
+@pass_context
+def _template_pgettext(context: Context, ctx: str, string: str) -> str:
+    return _translations(context).upgettext(ctx, string)
+
+
+@pass_context
+def _template_npgettext(context: Context, ctx: str, singular: str, plural: str, n: int) -> str:
+    return _translations(context).unpgettext(ctx, singular, plural, n)
+
+
+def install_template_gettext(app: Flask) -> None:
+    """Templates' ``_()``/``gettext`` as Flask-Babel's, but taking the translations from the
+    template context when a view supplies them (a game screen calls ``_()`` about sixty times;
+    Flask-Babel looks the locale up again on every call). Call after ``Babel.init_app``."""
+    app.jinja_env.install_gettext_callables(
+        gettext=_template_gettext, ngettext=_template_ngettext, newstyle=True,
+        pgettext=_template_pgettext, npgettext=_template_npgettext,
+    )
 
 
 def tr(template: str, params: Mapping[str, Any] | None = None) -> str:

@@ -11,9 +11,10 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import current_app
-from flask_babel import get_locale
-from flask_babel import get_locale
+from flask import current_app, url_for
+from jinja2 import pass_context
+from markupsafe import Markup, escape
+from flask_babel import get_locale, get_translations
 from flask_babel import gettext as _
 
 from flask_babel import lazy_gettext as _l
@@ -34,15 +35,42 @@ class _Letters(dict):
 
     KOREAN = {"white": "흰", "blue": "파", "green": "초", "red": "빨", "black": "검", "pearl": "진", "gold": "금"}
 
+    _last: tuple[Any, bool] = (None, False)  # (locale object, is Korean): str(locale) is slow
+
     def __getitem__(self, kind: str) -> str:
-        if str(get_locale()) == "ko" and kind in self.KOREAN:
-            return self.KOREAN[kind]
-        return super().__getitem__(kind)
+        return self.table()[kind]
+
+    def table(self) -> dict[str, str]:
+        """The letters of this request's language as a plain dict (one locale lookup): what a
+        screen puts in its template context as ``letters``."""
+        locale = get_locale()
+        last = self._last
+        if last[0] is not locale:
+            last = self._last = (locale, str(locale) == "ko")
+        return self._korean if last[1] else self._plain
+
+    def __init__(self, letters: dict[str, str]) -> None:
+        super().__init__(letters)
+        self._plain = dict(letters)
+        self._korean = {**letters, **self.KOREAN}
+
+
+@pass_context
+def chip(context: Any, kind: str, text: Any, extra: str = "") -> Markup:
+    """A gem chip as HTML: ``<span class="chip gem-red small" title="red"><b>R</b><i>3</i></span>``
+    (the letter from the context's ``letters``, in the reader's language; no ``<i>`` when
+    ``text`` is ""). A template global: a game screen draws about forty of them, so it is plain
+    Python, not a macro."""
+    count = "" if text == "" else f"<i>{escape(text)}</i>"
+    return Markup(f'<span class="chip gem-{escape(kind)} {escape(extra)}" title="{escape(kind)}">'
+                  f"<b>{escape(context['letters'][kind])}</b>{count}</span>")
 
 
 LETTERS = _Letters({"white": "W", "blue": "U", "green": "G", "red": "R", "black": "K", "pearl": "P", "gold": "★",
                     "wild": "✦", "none": "·"})
 LEVELS = (1, 2, 3)
+#: Log sentences a game screen shows before "Show all" (keeps every response small as games grow).
+LOG_LINES = 20
 
 
 @dataclass(frozen=True)
@@ -206,10 +234,14 @@ def _common(view: GameView) -> dict[str, Any]:
         "pending": state.pending,
         "alerts": [],
         "log": list(reversed(log)),
+        "log_lines": LOG_LINES,
+        "log_all": False,
+        "log_url": url_for("pages.game_log", game_id=view.row.id),
         "board": token_row(state.board, kind.token_kinds),
         "board_total": state.board.total,
         "entry_id": new_entry_id(),
-        "letters": LETTERS,
+        "letters": LETTERS.table(),
+        "i18n": get_translations(),
         "token_names": narrate.TOKEN_NAMES,
         "actions": kind.actions,
         "template": kind.template,

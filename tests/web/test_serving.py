@@ -308,3 +308,116 @@ def test_workers_starting_together_share_one_generated_secret_key(tmp_path):
         keys = set(pool.map(lambda _i: _secret_key(tmp_path), range(32)))
     assert len(keys) == 1 and len(keys.pop()) == 64
     assert [p.name for p in tmp_path.iterdir()] == ["secret_key"]
+
+
+# ------------------------------------------------------------------------ the write path
+
+
+def _statement_texts(client, method: str, path: str, **kw) -> tuple[object, list[str]]:
+    seen: list[str] = []
+
+    def record(_conn, _cursor, statement, *_args):  # type: ignore[no-untyped-def]
+        seen.append(statement.split()[0].upper())
+
+    event.listen(db.engine, "before_cursor_execute", record)
+    try:
+        resp = client.open(path, method=method, **kw)
+    finally:
+        event.remove(db.engine, "before_cursor_execute", record)
+    return resp, seen
+
+
+def test_an_entry_on_the_kept_version_is_one_update_and_one_insert(client):
+    """The common write: judged on the worker's snapshot, then the conditional version bump
+    (returning the row) and the insert; no read of the game, no re-read after the commit."""
+    game = new_game(client)
+    client.get(f"/games/{game['id']}")  # this worker keeps the game at version 0
+    resp, statements = _statement_texts(client, "POST", f"/api/games/{game['id']}/events", json={
+        "type": "take_tokens", "player": 0, "tokens": {"red": 1, "blue": 1, "white": 1},
+        "expected_version": 0, "entry_id": "first"})
+    assert resp.status_code == 200 and resp.get_json()["version"] == 1
+    assert [s for s in statements if s not in ("BEGIN", "COMMIT")] == ["UPDATE", "INSERT"]
+    assert resp.get_json()["players"][0]["tokens"]["red"] == 1
+
+
+def test_a_repeated_entry_id_on_the_fast_path_stores_nothing(client):
+    game = new_game(client)
+    body = {"type": "take_tokens", "player": 0, "tokens": {"red": 1}, "expected_version": 0, "entry_id": "same"}
+    first = client.post(f"/api/games/{game['id']}/events", json=body)
+    again = client.post(f"/api/games/{game['id']}/events", json=body)
+    assert first.status_code == again.status_code == 200
+    assert again.get_json()["version"] == 1 and again.get_json()["players"][0]["tokens"]["red"] == 1
+    # The same entry_id with the new version is still the same entry: nothing more is stored.
+    third = client.post(f"/api/games/{game['id']}/events", json={**body, "expected_version": 1})
+    assert third.status_code == 200 and third.get_json()["version"] == 1
+
+
+def test_a_stale_phone_gets_a_conflict_not_a_rule_error(client):
+    """An entry built on an old version is judged on the stored game: 409, even when it would
+    also break a rule there."""
+    game = new_game(client)
+    ok = {"type": "take_tokens", "player": 0, "tokens": {"red": 1}, "expected_version": 0}
+    assert client.post(f"/api/games/{game['id']}/events", json=ok).status_code == 200
+    stale = client.post(f"/api/games/{game['id']}/events", json={**ok, "entry_id": "other"})
+    assert stale.status_code == 409 and stale.get_json()["error"]["code"] == "version_conflict"
+
+
+def test_the_listing_summary_is_written_with_the_winning_entry(app, client):
+    setup, events, final = autoplay.play(3)
+    game = new_game(client, first_player=setup["first_player"])
+    for ev in events:
+        assert post(client, game["id"], event_to_dict(ev)).status_code == 200
+    db.session.remove()
+    row = db.session.get(Game, game["id"])
+    assert row.status == "finished" and row.finished is not None and row.version == len(events)
+    assert row.result == {"winner": duel.to_json(final)["winner"], "turns": final.turn}
+
+
+# ------------------------------------------------------------------------ a long game's screen
+
+
+def _long_game(client, entries: int) -> str:
+    setup, events, _final = autoplay.play(21)
+    game = new_game(client, first_player=setup["first_player"])
+    for ev in events[:entries]:
+        assert post(client, game["id"], event_to_dict(ev)).status_code == 200
+    return game["id"]
+
+
+def test_the_screen_shows_the_latest_log_lines_and_the_rest_on_request(client):
+    game_id = _long_game(client, 30)
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    log = page[page.index('id="log"'):page.index("</details>", page.index('id="log"'))]
+    assert log.count("<li>") == screen.LOG_LINES == 20 and "Game log (30)" in log
+    assert 'start="30"' in log and f'href="/games/{game_id}/log"' in log
+    full = client.get(f"/games/{game_id}/log", headers=HX)
+    assert full.status_code == 200 and full.get_data(as_text=True).count("<li>") == 30
+    assert 'id="log-all"' not in full.get_data(as_text=True) and "open" in full.get_data(as_text=True)
+    plain = client.get(f"/games/{game_id}/log")  # without htmx: the whole screen, log open
+    assert plain.status_code == 200 and plain.get_data(as_text=True).count("<li>") == 30
+    assert client.get("/games/unknown-game-id-xxxxxxxxxxxxxx/log").status_code == 404
+
+
+def test_a_spectator_gets_the_whole_log_without_the_game_id(client):
+    game_id = _long_game(client, 25)
+    sid = _spectator_id(client, game_id)
+    watch = client.get(f"/watch/{sid}").get_data(as_text=True)
+    assert f'href="/watch/{sid}/log"' in watch and game_id not in watch
+    full = client.get(f"/watch/{sid}/log", headers=HX).get_data(as_text=True)
+    assert full.count("<li>") == 25 and game_id not in full
+
+
+def _spectator_id(client, game_id: str) -> str:
+    share = client.get(f"/games/{game_id}/share").get_data(as_text=True)
+    return re.search(r"/watch/([A-Za-z0-9_-]+)", share).group(1)
+
+
+def test_game_screen_answers_say_their_version(client):
+    game = new_game(client)
+    page = client.get(f"/games/{game['id']}/poll?v=99", headers=HX)
+    assert page.status_code == 200 and page.headers["Tracker-Version"] == "0"
+    resp = post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    form = {"event": json.dumps({"type": "take_tokens", "player": 1, "tokens": {"blue": 1}}), "expected_version": "1"}
+    entry = client.post(f"/games/{game['id']}/events", data=form, headers=HX)
+    assert resp.status_code == 200 and entry.status_code == 200 and entry.headers["Tracker-Version"] == "2"
+    assert 'data-version="2"' in entry.get_data(as_text=True)

@@ -26,11 +26,14 @@ from ..rules.errors import N_, RuleError
 from ..rules.tokens import TOKEN_KINDS
 
 bp = Blueprint("pages", __name__)
+#: The version a game screen response shows (also in its ``data-version``), for clients that
+#: follow a game without reading the HTML (e.g. bench/load.lua).
+VERSION_HEADER = "Tracker-Version"
 
 
 def register_template_helpers(app: Flask) -> None:
     """Globals the templates use: the locale, the chip letters."""
-    app.jinja_env.globals.update(get_locale=get_locale, letters=screen.LETTERS, readonly=False)
+    app.jinja_env.globals.update(get_locale=get_locale, letters=screen.LETTERS, chip=screen.chip, readonly=False)
 
 
 def _is_htmx() -> bool:
@@ -58,8 +61,11 @@ def _render_game(view: service.GameView, status: int = 200, *, announce: bool = 
     ctx["alerts"] = screen.alerts(view) if announce else []
     trigger = {"tracker:alerts": ctx["alerts"]} if ctx["alerts"] else None
     if _is_htmx():
-        return make_response(render_block(ctx["template"], "game", **ctx), status, trigger=trigger)
-    return make_response(render_template(ctx["template"], **ctx), status)
+        resp = make_response(render_block(ctx["template"], "game", **ctx), status, trigger=trigger)
+    else:
+        resp = make_response(render_template(ctx["template"], **ctx), status)
+    resp.headers[VERSION_HEADER] = str(view.version)
+    return resp
 
 
 @bp.get("/")
@@ -100,6 +106,15 @@ def game(game_id: str):  # type: ignore[no-untyped-def]
     ctx = _game_context(view, request.args.get("sheet"))
     if _is_htmx():
         return render_block(ctx["template"], "game", **ctx)
+    return render_template(ctx["template"], **ctx)
+
+
+@bp.get("/games/<game_id>/log")
+def game_log(game_id: str):  # type: ignore[no-untyped-def]
+    """The whole game log (the screen shows its latest lines): the log drawer, open."""
+    ctx = _game_context(_view(game_id), log_all=True)
+    if _is_htmx():
+        return render_template("partials/log.html", **ctx)
     return render_template(ctx["template"], **ctx)
 
 

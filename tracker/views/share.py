@@ -84,7 +84,8 @@ def _watch_context(sid: str) -> dict:
     ctx = screen.game_context(view)
     # Nothing on a spectator's page may reveal the game's id, which is its write key.
     ctx.update(readonly=True, game_id=None, sid=sid, sheet=None,
-               poll_url=url_for("share.watch_poll", sid=sid, v=view.version))
+               poll_url=url_for("share.watch_poll", sid=sid, v=view.version),
+               log_url=url_for("share.watch_log", sid=sid))
     return ctx
 
 
@@ -94,6 +95,15 @@ def watch(sid: str):  # type: ignore[no-untyped-def]
     ctx = _watch_context(sid)
     if getattr(request, "htmx", False):
         return render_block(ctx["template"], "game", **ctx)
+    return render_template(ctx["template"], **ctx)
+
+
+@bp.get("/watch/<sid>/log")
+def watch_log(sid: str):  # type: ignore[no-untyped-def]
+    """The whole game log for spectators (the log drawer, open)."""
+    ctx = dict(_watch_context(sid), log_all=True)
+    if getattr(request, "htmx", False):
+        return render_template("partials/log.html", **ctx)
     return render_template(ctx["template"], **ctx)
 
 
