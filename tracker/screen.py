@@ -55,15 +55,36 @@ class _Letters(dict):
         self._korean = {**letters, **self.KOREAN}
 
 
+#: Values a chip's class and title may hold as they are (anything else is escaped).
+_PLAIN = frozenset(TOKEN_KINDS) | {"wild", "none", "", "small", "zero", "small zero", "pip"}
+
+
+def _chip_html(kind: str, text: Any, extra: str, letter: str) -> str:
+    kind = kind if kind in _PLAIN else str(escape(kind))
+    extra = extra if extra in _PLAIN else str(escape(extra))
+    count = "" if text == "" else f"<i>{text if type(text) is int else escape(text)}</i>"
+    return f'<span class="chip gem-{kind} {extra}" title="{kind}"><b>{escape(letter)}</b>{count}</span>'
+
+
 @pass_context
 def chip(context: Any, kind: str, text: Any, extra: str = "") -> Markup:
     """A gem chip as HTML: ``<span class="chip gem-red small" title="red"><b>R</b><i>3</i></span>``
     (the letter from the context's ``letters``, in the reader's language; no ``<i>`` when
     ``text`` is ""). A template global: a game screen draws about forty of them, so it is plain
     Python, not a macro."""
-    count = "" if text == "" else f"<i>{escape(text)}</i>"
-    return Markup(f'<span class="chip gem-{escape(kind)} {escape(extra)}" title="{escape(kind)}">'
-                  f"<b>{escape(context['letters'][kind])}</b>{count}</span>")
+    return Markup(_chip_html(kind, text, extra, context["letters"][kind]))
+
+
+@pass_context
+def chips(context: Any, items: Any, extra: str = "") -> Markup:
+    """A row of chips, one per ``{"kind", "count"}`` item (``extra`` classes, plus ``zero``
+    for a count of 0), in one call: ``{{ chips(p.tokens, "small") }}``."""
+    letters = context["letters"]
+    return Markup("".join(
+        _chip_html(i["kind"], i["count"], (f"{extra} zero" if extra else "zero") if not i["count"] else extra,
+                   letters[i["kind"]])
+        for i in items
+    ))
 
 
 LETTERS = _Letters({"white": "W", "blue": "U", "green": "G", "red": "R", "black": "K", "pearl": "P", "gold": "★",
