@@ -2,10 +2,12 @@
 -- keep-alive connection (so run wrk with -t and -c both = 2 × tables).
 --
 -- A table's entries are due every INTERVAL s from its phase on; entry k is posted by the phone of
--- the player who makes it (the htmx form post of the game screen), on the version it was built on
--- (the table's version before the run + k: every entry is one write). Each phone also polls every
--- INTERVAL s (seat 0 half a second after the table's entries, seat 1 1.5 s after), with the
--- version it last saw, as the game screen's poller does.
+-- the player who makes it (the htmx form post of the game screen) on the version that phone last
+-- saw. A phone whose screen does not show the previous entry yet polls (every 0.25 s) until it
+-- does, as a player waits for the other's move; a 409 (an entry landed meanwhile) is counted as
+-- an error and the entry sent again on the version the answer shows, as a player taps again. Each phone also
+-- polls every INTERVAL s (seat 0 half a second after the table's entries, seat 1 1.5 s after),
+-- with the version it last saw, as the game screen's poller does.
 --
 -- Environment: BENCH_DATA (a folder of Lua files, <n>.lua returning table n, written by
 -- bench/run.py; wrk's thread:set() copies only flat tables), BENCH_OUT
@@ -47,7 +49,7 @@ local start, warm_until, stop
 lat_post, lat_poll204, lat_changed = {}, {}, {}
 srv_post, srv_poll204, srv_changed = {}, {}, {}
 errors = {}
-best_posted, last_version = -1, 0
+best_posted, last_version, skipped = -1, 0, 0
 local LAT = { post = lat_post, ["poll 204"] = lat_poll204, ["poll changed"] = lat_changed }
 local SRV = { post = srv_post, ["poll 204"] = srv_poll204, ["poll changed"] = srv_changed }
 local known
@@ -80,12 +82,32 @@ function init(args)
     k = k + 1
   end
   table.sort(actions, function(a, b) return a.time < b.time end)
+  -- A phone that opens its connection asks at once (the page load); gunicorn's gthread worker
+  -- holds a thread for up to 5 s waiting for a new connection's first request.
+  -- It keeps polling every INTERVAL s until its schedule begins (the keep-alive is 5 s).
+  local first = actions[1] and actions[1].time or stop
+  local opening = {}
+  local t = now()
+  while t < first - 0.25 do
+    table.insert(opening, { time = t, kind = "poll" })
+    t = t + INTERVAL
+  end
+  for i = #opening, 1, -1 do table.insert(actions, 1, opening[i]) end
   at = 1
 end
 
 function delay()
   local action = actions[at]
   if not action then return 60000 end -- nothing left: idle until wrk stops
+  if action.waiting then
+    if now() > action.time + INTERVAL then -- the entry before never came (refused): give up this one
+      skipped = skipped + 1
+      action.waiting = false
+      at = at + 1
+      return delay()
+    end
+    return 250 -- polling again shortly for the entry it waits for
+  end
   local wait = (action.time - now()) * 1000
   return wait > 0 and math.floor(wait) or 0
 end
@@ -96,12 +118,13 @@ function request()
   if not current then
     return wrk.format("GET", "/_bench/hello", headers_common)
   end
-  if current.kind == "post" then
+  current.waiting = current.kind == "post" and known < T.version + current.k
+  if current.kind == "post" and not current.waiting then
     local h = {}
     for key, value in pairs(headers_common) do h[key] = value end
     h["Content-Type"] = "application/x-www-form-urlencoded"
     local body = T.events[current.k + 1].body
-        .. "&expected_version=" .. (T.version + current.k)
+        .. "&expected_version=" .. known
         .. "&entry_id=bench-" .. string.sub(T.id, 1, 12) .. "-" .. (T.posted + current.k)
         .. "&csrf_token=" .. os.getenv("BENCH_CSRF")
     return wrk.format("POST", "/games/" .. T.id .. "/events", h, body)
@@ -111,16 +134,25 @@ end
 
 function response(status, headers, body)
   local action = current
-  at = at + 1
   if not action then return end
+  if action.waiting then
+    -- the entry is due but this screen does not show the entry before it yet: the player
+    -- waits for the screen to catch up (this request was a poll) and enters it then
+  elseif action.kind == "post" and status == 409 and not action.retried then
+    action.retried = true -- the other phone's entry landed meanwhile: tap again on the fresh screen
+  else
+    at = at + 1
+  end
   local kind = action.kind
-  if kind == "poll" then kind = (status == 204) and "poll 204" or "poll changed" end
+  if kind == "poll" or action.waiting then kind = (status == 204) and "poll 204" or "poll changed" end
   if status >= 300 and status ~= 304 then
     local key = kind .. " " .. status
+    if sent < warm_until then key = key .. " (warm-up)" end
     errors[key] = (errors[key] or 0) + 1
     if os.getenv("BENCH_DEBUG") then
-      io.stderr:write(string.format("%s %s k=%s expected=%s known=%s seat=%s at=%.3f\n", kind, status,
-        tostring(action.k), tostring(action.k and T.version + action.k), tostring(known), tostring(seat), now() - start))
+      io.stderr:write(string.format("%s %s k=%s known=%s seat=%s at=%.3f table=%s %s\n", kind, status,
+        tostring(action.k), tostring(known), tostring(seat), now() - start, tostring(table_index),
+        string.sub(body or "", 1, 160)))
     end
   end
   local version = tonumber(headers["Tracker-Version"] or "")
@@ -170,6 +202,7 @@ function done(summary, latency, requests)
                  ["poll changed"] = thread:get("srv_changed") },
       errors = thread:get("errors"),
       best_posted = thread:get("best_posted"),
+      skipped = thread:get("skipped"),
       last_version = thread:get("last_version"),
     }
   end

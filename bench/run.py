@@ -64,6 +64,7 @@ LENGTH = 150          # entries a benchmark game already has
 EXTRA = 160           # entries each game may still receive during the run
 INTERVAL = 2.0        # seconds between entries of a table, and between polls of a phone
 TARGET_MS = 100.0     # the p99 a load level must stay under
+SETTLE = 8.0          # seconds of the unmeasured run before a level with more tables than before
 HX = {"HX-Request": "true"}
 
 
@@ -425,7 +426,7 @@ def wrk_level(base: str, tables: list[Table], games: list[Any], token: str, cook
     data, out = workdir / "tables", workdir / "wrk-out.json"
     write_tables(data, tables, games, phases)
     out.unlink(missing_ok=True)
-    begin = time.monotonic() + 1.0 + len(tables) * 0.004  # wrk starts its threads first
+    begin = time.monotonic() + 2.0 + len(tables) * 0.01  # wrk starts its threads and connects first
     env = {**os.environ, "BENCH_DATA": str(data), "BENCH_OUT": str(out), "BENCH_START": f"{begin:.6f}",
            "BENCH_WARMUP": str(warmup), "BENCH_MEASURE": str(measure), "BENCH_COOKIE": cookie, "BENCH_CSRF": token}
     phones = 2 * len(tables)
@@ -446,7 +447,6 @@ def wrk_level(base: str, tables: list[Table], games: list[Any], token: str, cook
     records: dict[str, list[float]] = {}
     server: dict[str, list[float]] = {}
     kinds: dict[str, int] = {}
-    progress: dict[int, tuple[int, int]] = {}
     for phone in result["phones"]:
         for kind, values in (phone["lat"] or {}).items():
             records.setdefault(kind, []).extend(values)
@@ -454,15 +454,12 @@ def wrk_level(base: str, tables: list[Table], games: list[Any], token: str, cook
             server.setdefault(kind, []).extend(values)
         for key, count in (phone["errors"] or {}).items():
             kinds[key] = kinds.get(key, 0) + int(count)
-        index = int(phone["table"]) - 1
-        posted, version = progress.get(index, (-1, 0))
-        progress[index] = (max(posted, int(phone["best_posted"])), max(version, int(phone["last_version"])))
-    for index, (posted, version) in progress.items():
-        t = tables[index]
-        t.posted += posted + 1
-        t.version = max(t.version, version)
+    skipped = sum(int(phone.get("skipped") or 0) for phone in result["phones"])
+    if skipped:
+        kinds["entry given up (the one before was refused)"] = skipped
+    resync(tables)
     for key, count in result["socket_errors"].items():
-        if count:
+        if count and key != "status":  # wrk's "status" counts the refusals listed above
             kinds[f"socket {key}"] = int(count)
     for name in sorted(records):
         log(f"    {name}: {len(records[name])} requests, client p50 {percentile(records[name], 50):.1f} ms, "
@@ -470,7 +467,28 @@ def wrk_level(base: str, tables: list[Table], games: list[Any], token: str, cook
     log("    cores used: " + ", ".join(f"{k} {v:.2f}" for k, v in used.items()))
     latencies = [v for values in records.values() for v in values]
     return Level(len(tables), percentile(latencies, 99), percentile(latencies, 50), percentile(records.get("post", []), 99),
-                 len(latencies), sum(kinds.values()), len(latencies) / measure, kinds, used)
+                 len(latencies), sum(n for key, n in kinds.items() if "warm-up" not in key), len(latencies) / measure,
+                 kinds, used)
+
+
+DATABASE_URL: str = ""  # the database of the gunicorn under load (set by main)
+
+
+def resync(tables: list[Table]) -> None:
+    """Each table's version and entries posted so far, as stored (answers still in flight when
+    wrk stopped, or refused entries, would otherwise leave the next level out of step)."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(DATABASE_URL)
+    try:
+        with engine.connect() as conn:
+            versions = dict(conn.execute(text("SELECT id, version FROM games")).all())
+            counts = dict(conn.execute(text("SELECT game_id, count(*) FROM events WHERE NOT undone GROUP BY game_id")).all())
+    finally:
+        engine.dispose()
+    for t in tables:
+        t.version = int(versions[t.game_id])
+        t.posted = int(counts.get(t.game_id, 0)) - LENGTH
 
 
 def process_cpu(pid: int) -> float:
@@ -495,6 +513,10 @@ def load_search(base: str, tables: list[Table], games: list[Any], deadline: floa
     while time.monotonic() + warmup + measure + 5 < deadline:
         if n > warmed:
             warm(base, tables[warmed:n], workers)
+            # The first minutes of a night are not its steady state: one unmeasured run of this
+            # size lets every worker settle (first writes, first renders of each sheet).
+            settle = wrk_level(base, tables[:n], games, token, cookie, 2.0, SETTLE, workdir)
+            log(f"  {n} tables: settled (p99 {settle.p99:.0f} ms, not counted)")
             warmed = n
         level = wrk_level(base, tables[:n], games, token, cookie, warmup, measure, workdir)
         levels.append(level)
@@ -571,6 +593,8 @@ def main() -> int:
             log(f"{name}: importing {count} games of {LENGTH} entries")
             tables = prepare_database(url, games, count)
             micro, load_tables = tables[:40], tables[40:]
+            global DATABASE_URL
+            DATABASE_URL = url
             with gunicorn(url, workdir, args.workers, args.threads) as base:
                 log(f"{name}: server times ({args.rounds} of each request)")
                 warm(base, micro, args.workers)
