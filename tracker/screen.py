@@ -158,11 +158,13 @@ def preview(view: GameView, data: dict[str, Any]) -> Preview:
 
 def token_row(bag: Tokens, kinds: tuple[str, ...] = TOKEN_KINDS) -> list[dict[str, Any]]:
     """Chips for a token bag: kind, letter, count."""
-    return [{"kind": k, "letter": LETTERS[k], "count": bag.get(k), "name": narrate.TOKEN_NAMES[k]} for k in kinds]
+    letters = LETTERS.table()  # one locale lookup for the whole function
+    return [{"kind": k, "letter": letters[k], "count": bag.get(k), "name": narrate.TOKEN_NAMES[k]} for k in kinds]
 
 
 def panel(state: duel.DuelState, seat: int) -> dict[str, Any]:
     """One player's panel: route meters, tokens, privileges, reserve, royals."""
+    letters = LETTERS.table()  # one locale lookup for the whole function
     p = state.players[seat]
     best, best_points = p.best_color
     return {
@@ -174,7 +176,7 @@ def panel(state: duel.DuelState, seat: int) -> dict[str, Any]:
         "best_color": best,
         "best_color_name": narrate.TOKEN_NAMES[best] if best else "",
         "best_points": best_points,
-        "bonuses": [{"kind": c, "letter": LETTERS[c], "count": p.bonuses[c], "points": p.color_points[c]} for c in GEM_COLORS],
+        "bonuses": [{"kind": c, "letter": letters[c], "count": p.bonuses[c], "points": p.color_points[c]} for c in GEM_COLORS],
         "tokens": token_row(p.tokens),
         "token_total": p.tokens.total,
         "privileges": p.privileges,
@@ -188,25 +190,26 @@ def panel(state: duel.DuelState, seat: int) -> dict[str, Any]:
 def card_view(card: Any, buyer: Any = None) -> dict[str, Any]:
     """A card as drawn (Duel jewel or Splendor development card): colour, points, crowns,
     ability, printed cost and, for ``buyer``, the cost after bonuses and whether it is affordable."""
+    letters = LETTERS.table()  # one locale lookup for the whole function
     ability = getattr(card, "ability", "none")
     out: dict[str, Any] = {
         "id": card.id,
         "level": card.level,
         "color": card.color,
-        "letter": LETTERS[card.color],
+        "letter": letters[card.color],
         "bonus": getattr(card, "bonus", 1),
         "points": card.points,
         "crowns": getattr(card, "crowns", 0),
         "ability": ability,
         "ability_name": narrate.ABILITY_NAMES[ability],
-        "cost": [(k, LETTERS[k], n) for k, n in card.cost.items() if n],
+        "cost": [(k, letters[k], n) for k, n in card.cost.items() if n],
         "secret": False,
     }
     if buyer is not None:
         is_jewel = isinstance(card, catalog.JewelCard)
         owed = (duel if is_jewel else splendor).cost_after_bonuses(buyer, card)
         _payment, affordable = suggest_payment(owed, buyer.tokens)
-        out["owed"] = [(k, LETTERS[k], n) for k, n in owed.items() if n]
+        out["owed"] = [(k, letters[k], n) for k, n in owed.items() if n]
         out["affordable"] = affordable and (not (is_jewel and card.is_joker) or bool(duel.joker_colors(buyer)))
     return out
 
@@ -321,15 +324,16 @@ def picker(source: Tokens, chosen: Tokens, limit: int, kinds: tuple[str, ...]) -
 
     Tapping a source chip adds one (while under ``limit``); tapping a chosen chip removes one.
     """
+    letters = LETTERS.table()  # one locale lookup for the whole function
     chosen_list = [k for k, n in chosen.items() for _ in range(n)]
     chips = []
     for k in kinds:
         left = source.get(k) - chosen.get(k)
-        chips.append({"kind": k, "letter": LETTERS[k], "left": left, "name": narrate.TOKEN_NAMES[k],
+        chips.append({"kind": k, "letter": letters[k], "left": left, "name": narrate.TOKEN_NAMES[k],
                       "add": chosen_list + [k], "can_add": left > 0 and chosen.total < limit})
     selected = []
     for i, k in enumerate(chosen_list):
-        selected.append({"kind": k, "letter": LETTERS[k], "remove": chosen_list[:i] + chosen_list[i + 1:],
+        selected.append({"kind": k, "letter": letters[k], "remove": chosen_list[:i] + chosen_list[i + 1:],
                          "name": narrate.TOKEN_NAMES[k]})
     return {"chips": chips, "selected": selected, "chosen": chosen, "limit": limit, "count": chosen.total}
 
@@ -385,6 +389,7 @@ def _catalogue_grid(kind: Kind, state: Any, level: int, color: str | None, buyer
 def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
     """Purchase (D-7, D-8, S-2.4): level tabs or my reserve, colour filter, card grid, payment,
     and in Duel the joker's colour and the token to steal."""
+    letters = LETTERS.table()  # one locale lookup for the whole function
     state = view.state
     kind = kind_of(view)
     seat = state.current_player
@@ -395,7 +400,7 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
     from_reserve = source == "reserve"
     level = _int_arg(args, "src", LEVELS, 1)
     ctx: dict[str, Any] = {"sheet": "buy", "src": "reserve" if from_reserve else str(level), "color": color,
-                           "filters": [(c, LETTERS[c], narrate.TOKEN_NAMES[c]) for c in kind.filters],
+                           "filters": [(c, letters[c], narrate.TOKEN_NAMES[c]) for c in kind.filters],
                            "levels": LEVELS, "selected": None}
     if from_reserve:
         ctx["grid"] = [card_view(kind.card(r.card), me) for r in me.reserved if r.card]
@@ -435,9 +440,9 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
             "payment": token_row(payment, tuple(k for k in TOKEN_KINDS if payment.get(k) or owed.get(k))),
             "gold_for": args.getlist("gold_for")[:10],
             "can_swap": [k for k in GEM_COLORS + (PEARL,) if payment.get(k) > 0 and me.tokens.gold > payment.gold],
-            "joker_colors": [(c, LETTERS[c], narrate.TOKEN_NAMES[c]) for c in jokers],
+            "joker_colors": [(c, letters[c], narrate.TOKEN_NAMES[c]) for c in jokers],
             "wild": wild,
-            "steal_options": [(k, LETTERS[k], narrate.TOKEN_NAMES[k]) for k in steal_options],
+            "steal_options": [(k, letters[k], narrate.TOKEN_NAMES[k]) for k in steal_options],
             "steal": steal,
             "affordable": affordable,
         }
@@ -451,6 +456,7 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
 
 def reserve_sheet(view: GameView, args: Any) -> dict[str, Any]:
     """Reserve (D-6): a face-up card from the catalogue or a secret card of level N."""
+    letters = LETTERS.table()  # one locale lookup for the whole function
     state = view.state
     kind = kind_of(view)
     seat = state.current_player
@@ -458,7 +464,7 @@ def reserve_sheet(view: GameView, args: Any) -> dict[str, Any]:
     level = _int_arg(args, "src", LEVELS, 1)
     color = args.get("color") if args.get("color") in kind.filters else None
     ctx: dict[str, Any] = {"sheet": "reserve", "src": str(level), "color": color, "levels": LEVELS,
-                           "filters": [(c, LETTERS[c], narrate.TOKEN_NAMES[c]) for c in kind.filters],
+                           "filters": [(c, letters[c], narrate.TOKEN_NAMES[c]) for c in kind.filters],
                            "grid": _catalogue_grid(kind, state, level, color, me),
                            "decks": [(lv, state.deck_left(lv)) for lv in LEVELS], "selected": None}
     card = kind.card(args.get("card"))
@@ -478,6 +484,7 @@ def reserve_sheet(view: GameView, args: Any) -> dict[str, Any]:
 
 def royal_sheet(view: GameView, args: Any) -> dict[str, Any]:
     """The royal card due (D-9): available royals; DR-4 asks which token to steal."""
+    letters = LETTERS.table()  # one locale lookup for the whole function
     state = view.state
     seat = state.current_player
     other = state.players[1 - seat]
@@ -489,7 +496,7 @@ def royal_sheet(view: GameView, args: Any) -> dict[str, Any]:
                        "ability_name": narrate.ABILITY_NAMES[royal.ability],
                        "needs_steal": royal.ability == catalog.STEAL_TOKEN and bool(duel.stealable(other))})
     return {"sheet": "royal", "royals": royals, "choice": choice,
-            "steal_options": [(k, LETTERS[k], narrate.TOKEN_NAMES[k]) for k in duel.stealable(other)],
+            "steal_options": [(k, letters[k], narrate.TOKEN_NAMES[k]) for k in duel.stealable(other)],
             "other_name": other.name}
 
 
@@ -515,8 +522,9 @@ def noble_sheet(view: GameView, args: Any) -> dict[str, Any]:
 
 def noble_view(noble_id: str, bonuses: dict[str, int] | None = None) -> dict[str, Any]:
     """A noble tile: its prestige, its bonus requirements and, for ``bonuses``, what is missing."""
+    letters = LETTERS.table()  # one locale lookup for the whole function
     noble = catalog.nobles()[noble_id]
-    needs = [(k, LETTERS[k], n) for k, n in noble.requires.items() if n]
+    needs = [(k, letters[k], n) for k, n in noble.requires.items() if n]
     out: dict[str, Any] = {"id": noble_id, "points": noble.points, "needs": needs}
     if bonuses is not None:
         out["missing"] = sum(max(0, n - bonuses.get(k, 0)) for k, _letter, n in needs)
@@ -525,6 +533,7 @@ def noble_view(noble_id: str, bonuses: dict[str, int] | None = None) -> dict[str
 
 def splendor_panel(state: splendor.SplendorState, seat: int) -> dict[str, Any]:
     """One Splendor player: prestige, bonuses, tokens, reserve, nobles, and the nobles nearest."""
+    letters = LETTERS.table()  # one locale lookup for the whole function
     p = state.players[seat]
     bonuses = p.bonuses
     near = sorted((noble_view(n, bonuses) for n in state.nobles_available), key=lambda n: n["missing"])[:2]
@@ -533,7 +542,7 @@ def splendor_panel(state: splendor.SplendorState, seat: int) -> dict[str, Any]:
         "name": p.name,
         "is_current": seat == state.current_player and state.winner is None,
         "prestige": p.prestige,
-        "bonuses": [{"kind": c, "letter": LETTERS[c], "count": bonuses[c]} for c in GEM_COLORS],
+        "bonuses": [{"kind": c, "letter": letters[c], "count": bonuses[c]} for c in GEM_COLORS],
         "tokens": token_row(p.tokens, KINDS["splendor"].token_kinds),
         "token_total": p.tokens.total,
         "reserved": [card_view(catalog.development_cards()[r.card], p) if r.card else {"secret": True, "level": r.level}
