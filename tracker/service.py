@@ -18,6 +18,8 @@ from typing import Any, Callable, Mapping
 from flask import current_app
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.util import identity_key
+from sqlalchemy.orm.attributes import set_committed_value
 
 from . import archive, people
 from .db import db
@@ -266,13 +268,22 @@ def _bump(game_id: str, seen: int, state: Any) -> Game | None:
     """Raise the version from ``seen`` by one, only if nobody else did, and write the listing
     summary; returns the game row as updated (None when the version was no longer ``seen``)."""
     summary = _summary(state)
+    games = Game.__table__  # Core statements: the ORM's bulk-update bookkeeping is not needed here
     if summary["finished"] is not None:
-        summary["finished"] = func.coalesce(Game.finished, summary["finished"])  # keep the first end
+        summary["finished"] = func.coalesce(games.c.finished, summary["finished"])  # keep the first end
     stmt = (
-        update(Game).where(Game.id == game_id, Game.version == seen).values(version=seen + 1, **summary)
-        .returning(Game).execution_options(populate_existing=True, synchronize_session=False)
+        update(games).where(games.c.id == game_id, games.c.version == seen).values(version=seen + 1, **summary)
+        .returning(*games.c)
     )
-    return db.session.execute(stmt).scalars().one_or_none()
+    found = db.session.execute(stmt).first()
+    if found is None:
+        return None
+    row = db.session.identity_map.get(identity_key(Game, game_id))
+    if row is None:
+        return Game(**found._asdict())  # a plain copy of the row as updated (not added to the session)
+    for key, value in found._asdict().items():  # the game was read in this request: bring it up to date
+        set_committed_value(row, key, value)
+    return row
 
 
 def _check_write_args(expected_version: Any, entry_id: Any = None) -> None:
@@ -425,14 +436,15 @@ def _write_on_snapshot(game_id: str, data: Any, expected_version: int, entry_id:
 def _insert_event(game_id: str, entry_id: str | None, event: RuleEvent) -> int:
     """Insert the event as the game's next ``seq`` (computed by the same statement); returns it.
     Runs after the version bump, whose row lock keeps any other writer of the game out."""
+    events = Event.__table__
     next_seq = (
-        select(func.coalesce(func.max(Event.seq), 0) + 1).where(Event.game_id == game_id).scalar_subquery()
+        select(func.coalesce(func.max(events.c.seq), 0) + 1).where(events.c.game_id == game_id).scalar_subquery()
     )
     return db.session.execute(
-        insert(Event)
+        insert(events)
         .values(game_id=game_id, seq=next_seq, entry_id=entry_id, data=event_to_dict(event), undone=False,
                 created=utcnow())
-        .returning(Event.seq)
+        .returning(events.c.seq)
     ).scalar_one()
 
 
