@@ -127,6 +127,16 @@ def _fold(row: Game, rows: list[Event]) -> GameView:
     return GameView(row=row, events=events, state=engine.replay(row.setup, events))
 
 
+def game_row(game_id: str) -> Game | None:
+    """The game's row (one indexed read, no replay); None for an unknown id."""
+    return db.session.get(Game, game_id) if is_game_id(game_id) else None
+
+
+def load_row(row: Game) -> GameView:
+    """``load`` for a row already read in this request."""
+    return _load_folded(row)
+
+
 def load(game_id: str) -> GameView:
     """The game with its applied events folded into a state. Raises ``GameNotFound``.
 

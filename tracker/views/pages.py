@@ -238,12 +238,12 @@ def poll(game_id: str):  # type: ignore[no-untyped-def]
     """Live sync: 204 with no body while the game is still at version ``v``; else the fresh
     game block with the alerts of the latest write (one cheap query when nothing changed)."""
     seen = request.args.get("v", "")
-    current = service.current_version(game_id)
-    if current is None:
+    row = service.game_row(game_id)  # one read: the version, and the row a changed screen needs
+    if row is None:
         abort(404)
-    if seen.isdigit() and int(seen) == current:
+    if seen.isdigit() and int(seen) == row.version:
         return "", 204
-    return _render_game(_view(game_id))
+    return _render_game(service.load_row(row))
 
 
 SETTINGS = {"theme": ("system", "light", "dark"), "lang": ("auto", "en", "ko"), "sound": ("off", "on"),
