@@ -15,7 +15,10 @@ folder, and gunicorn (the command of README "Running for many tables") on free p
    with every asset it references;
 4. load: N simulated tables, each posting an entry every 2 s from the phone of the player to
    act while both phones poll for changes every 2 s (as the game screen does); the largest N
-   whose p99 latency (all requests, measured by the client) stays under 100 ms.
+   whose p99 latency (all requests, measured by the client) stays under 100 ms. The load is
+   made by wrk (Debian's package, installed if missing) running ``bench/load.lua``: one wrk
+   thread and one keep-alive connection per phone; the CPU used by gunicorn, PostgreSQL and
+   wrk while measured is printed with each level.
 """
 
 from __future__ import annotations
@@ -417,6 +420,19 @@ def write_tables(folder: Path, tables: list[Table], games: list[Any], phases: li
             f"return {{id={lua_string(t.game_id)},version={t.version},posted={t.posted},phase={phase:.3f},events={{{rows}}}}}\n")
 
 
+def ensure_wrk() -> None:
+    """wrk (Debian's package) drives the load run; installed with apt-get when missing (root)."""
+    if shutil.which("wrk"):
+        return
+    if os.geteuid() == 0:
+        log("installing Debian's wrk (apt-get)")
+        subprocess.run(["apt-get", "update", "-qq"], check=False)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "wrk"], check=False, stdout=subprocess.DEVNULL,
+                       env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+    if not shutil.which("wrk"):
+        raise SystemExit("the load run needs wrk: apt-get install wrk")
+
+
 def wrk_level(base: str, tables: list[Table], games: list[Any], token: str, cookie: str,
               warmup: float, measure: float, workdir: Path) -> Level:
     """One load level with wrk (bench/load.lua): two phones per table, each one wrk thread with
@@ -578,6 +594,7 @@ def main() -> int:
     load_before = os.getloadavg()[1]
     results: dict[str, Any] = {}
 
+    ensure_wrk()
     log(f"replay: generating {args.games} complete games")
     results["replay"] = replay_cost(args.games)
     log(f"replay: {results['replay']['us_per_event']:.1f} µs/event over {results['replay']['events']} events")
