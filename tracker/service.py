@@ -191,22 +191,9 @@ def _load_folded(row: Game) -> GameView:
     engine = ENGINES[row.game]
     seats = len(row.setup["players"])
     if snap is not None and snap.version < row.version:
-        rows = _rows_after(row.id, snap.last_seq)
-        # One write = one version: as many new applied events as versions means no undo since.
-        if len(rows) == row.version - snap.version and all(r.version == row.version for r in rows):
-            try:
-                steps, state = [], snap.state
-                for r in rows:
-                    event = parse_event(r.data, seats)
-                    after = engine.apply(state, event)
-                    steps.append((event, state, after))
-                    state = after
-            except RuleError:
-                pass  # not expected: fold everything below, as without a snapshot
-            else:
-                snap = snap.extended(row.version, rows[-1].seq, steps)
-                cache.put(row.id, snap)
-                return GameView(row=row, events=snap.events, state=snap.state)
+        caught = _caught_up(row.id, snap, row.version)
+        if caught is not None:
+            return GameView(row=row, events=caught.events, state=caught.state)
     rows = _rows_after(row.id, 0)
     events = tuple(parse_event(r.data, seats) for r in rows)
     view = GameView(row=row, events=events, state=engine.replay(row.setup, events))
@@ -396,7 +383,17 @@ def _snapshot_at(game_id: str, version: int) -> Snapshot | None:
         return None
     if snap.version == version:
         return snap
+    return _caught_up(game_id, snap, version)
+
+
+def _caught_up(game_id: str, snap: Snapshot, version: int) -> Snapshot | None:
+    """``snap`` extended with the entries stored since (one query), kept and returned when the
+    database is at ``version`` and only entries were written since; None otherwise (an undo, a
+    write landing meanwhile, or a stored entry the rules refuse: the caller folds afresh)."""
+    if snap.game is None:
+        return None
     rows = _rows_after(game_id, snap.last_seq)
+    # One write = one version: as many new applied events as versions means no undo since.
     if len(rows) != version - snap.version or any(r.version != version for r in rows):
         return None
     engine, seats = ENGINES[snap.game], len(snap.setup["players"])
@@ -410,7 +407,7 @@ def _snapshot_at(game_id: str, version: int) -> Snapshot | None:
     except RuleError:
         return None
     snap = snap.extended(version, rows[-1].seq, steps)
-    cache.put(game_id, snap)
+    _snapshots().put(game_id, snap)
     return snap
 
 
