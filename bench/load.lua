@@ -49,7 +49,7 @@ local start, warm_until, stop
 lat_post, lat_poll204, lat_changed = {}, {}, {}
 srv_post, srv_poll204, srv_changed = {}, {}, {}
 errors = {}
-best_posted, last_version, skipped = -1, 0, 0
+skipped = 0
 local LAT = { post = lat_post, ["poll 204"] = lat_poll204, ["poll changed"] = lat_changed }
 local SRV = { post = srv_post, ["poll 204"] = srv_poll204, ["poll changed"] = srv_changed }
 local known
@@ -60,7 +60,7 @@ function init(args)
   start = tonumber(os.getenv("BENCH_START"))
   warm_until = start + tonumber(os.getenv("BENCH_WARMUP"))
   stop = warm_until + tonumber(os.getenv("BENCH_MEASURE"))
-  known, last_version = T.version, T.version
+  known = T.version
   headers_common = {
     ["Cookie"] = os.getenv("BENCH_COOKIE"),
     ["X-CSRFToken"] = os.getenv("BENCH_CSRF"),
@@ -156,11 +156,7 @@ function response(status, headers, body)
     end
   end
   local version = tonumber(headers["Tracker-Version"] or "")
-  if version then
-    if version > known then known = version end
-    if version > last_version then last_version = version end
-  end
-  if action.kind == "post" and status == 200 and action.k > best_posted then best_posted = action.k end
+  if version and version > known then known = version end
   if sent >= warm_until and sent < stop then
     table.insert(LAT[kind], (now() - sent) * 1000)
     local timing = headers["Server-Timing"]
@@ -201,9 +197,7 @@ function done(summary, latency, requests)
       server = { post = thread:get("srv_post"), ["poll 204"] = thread:get("srv_poll204"),
                  ["poll changed"] = thread:get("srv_changed") },
       errors = thread:get("errors"),
-      best_posted = thread:get("best_posted"),
       skipped = thread:get("skipped"),
-      last_version = thread:get("last_version"),
     }
   end
   local file = assert(io.open(os.getenv("BENCH_OUT"), "w"))

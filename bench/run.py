@@ -230,7 +230,6 @@ class Table:
     template: int
     version: int
     posted: int = 0  # entries posted so far by the benchmark
-    phone_versions: list[int] = field(default_factory=lambda: [0, 0])
 
 
 CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"')
@@ -361,8 +360,8 @@ def page_bytes(base: str, table: Table, games: list[Any], encoding: str) -> dict
 
 
 def cpu_seconds() -> dict[str, float]:
-    """CPU seconds used so far by gunicorn (master and workers), PostgreSQL and this load
-    generator (from /proc; Linux only)."""
+    """CPU seconds used so far by gunicorn (master and workers) and PostgreSQL (from /proc;
+    Linux only; wrk's own is ``process_cpu``)."""
     tick = os.sysconf("SC_CLK_TCK")
     out = {"server": 0.0, "postgres": 0.0}
     for stat in Path("/proc").glob("[0-9]*/stat"):
@@ -377,8 +376,6 @@ def cpu_seconds() -> dict[str, float]:
             out["server"] += used
         elif raw[raw.index("(") + 1:raw.rindex(")")] == "postgres":
             out["postgres"] += used
-    me = os.times()
-    out["client"] = me.user + me.system
     return out
 
 

@@ -28,14 +28,16 @@ from .rules.events import parse_event
 from .rules.tokens import GEM_COLORS, PEARL, TOKEN_KINDS, Tokens, suggest_payment
 from .service import GameView
 
-#: Letters on every gem chip, so colour is never the only cue (UX.md).
 class _Letters(dict):
     """Chip letters in the reader's language: W U G R K P ★ in English, 흰 파 초 빨 검 진 금 in
     Korean (UX.md). Looked up at render time, so one mapping serves every request."""
 
     KOREAN = {"white": "흰", "blue": "파", "green": "초", "red": "빨", "black": "검", "pearl": "진", "gold": "금"}
 
-    _last: tuple[Any, bool] = (None, False)  # (locale object, is Korean): str(locale) is slow
+    def __init__(self, letters: dict[str, str]) -> None:
+        super().__init__(letters)
+        self._plain = dict(letters)
+        self._korean = {**letters, **self.KOREAN}
 
     def __getitem__(self, kind: str) -> str:
         return self.table()[kind]
@@ -43,27 +45,17 @@ class _Letters(dict):
     def table(self) -> dict[str, str]:
         """The letters of this request's language as a plain dict (one locale lookup): what a
         screen puts in its template context as ``letters``."""
-        locale = get_locale()
-        last = self._last
-        if last[0] is not locale:
-            last = self._last = (locale, str(locale) == "ko")
-        return self._korean if last[1] else self._plain
-
-    def __init__(self, letters: dict[str, str]) -> None:
-        super().__init__(letters)
-        self._plain = dict(letters)
-        self._korean = {**letters, **self.KOREAN}
+        return self._korean if str(get_locale()) == "ko" else self._plain
 
 
-#: Values a chip's class and title may hold as they are (anything else is escaped).
-_PLAIN = frozenset(TOKEN_KINDS) | {"wild", "none", "", "small", "zero", "small zero", "pip"}
+#: Letters on every gem chip, so colour is never the only cue (UX.md).
+LETTERS = _Letters({"white": "W", "blue": "U", "green": "G", "red": "R", "black": "K", "pearl": "P", "gold": "★",
+                    "wild": "✦", "none": "·"})
 
 
 def _chip_html(kind: str, text: Any, extra: str, letter: str) -> str:
-    kind = kind if kind in _PLAIN else str(escape(kind))
-    extra = extra if extra in _PLAIN else str(escape(extra))
-    count = "" if text == "" else f"<i>{text if type(text) is int else escape(text)}</i>"
-    return f'<span class="chip gem-{kind} {extra}" title="{kind}"><b>{escape(letter)}</b>{count}</span>'
+    count = "" if text == "" else f"<i>{escape(text)}</i>"
+    return f'<span class="chip gem-{escape(kind)} {escape(extra)}" title="{escape(kind)}"><b>{escape(letter)}</b>{count}</span>'
 
 
 @pass_context
@@ -87,8 +79,6 @@ def chips(context: Any, items: Any, extra: str = "") -> Markup:
     ))
 
 
-LETTERS = _Letters({"white": "W", "blue": "U", "green": "G", "red": "R", "black": "K", "pearl": "P", "gold": "★",
-                    "wild": "✦", "none": "·"})
 LEVELS = (1, 2, 3)
 #: Log sentences a game screen shows before "Show all" (keeps every response small as games grow).
 LOG_LINES = 20

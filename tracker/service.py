@@ -144,7 +144,7 @@ def load(game_id: str) -> GameView:
     only make the version look older than the events, never newer: a write based on such a
     view fails its conditional version bump instead of storing a wrongly checked event.
     """
-    row = db.session.get(Game, game_id) if is_game_id(game_id) else None
+    row = game_row(game_id)
     if row is None:
         raise GameNotFound(game_id)
     return _load_folded(row)
@@ -217,18 +217,18 @@ def narrated(view: GameView, describe: Callable[[Any, Any, Any], str], key: Any)
     return [describe(*step) for step in steps()]
 
 
-def _remember_write(
-    game_id: str, view: GameView, version: int, seq: int, event: RuleEvent, state: Any
-) -> tuple[RuleEvent, ...]:
-    """Keep the game after our own committed write (``version``, event ``seq``) as its snapshot;
-    returns its events (``view.events`` and ``event``)."""
+def _remember_write(row: Game, events: tuple[RuleEvent, ...], before: Any, seq: int, event: RuleEvent,
+                    state: Any) -> tuple[RuleEvent, ...]:
+    """Keep the game after our own committed write as its snapshot: ``row`` as the write left it,
+    ``events``/``before`` the game it was judged on, ``event`` stored as ``seq`` giving ``state``.
+    Returns the events now applied."""
     cache = _snapshots()
-    snap = cache.get(game_id)
-    if snap is not None and snap.events is view.events:
-        snap = snap.extended(version, seq, [(event, view.state, state)])
+    snap = cache.get(row.id)
+    if snap is not None and snap.events is events:
+        snap = snap.extended(row.version, seq, [(event, before, state)])
     else:
-        snap = Snapshot(version, seq, view.events + (event,), state, game=view.row.game, setup=view.row.setup)
-    cache.put(game_id, snap)
+        snap = Snapshot(row.version, seq, events + (event,), state, game=row.game, setup=row.setup)
+    cache.put(row.id, snap)
     return snap.events
 
 
@@ -349,26 +349,33 @@ def post_event(
             if expected_version is not None:
                 raise VersionConflict(load(game_id)) from None
             continue
-        seen = view.version
-        row = _bump(game_id, seen, state)
-        if row is None:
-            db.session.rollback()
-            if expected_version is not None:
-                raise VersionConflict(load(game_id))
-            continue
-        try:
-            seq = _insert_event(game_id, entry_id, event)
-            _commit_keeping(row)
-        except IntegrityError:
-            db.session.rollback()
-            if _entry_seen(game_id, entry_id):
-                return load(game_id)
-            if expected_version is not None:
-                raise VersionConflict(load(game_id))
-            continue
-        events = _remember_write(game_id, view, seen + 1, seq, event, state)
-        return GameView(row=row, events=events, state=state)
+        stored = _store(game_id, view.version, view.events, view.state, event, state, entry_id)
+        if stored is not None:
+            return stored
+        if _entry_seen(game_id, entry_id):
+            return load(game_id)
+        if expected_version is not None:
+            raise VersionConflict(load(game_id))
     raise VersionConflict(load(game_id))
+
+
+def _store(game_id: str, seen: int, events: tuple[RuleEvent, ...], before: Any, event: RuleEvent, state: Any,
+           entry_id: str | None) -> GameView | None:
+    """Store ``event`` (judged on the game at version ``seen``: ``events`` folded into ``before``,
+    giving ``state``): the conditional version bump returning the row, the insert, the commit and
+    the worker's snapshot. None, rolled back, when the version had moved on or a unique
+    constraint refused the row (a repeated ``entry_id``)."""
+    row = _bump(game_id, seen, state)
+    if row is None:
+        db.session.rollback()
+        return None
+    try:
+        seq = _insert_event(game_id, entry_id, event)
+        _commit_keeping(row)
+    except IntegrityError:
+        db.session.rollback()
+        return None
+    return GameView(row=row, events=_remember_write(row, events, before, seq, event, state), state=state)
 
 
 def _snapshot_at(game_id: str, version: int) -> Snapshot | None:
@@ -379,7 +386,7 @@ def _snapshot_at(game_id: str, version: int) -> Snapshot | None:
         return None
     cache = _snapshots()
     snap = cache.get(game_id)
-    if snap is None or snap.game is None or snap.version > version:
+    if snap is None or snap.version > version:
         return None
     if snap.version == version:
         return snap
@@ -390,8 +397,6 @@ def _caught_up(game_id: str, snap: Snapshot, version: int) -> Snapshot | None:
     """``snap`` extended with the entries stored since (one query), kept and returned when the
     database is at ``version`` and only entries were written since; None otherwise (an undo, a
     write landing meanwhile, or a stored entry the rules refuse: the caller folds afresh)."""
-    if snap.game is None:
-        return None
     rows = _rows_after(game_id, snap.last_seq)
     # One write = one version: as many new applied events as versions means no undo since.
     if len(rows) != version - snap.version or any(r.version != version for r in rows):
@@ -419,25 +424,12 @@ def _write_on_snapshot(game_id: str, data: Any, expected_version: int, entry_id:
     snap = _snapshot_at(game_id, expected_version)
     if snap is None:
         return None
-    engine = ENGINES[snap.game]
     try:
         event = parse_event(data, len(snap.setup["players"]))
-        state = engine.apply(snap.state, event)
+        state = ENGINES[snap.game].apply(snap.state, event)
     except RuleError:
         return None  # judged again on the game as stored: a stale phone gets a conflict
-    row = _bump(game_id, expected_version, state)
-    if row is None:
-        db.session.rollback()
-        return None
-    try:
-        seq = _insert_event(game_id, entry_id, event)
-        _commit_keeping(row)
-    except IntegrityError:
-        db.session.rollback()
-        return None
-    new = snap.extended(expected_version + 1, seq, [(event, snap.state, state)])
-    _snapshots().put(game_id, new)
-    return GameView(row=row, events=new.events, state=state)
+    return _store(game_id, snap.version, snap.events, snap.state, event, state, entry_id)
 
 
 def _insert_event(game_id: str, entry_id: str | None, event: RuleEvent) -> int:

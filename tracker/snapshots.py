@@ -37,10 +37,10 @@ class Snapshot:
     last_seq: int
     events: tuple[Any, ...]
     state: Any
+    game: str
+    setup: Any
     tail: tuple[Step, ...] = ()
     lines: dict[Hashable, tuple[str, ...]] = field(default_factory=dict)
-    game: str | None = None
-    setup: Any = None
 
     def extended(self, version: int, last_seq: int, steps: Iterable[Step]) -> "Snapshot":
         """The snapshot after appending ``steps`` (each ``(event, before, after)``) at ``version``."""
