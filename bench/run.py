@@ -61,7 +61,8 @@ THREADS = 1
 def gunicorn_command(workers: int, threads: int) -> list[str]:
     """The README command (``threads`` 0: sync workers)."""
     kind = ["--worker-class", "gthread", "--threads", str(threads)] if threads >= 1 else ["--worker-class", "sync"]
-    return [sys.executable, "-m", "gunicorn", "--workers", str(workers), *kind, "--keep-alive", "5",
+    return [sys.executable, "-m", "gunicorn", "--config", "python:tracker.gunicorn_config",
+            "--workers", str(workers), *kind, "--keep-alive", "5",
             "--backlog", "2048", "--log-level", "warning"]
 LENGTH = 150          # entries a benchmark game already has
 EXTRA = 160           # entries each game may still receive during the run

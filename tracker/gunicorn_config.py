@@ -1,0 +1,56 @@
+"""gunicorn settings for serving many tables: ``gunicorn -c python:tracker.gunicorn_config …``.
+
+The command-line flags of README "Running for many tables" still choose workers, threads and
+the address; this module adds what flags cannot say: how each worker treats Python's cyclic
+garbage collector.
+
+Why: a worker keeps hundreds of folded games (``tracker/snapshots.py``) next to everything the
+app loaded (modules, templates, the catalogue), about 100,000–200,000 objects the collector
+tracks. A full collection walks all of them: 40–300 ms on this machine, during which the
+worker answers nobody. Those pauses, not the CPU, set the p99 of a busy night. So each worker
+
+- freezes what it holds once it has started and once it has served its first requests
+  (``gc.freeze()``: the app's long-lived objects leave the collector's walk for good; they are
+  still freed as usual when nothing refers to them), after a full collection so no garbage is
+  frozen with them;
+- collects its youngest generation less often (``GC_THRESHOLD``), so objects of the request
+  in progress are rarely promoted to the old generation, whose growth is what triggers the
+  long full collections.
+
+Memory stays bounded: freezing happens only ``len(FREEZE_AFTER)`` times per worker, after a
+full collection each time, and young garbage is collected as before.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+from typing import Any
+
+#: Requests after which a worker collects and freezes again (templates compiled, caches filled).
+FREEZE_AFTER = (200, 5000)
+#: ``gc.set_threshold`` of each worker: (young, middle, old) — Python's default is (700, 10, 10).
+GC_THRESHOLD = tuple(int(x) for x in os.environ.get("TRACKER_GC_THRESHOLD", "20000,20,10").split(","))
+_ENABLED = os.environ.get("TRACKER_GC_FREEZE", "1") != "0"
+
+_served = 0
+
+
+def _freeze() -> None:
+    gc.collect()
+    gc.freeze()
+
+
+def post_worker_init(worker: Any) -> None:
+    """gunicorn hook, once per worker after the app is loaded: freeze it, set the thresholds."""
+    if _ENABLED:
+        _freeze()
+        gc.set_threshold(*GC_THRESHOLD)
+
+
+def post_request(worker: Any, req: Any, environ: Any, resp: Any) -> None:
+    """gunicorn hook after every request: freeze again after ``FREEZE_AFTER`` requests."""
+    global _served
+    _served += 1
+    if _ENABLED and _served in FREEZE_AFTER:
+        _freeze()
