@@ -129,11 +129,20 @@ def postgres() -> Iterator[str | None]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def screen_cache_dir(workdir: Path, port: int) -> Path:
+    """Where the workers share their drawn screens: in memory (tmpfs) as README advises, else
+    beside the database."""
+    shm = Path("/dev/shm")
+    base = shm if shm.is_dir() and os.access(shm, os.W_OK) else workdir
+    return base / f"tracker-bench-screens-{os.getpid()}-{port}"
+
+
 @contextlib.contextmanager
 def gunicorn(database_url: str, workdir: Path, workers: int = WORKERS, threads: int = THREADS) -> Iterator[str]:
     """The app under gunicorn on a free loopback port; yields its base URL."""
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "bench-secret", "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "bench-secret", "PYTHONPATH": str(ROOT),
+           "CACHE_TYPE": "FileSystemCache", "CACHE_DIR": str(screen_cache_dir(workdir, port))}
     env.pop("TRACKER_ACCESS_CODE", None)
     logfile = open(workdir / f"gunicorn-{port}.log", "w")
     proc = subprocess.Popen(gunicorn_command(workers, threads) + ["--bind", f"127.0.0.1:{port}", "bench.app:create()"], cwd=ROOT, env=env,
@@ -156,6 +165,7 @@ def gunicorn(database_url: str, workdir: Path, workers: int = WORKERS, threads: 
                   if "Error" in line or "Traceback" in line]
         if errors:
             log(f"gunicorn reported {len(errors)} error lines, e.g.: " + " | ".join(errors[-3:]))
+        shutil.rmtree(screen_cache_dir(workdir, port), ignore_errors=True)
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGTERM)
         try:

@@ -101,6 +101,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
         if os.environ.get("TRACKER_ACCESS_CODE"):
             app.config["ACCESS_CODE"] = os.environ["TRACKER_ACCESS_CODE"]
+        for name in ("CACHE_TYPE", "CACHE_DIR", "CACHE_REDIS_URL"):  # the shared screens (tracker/screens.py)
+            if os.environ.get(name):
+                app.config[name] = os.environ[name]
     else:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
@@ -117,6 +120,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from . import serving
 
     serving.init_app(app)  # proxy headers, compression, fingerprinted long-cached static files
+    from . import screens
+
+    screens.init_app(app)  # game screens drawn once per version for all phones of a table
 
     from . import access, models  # noqa: F401  (models: tables known to Alembic)
     from .views import api, pages

@@ -28,9 +28,9 @@ import os
 from typing import Any
 
 #: Requests after which a worker collects and freezes again (templates compiled, caches filled).
-FREEZE_AFTER = (200, 5000)
+FREEZE_AFTER = (200, 2000)
 #: ``gc.set_threshold`` of each worker: (young, middle, old) — Python's default is (700, 10, 10).
-GC_THRESHOLD = tuple(int(x) for x in os.environ.get("TRACKER_GC_THRESHOLD", "20000,20,10").split(","))
+GC_THRESHOLD = tuple(int(x) for x in os.environ.get("TRACKER_GC_THRESHOLD", "20000,20,100").split(","))
 _ENABLED = os.environ.get("TRACKER_GC_FREEZE", "1") != "0"
 
 _served = 0

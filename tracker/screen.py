@@ -309,10 +309,16 @@ def picked(args: Any, name: str = "t") -> Tokens:
     return Tokens(**counts)
 
 
+def _pick_query(kinds: list[str]) -> str:
+    """The query string of a composing sheet with these tokens picked (kinds are plain words)."""
+    return "&".join(f"t={k}" for k in kinds)
+
+
 def picker(source: Tokens, chosen: Tokens, limit: int, kinds: tuple[str, ...]) -> dict[str, Any]:
     """A token picker: chips of ``source`` minus what is chosen, and the chosen chips.
 
-    Tapping a source chip adds one (while under ``limit``); tapping a chosen chip removes one.
+    Tapping a source chip adds one (while under ``limit``); tapping a chosen chip removes one:
+    ``add``/``remove`` are the query strings of the sheet after that tap (``t=red&t=blue``).
     """
     letters = LETTERS.table()  # one locale lookup for the whole function
     chosen_list = [k for k, n in chosen.items() for _ in range(n)]
@@ -320,10 +326,10 @@ def picker(source: Tokens, chosen: Tokens, limit: int, kinds: tuple[str, ...]) -
     for k in kinds:
         left = source.get(k) - chosen.get(k)
         chips.append({"kind": k, "letter": letters[k], "left": left, "name": narrate.TOKEN_NAMES[k],
-                      "add": chosen_list + [k], "can_add": left > 0 and chosen.total < limit})
+                      "add": _pick_query(chosen_list + [k]), "can_add": left > 0 and chosen.total < limit})
     selected = []
     for i, k in enumerate(chosen_list):
-        selected.append({"kind": k, "letter": letters[k], "remove": chosen_list[:i] + chosen_list[i + 1:],
+        selected.append({"kind": k, "letter": letters[k], "remove": _pick_query(chosen_list[:i] + chosen_list[i + 1:]),
                          "name": narrate.TOKEN_NAMES[k]})
     return {"chips": chips, "selected": selected, "chosen": chosen, "limit": limit, "count": chosen.total}
 

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, Mapping
 
 from flask import current_app
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.util import identity_key
 from sqlalchemy.orm.attributes import set_committed_value
@@ -132,8 +132,19 @@ def game_row(game_id: str) -> Game | None:
     return db.session.get(Game, game_id) if is_game_id(game_id) else None
 
 
+def game_head(game_id: str) -> Game | None:
+    """The game's row as a plain ``Game`` copy, not tracked by the session (one indexed read,
+    without the ORM's identity bookkeeping; for a read-only request such as a poll); None for
+    an unknown id. ``load_row`` folds it like a tracked row."""
+    if not is_game_id(game_id):
+        return None
+    games = Game.__table__
+    found = db.session.execute(select(*games.c).where(games.c.id == game_id)).first()
+    return Game(**found._asdict()) if found is not None else None
+
+
 def load_row(row: Game) -> GameView:
-    """``load`` for a row already read in this request."""
+    """``load`` for a row already read in this request (tracked or a ``game_head`` copy)."""
     return _load_folded(row)
 
 
@@ -261,18 +272,46 @@ def _summary(state: Any) -> dict[str, Any]:
     return {"status": "finished", "result": {"winner": winner, "turns": state.turn}, "finished": utcnow()}
 
 
+_GAMES = Game.__table__
+_EVENTS = Event.__table__
+
+
+def _bump_statement(finished: bool) -> Any:
+    """``UPDATE games … WHERE id = :game_id AND version = :seen RETURNING *`` with the listing
+    summary; built once (Core, bound parameters), so a write spends no time composing SQL.
+    ``finished``: keep the first end of a game already finished (``coalesce``)."""
+    end = bindparam("new_finished", type_=_GAMES.c.finished.type)
+    return (
+        update(_GAMES)
+        .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("seen"))
+        .values(version=bindparam("new_version"), status=bindparam("new_status"),
+                result=bindparam("new_result", type_=_GAMES.c.result.type),
+                finished=func.coalesce(_GAMES.c.finished, end) if finished else end)
+        .returning(*_GAMES.c)
+    )
+
+
+_BUMP = {False: _bump_statement(False), True: _bump_statement(True)}
+#: ``INSERT INTO events … RETURNING seq``, ``seq`` the game's next one, computed by the statement.
+_INSERT_EVENT = (
+    insert(_EVENTS)
+    .values(game_id=bindparam("game_id"),
+            seq=select(func.coalesce(func.max(_EVENTS.c.seq), 0) + 1)
+            .where(_EVENTS.c.game_id == bindparam("game_id")).scalar_subquery(),
+            entry_id=bindparam("entry_id"), data=bindparam("data", type_=_EVENTS.c.data.type), undone=False,
+            created=bindparam("created", type_=_EVENTS.c.created.type))
+    .returning(_EVENTS.c.seq)
+)
+
+
 def _bump(game_id: str, seen: int, state: Any) -> Game | None:
     """Raise the version from ``seen`` by one, only if nobody else did, and write the listing
     summary; returns the game row as updated (None when the version was no longer ``seen``)."""
     summary = _summary(state)
-    games = Game.__table__  # Core statements: the ORM's bulk-update bookkeeping is not needed here
-    if summary["finished"] is not None:
-        summary["finished"] = func.coalesce(games.c.finished, summary["finished"])  # keep the first end
-    stmt = (
-        update(games).where(games.c.id == game_id, games.c.version == seen).values(version=seen + 1, **summary)
-        .returning(*games.c)
-    )
-    found = db.session.execute(stmt).first()
+    found = db.session.execute(_BUMP[summary["finished"] is not None], {
+        "game_id": game_id, "seen": seen, "new_version": seen + 1, "new_status": summary["status"],
+        "new_result": summary["result"], "new_finished": summary["finished"],
+    }).first()
     if found is None:
         return None
     row = db.session.identity_map.get(identity_key(Game, game_id))
@@ -435,16 +474,9 @@ def _write_on_snapshot(game_id: str, data: Any, expected_version: int, entry_id:
 def _insert_event(game_id: str, entry_id: str | None, event: RuleEvent) -> int:
     """Insert the event as the game's next ``seq`` (computed by the same statement); returns it.
     Runs after the version bump, whose row lock keeps any other writer of the game out."""
-    events = Event.__table__
-    next_seq = (
-        select(func.coalesce(func.max(events.c.seq), 0) + 1).where(events.c.game_id == game_id).scalar_subquery()
-    )
-    return db.session.execute(
-        insert(events)
-        .values(game_id=game_id, seq=next_seq, entry_id=entry_id, data=event_to_dict(event), undone=False,
-                created=utcnow())
-        .returning(events.c.seq)
-    ).scalar_one()
+    return db.session.execute(_INSERT_EVENT, {
+        "game_id": game_id, "entry_id": entry_id, "data": event_to_dict(event), "created": utcnow(),
+    }).scalar_one()
 
 
 def _commit_keeping(row: Game) -> None:

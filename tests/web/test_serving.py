@@ -421,3 +421,173 @@ def test_game_screen_answers_say_their_version(client):
     entry = client.post(f"/games/{game['id']}/events", data=form, headers=HX)
     assert resp.status_code == 200 and entry.status_code == 200 and entry.headers["Tracker-Version"] == "2"
     assert 'data-version="2"' in entry.get_data(as_text=True)
+
+
+# ------------------------------------------------------------------------ screens drawn once per version
+
+
+def _worker(database_url: str, cache_dir, **config):
+    """An app standing for one gunicorn worker: its own memory, the database and the shared
+    screen cache folder of the host, CSRF on as in production."""
+    from appconfig import app_config
+
+    return create_app({**app_config(database_url), "CACHE_TYPE": "FileSystemCache", "CACHE_DIR": str(cache_dir),
+                       "WTF_CSRF_ENABLED": True, **config})
+
+
+def _phone(app):
+    """A phone's client with its session's CSRF token (read from the game page's htmx headers)."""
+    client = app.test_client()
+    page = client.get("/").get_data(as_text=True)
+    token = re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)
+    return client, token
+
+
+def _drawings(monkeypatch) -> list[str]:
+    """Counts the game screens drawn (``render_block`` of the ``game`` block) from now on."""
+    from tracker.views import pages
+
+    drawn: list[str] = []
+    original = pages.render_block
+
+    def counting(template, block, /, **ctx):  # type: ignore[no-untyped-def]
+        drawn.append(block)
+        return original(template, block, **ctx)
+
+    monkeypatch.setattr(pages, "render_block", counting)
+    return drawn
+
+
+def _hidden(html: str, name: str) -> set[str]:
+    return set(re.findall(rf'name="{name}" value="([^"]*)"', html))
+
+
+def test_the_other_phone_gets_the_screen_the_entry_drew(database_url, tmp_path, monkeypatch):
+    """Two workers sharing the host's screen cache: the screen drawn as one phone's entry answer
+    is what the other phone's poll gets, with that phone's own CSRF token and a fresh entry_id,
+    the same alerts, and without a second drawing."""
+    workers = [_worker(database_url, tmp_path / "screens") for _ in range(2)]
+    (a, token_a), (b, token_b) = _phone(workers[0]), _phone(workers[1])
+    assert token_a != token_b
+    game = new_game(a)
+    a.get(f"/games/{game['id']}")
+    drawn = _drawings(monkeypatch)
+    form = {"event": json.dumps({"type": "take_tokens", "player": 0, "tokens": {"pearl": 1, "red": 1}}),
+            "expected_version": "0", "entry_id": "a-1", "csrf_token": token_a}
+    entry = a.post(f"/games/{game['id']}/events", data=form, headers=HX)
+    assert entry.status_code == 200 and drawn == ["game"]
+    poll = b.get(f"/games/{game['id']}/poll?v=0", headers=HX)
+    assert poll.status_code == 200 and drawn == ["game"], "the poll drew the screen again"
+    mine, theirs = entry.get_data(as_text=True), poll.get_data(as_text=True)
+    assert 'data-version="1"' in theirs and poll.headers["Tracker-Version"] == "1"
+    session_of = lambda tokens: {t.split(".")[0] for t in tokens}  # noqa: E731  (signed anew each time)
+    assert session_of(_hidden(mine, "csrf_token")) == session_of([token_a])
+    assert session_of(_hidden(theirs, "csrf_token")) == session_of([token_b]) != session_of([token_a])
+    assert _hidden(theirs, "entry_id").isdisjoint(_hidden(mine, "entry_id"))  # forms shown carry their own
+    assert poll.headers.get("HX-Trigger") == entry.headers.get("HX-Trigger")
+    marks = workers[1].extensions["tracker.screens"]
+    assert marks.csrf_mark not in theirs and marks.entry_mark not in theirs and marks.csrf_mark not in mine
+
+    def strip(html: str) -> str:
+        return re.sub(r'name="(entry_id|csrf_token)" value="[^"]*"', "", html)
+
+    assert strip(mine) == strip(theirs)
+    # Phone B enters next, with its token: the kept screen's forms work for it.
+    form = {"event": json.dumps({"type": "take_tokens", "player": 1, "tokens": {"blue": 1}}),
+            "expected_version": "1", "entry_id": "b-1", "csrf_token": token_b}
+    assert b.post(f"/games/{game['id']}/events", data=form, headers=HX).status_code == 200
+    assert a.get(f"/games/{game['id']}/poll?v=1", headers=HX).headers["Tracker-Version"] == "2"
+    assert drawn == ["game", "game"]
+    for w in workers:
+        with w.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+def test_a_kept_screen_gets_each_phone_its_own_token_and_entry_id(app):
+    from tracker import screens
+
+    with app.test_request_context():
+        marks = screens.placeholders()
+        html = f'<input name="csrf_token" value="{marks["csrf_token"]()}"><input name="entry_id" value="{marks["entry_id"]}">'
+        first, second = screens.personal(html, "e1"), screens.personal(html, "e2")
+        from flask_wtf.csrf import generate_csrf
+
+        assert first == f'<input name="csrf_token" value="{generate_csrf()}"><input name="entry_id" value="e1">'
+        assert second.endswith('value="e2">') and marks["entry_id"] not in first + second
+
+
+def test_a_kept_screen_is_used_only_at_its_version_and_language(database_url, tmp_path, monkeypatch):
+    workers = [_worker(database_url, tmp_path / "screens", WTF_CSRF_ENABLED=False) for _ in range(2)]
+    a, b = workers[0].test_client(), workers[1].test_client()
+    game = new_game(a)
+    drawn = _drawings(monkeypatch)
+    take = {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}
+    assert a.post(f"/games/{game['id']}/events", data={"event": json.dumps(take), "expected_version": "0"},
+                  headers=HX).status_code == 200
+    assert len(drawn) == 1
+    # An entry through the API draws nothing: the kept screen (version 1) is now stale.
+    assert post(a, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}}).status_code == 200
+    poll = b.get(f"/games/{game['id']}/poll?v=1", headers=HX)
+    assert poll.headers["Tracker-Version"] == "2" and len(drawn) == 2
+    assert "Ben" in poll.get_data(as_text=True) and 'data-version="2"' in poll.get_data(as_text=True)
+    # That poll's drawing is kept too: the next phone at version 1 gets it without drawing.
+    assert a.get(f"/games/{game['id']}/poll?v=1", headers=HX).headers["Tracker-Version"] == "2"
+    assert len(drawn) == 2
+    # A phone in Korean gets a screen drawn in Korean, not the English one kept.
+    korean = b.get(f"/games/{game['id']}/poll?v=1", headers={**HX, "Accept-Language": "ko"})
+    assert len(drawn) == 3 and "차례" in korean.get_data(as_text=True)
+    for w in workers:
+        with w.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+def test_conflicts_errors_spectators_and_the_end_are_never_kept(app, client, monkeypatch):
+    """Only the screen everybody sees after a write is shared: a 409's notice, a rule error, a
+    spectator's screen and a finished game's victory banner are drawn for their request."""
+    from tracker import screens
+
+    game = new_game(client)
+    take = {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}
+    assert post(client, game["id"], take).status_code == 200
+    stale = client.post(f"/games/{game['id']}/events", headers=HX,
+                        data={"event": json.dumps({**take, "player": 1}), "expected_version": "0"})
+    assert stale.status_code == 409
+    with app.test_request_context(headers=HX):
+        assert screens.find(game["id"], 1) is None
+    sid = _spectator_id(client, game["id"])
+    assert client.get(f"/watch/{sid}/poll?v=0", headers=HX).status_code == 200
+    with app.test_request_context(headers=HX):
+        assert screens.find(game["id"], 1) is None
+    setup, events, final = autoplay.play(3)
+    done = new_game(client, first_player=setup["first_player"])
+    for ev in events[:-1]:
+        assert post(client, done["id"], event_to_dict(ev)).status_code == 200
+    last = client.post(f"/games/{done['id']}/events", headers=HX,
+                       data={"event": json.dumps(event_to_dict(events[-1])), "expected_version": str(len(events) - 1)})
+    assert last.status_code == 200 and 'id="victory"' in last.get_data(as_text=True)
+    with app.test_request_context(headers=HX):
+        assert screens.find(done["id"], len(events)) is None
+
+
+def test_a_new_release_never_serves_screens_the_old_one_drew(database_url, tmp_path):
+    """The key carries a fingerprint of the code, templates, translations and screen settings."""
+    from tracker import screens
+
+    before, same = (_worker(database_url, tmp_path / "screens", WTF_CSRF_ENABLED=False) for _ in range(2))
+    other = _worker(database_url, tmp_path / "screens", WTF_CSRF_ENABLED=False, POLL_SECONDS=5)
+    releases = [w.extensions["tracker.screens"].release for w in (before, same, other)]
+    assert releases[0] == releases[1] != releases[2]
+    client = before.test_client()
+    game = new_game(client)
+    assert client.post(f"/games/{game['id']}/events", headers=HX, data={
+        "event": json.dumps({"type": "take_tokens", "player": 0, "tokens": {"red": 1}}), "expected_version": "0",
+    }).status_code == 200
+    for worker, kept in ((same, True), (other, False)):
+        with worker.test_request_context(headers=HX):
+            assert (screens.find(game["id"], 1) is not None) is kept
+    for w in (before, same, other):
+        with w.app_context():
+            db.session.remove()
+            db.engine.dispose()

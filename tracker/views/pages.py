@@ -19,7 +19,7 @@ from htmx_flask import make_response
 from jinja2_fragments.flask import render_block
 from werkzeug.datastructures import MultiDict
 
-from .. import screen, service
+from .. import screen, screens, service
 from ..i18n import error_message
 from ..rules import catalog
 from ..rules.errors import N_, RuleError
@@ -56,15 +56,28 @@ def _game_context(view: service.GameView, sheet: str | None = None, args: Any = 
 
 
 def _render_game(view: service.GameView, status: int = 200, *, announce: bool = True, **extra: Any):  # type: ignore[no-untyped-def]
-    """The screen after a write; ``announce`` shows the alerts the write raised (toasts, ``HX-Trigger``)."""
+    """The screen after a write; ``announce`` shows the alerts the write raised (toasts, ``HX-Trigger``).
+
+    The screen every phone sees after a write (htmx, announced, no notice or error, game not
+    over) is drawn once with placeholders and kept for the table's other phones (``screens``).
+    """
     ctx = _game_context(view, args=MultiDict(), **extra)
     ctx["alerts"] = screen.alerts(view) if announce else []
-    trigger = {"tracker:alerts": ctx["alerts"]} if ctx["alerts"] else None
-    if _is_htmx():
-        resp = make_response(render_block(ctx["template"], "game", **ctx), status, trigger=trigger)
-    else:
-        resp = make_response(render_template(ctx["template"], **ctx), status)
-    resp.headers[VERSION_HEADER] = str(view.version)
+    if not _is_htmx():
+        return _game_response(render_template(ctx["template"], **ctx), view.version, [], status)
+    if status == 200 and announce and not any(extra.values()) and not ctx["finished"]:
+        ctx.update(screens.placeholders())
+        html = render_block(ctx["template"], "game", **ctx)
+        screens.keep(view.row.id, view.version, html, ctx["alerts"])
+        return _game_response(screens.personal(html, screen.new_entry_id()), view.version, ctx["alerts"], status)
+    return _game_response(render_block(ctx["template"], "game", **ctx), view.version, ctx["alerts"], status)
+
+
+def _game_response(body: str, version: int, alerts: list[dict[str, Any]], status: int = 200):  # type: ignore[no-untyped-def]
+    """A game screen answer: the alerts as ``HX-Trigger`` (htmx), the version as a header."""
+    trigger = {"tracker:alerts": alerts} if alerts and _is_htmx() else None
+    resp = make_response(body, status, trigger=trigger)
+    resp.headers[VERSION_HEADER] = str(version)
     return resp
 
 
@@ -238,11 +251,14 @@ def poll(game_id: str):  # type: ignore[no-untyped-def]
     """Live sync: 204 with no body while the game is still at version ``v``; else the fresh
     game block with the alerts of the latest write (one cheap query when nothing changed)."""
     seen = request.args.get("v", "")
-    row = service.game_row(game_id)  # one read: the version, and the row a changed screen needs
+    row = service.game_head(game_id)  # one read: the version, and the row a changed screen needs
     if row is None:
         abort(404)
     if seen.isdigit() and int(seen) == row.version:
         return "", 204
+    shared = screens.find(row.id, row.version) if _is_htmx() else None
+    if shared is not None:  # drawn by the phone that wrote it (or an earlier poll): no fold, no drawing
+        return _game_response(screens.personal(shared.html, screen.new_entry_id()), row.version, shared.alerts)
     return _render_game(service.load_row(row))
 
 

@@ -1,0 +1,128 @@
+"""Game screens drawn once per version and shared by every phone of the table (Flask-Caching).
+
+An entry's answer is the game screen at the new version; a moment later the other phone's poll
+asks for that same screen. Both were drawn in full (2–3 ms each). Now the first drawing is kept
+in a cache all workers share, and the poll that finds the version it needs sends it as it is.
+
+What is kept, per game, language and path prefix (one cache key, overwritten as the game goes
+on): the ``game`` block's HTML at one version, with two placeholders for what belongs to one
+phone (its session's CSRF token and a fresh ``entry_id``), and the alerts of that version's
+write. A kept screen is used only for the version the database gives in that very request, so
+an old or missing one costs a drawing, never a wrong screen. Only the screen everybody sees
+after a write is kept: not a conflict notice, an error, a spectator's screen or a finished
+game's (its victory banner shows the table's series, which other games change).
+
+Keys carry a fingerprint of the code, templates and translations that draw the screen, so a new
+release never serves a screen drawn by the old one, even from a cache that outlived a restart.
+
+Configuration (Flask-Caching's own settings, also read from the environment by ``create_app``):
+``CACHE_TYPE`` ``FileSystemCache`` (the default: ``CACHE_DIR``, default ``instance/screens``,
+shared by all workers of one host), ``RedisCache`` with ``CACHE_REDIS_URL`` for several hosts,
+``SimpleCache`` (one process) or ``NullCache`` (none).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, current_app, request
+from flask_babel import get_locale
+from flask_caching import Cache
+from flask_wtf.csrf import generate_csrf
+
+cache = Cache()
+
+#: Seconds a kept screen lives without being drawn again (a game nobody looks at).
+TIMEOUT = 15 * 60
+#: Screens a file cache keeps before it prunes (games × languages in play at once).
+THRESHOLD = 5000
+
+
+@dataclass(frozen=True)
+class Shared:
+    """A kept game screen: ``html`` at ``version`` (with the placeholders) and its ``alerts``."""
+
+    version: int
+    html: str
+    alerts: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class _Setup:
+    """Per app: the release fingerprint and the two placeholders (derived from ``SECRET_KEY``,
+    so every worker uses the same ones and nobody can type them into a player's name)."""
+
+    release: str
+    csrf_mark: str
+    entry_mark: str
+
+
+def _release(app: Flask) -> str:
+    """A fingerprint of what draws a screen: the package's code, templates, translations and
+    the settings the screen shows."""
+    root = Path(__file__).parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        if path.suffix in {".py", ".html", ".mo", ".js", ".css", ".csv"} and "__pycache__" not in path.parts:
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
+    for name in ("POLL_SECONDS", "NEAR_WIN_DISTANCE"):
+        digest.update(f"{name}={app.config.get(name)!r}".encode())
+    return digest.hexdigest()[:16]
+
+
+def init_app(app: Flask) -> None:
+    """Set up the shared screens for ``app`` (defaults: a file cache in ``instance/screens``)."""
+    app.config.setdefault("CACHE_TYPE", "FileSystemCache")
+    if app.config["CACHE_TYPE"] in ("FileSystemCache", "flask_caching.backends.FileSystemCache"):
+        app.config.setdefault("CACHE_DIR", str(Path(app.instance_path) / "screens"))
+    app.config.setdefault("CACHE_DEFAULT_TIMEOUT", TIMEOUT)
+    app.config.setdefault("CACHE_THRESHOLD", THRESHOLD)
+    app.config.setdefault("CACHE_KEY_PREFIX", "tracker-screen:")
+    cache.init_app(app)
+    secret = str(app.config["SECRET_KEY"]).encode()
+    marks = [hmac.new(secret, f"shared screen {what}".encode(), hashlib.sha256).hexdigest()[:32]
+             for what in ("csrf", "entry")]
+    app.extensions["tracker.screens"] = _Setup(_release(app), f"csrf{marks[0]}", f"entry{marks[1]}")
+
+
+def _setup() -> _Setup:
+    return current_app.extensions["tracker.screens"]  # type: ignore[no-any-return]
+
+
+def _key(game_id: str) -> str:
+    return f"{_setup().release}:{game_id}:{get_locale()}:{request.script_root}"
+
+
+def placeholders() -> dict[str, Any]:
+    """Template context that draws a shareable screen: ``csrf_token()`` and ``entry_id`` give
+    the placeholders ``personal`` fills in."""
+    setup = _setup()
+    return {"csrf_token": lambda: setup.csrf_mark, "entry_id": setup.entry_mark}
+
+
+def keep(game_id: str, version: int, html: str, alerts: list[dict[str, Any]]) -> None:
+    """Keep the screen drawn with ``placeholders()`` for the other phones (a cache failure
+    is only a missed saving)."""
+    cache.set(_key(game_id), Shared(version, html, alerts))
+
+
+def find(game_id: str, version: int) -> Shared | None:
+    """The kept screen of ``game_id`` at exactly ``version`` in this request's language, or None."""
+    shared = cache.get(_key(game_id))
+    if isinstance(shared, Shared) and shared.version == version:
+        return shared
+    return None
+
+
+def personal(html: str, entry_id: str) -> str:
+    """``html`` for this phone: its session's CSRF token and ``entry_id`` in place of the placeholders."""
+    setup = _setup()
+    return html.replace(setup.csrf_mark, generate_csrf()).replace(setup.entry_mark, entry_id)
+
+
+__all__ = ["cache", "Shared", "init_app", "placeholders", "keep", "find", "personal", "TIMEOUT", "THRESHOLD"]
