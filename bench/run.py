@@ -130,11 +130,11 @@ def postgres() -> Iterator[str | None]:
 
 
 def screen_cache_dir(workdir: Path, port: int) -> Path:
-    """Where the workers share their drawn screens: in memory (tmpfs) as README advises, else
-    beside the database."""
-    shm = Path("/dev/shm")
-    base = shm if shm.is_dir() and os.access(shm, os.W_OK) else workdir
-    return base / f"tracker-bench-screens-{os.getpid()}-{port}"
+    """Where the workers share their drawn screens: the app's default place (in memory), one
+    folder per run, removed afterwards."""
+    from tracker.screens import default_dir
+
+    return default_dir(f"{workdir}/{port}")
 
 
 @contextlib.contextmanager
@@ -142,7 +142,7 @@ def gunicorn(database_url: str, workdir: Path, workers: int = WORKERS, threads: 
     """The app under gunicorn on a free loopback port; yields its base URL."""
     port = free_port()
     env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "bench-secret", "PYTHONPATH": str(ROOT),
-           "CACHE_TYPE": "FileSystemCache", "CACHE_DIR": str(screen_cache_dir(workdir, port))}
+           "CACHE_DIR": str(screen_cache_dir(workdir, port))}
     env.pop("TRACKER_ACCESS_CODE", None)
     logfile = open(workdir / f"gunicorn-{port}.log", "w")
     proc = subprocess.Popen(gunicorn_command(workers, threads) + ["--bind", f"127.0.0.1:{port}", "bench.app:create()"], cwd=ROOT, env=env,

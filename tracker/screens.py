@@ -16,8 +16,9 @@ Keys carry a fingerprint of the code, templates and translations that draw the s
 release never serves a screen drawn by the old one, even from a cache that outlived a restart.
 
 Configuration (Flask-Caching's own settings, also read from the environment by ``create_app``):
-``CACHE_TYPE`` ``FileSystemCache`` (the default: ``CACHE_DIR``, default ``instance/screens``,
-shared by all workers of one host), ``RedisCache`` with ``CACHE_REDIS_URL`` for several hosts,
+``CACHE_TYPE`` ``FileSystemCache`` (the default: ``CACHE_DIR``, shared by all workers of one
+host; default a folder in memory, ``/dev/shm/tracker-screens-<instance>``, else
+``instance/screens``), ``RedisCache`` with ``CACHE_REDIS_URL`` for several hosts,
 ``SimpleCache`` (one process) or ``NullCache`` (none).
 """
 
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -75,11 +77,21 @@ def _release(app: Flask) -> str:
     return digest.hexdigest()[:16]
 
 
+def default_dir(instance_path: str) -> Path:
+    """Where a file cache keeps screens by default: in memory (``/dev/shm``, keeping one takes
+    ~80 µs there against 300–400 µs on this machine's disk), one folder per instance; else
+    ``instance/screens``."""
+    shm = Path("/dev/shm")
+    if shm.is_dir() and os.access(shm, os.W_OK):
+        return shm / f"tracker-screens-{hashlib.sha256(instance_path.encode()).hexdigest()[:12]}"
+    return Path(instance_path) / "screens"
+
+
 def init_app(app: Flask) -> None:
-    """Set up the shared screens for ``app`` (defaults: a file cache in ``instance/screens``)."""
+    """Set up the shared screens for ``app`` (default: a file cache in ``default_dir``)."""
     app.config.setdefault("CACHE_TYPE", "FileSystemCache")
     if app.config["CACHE_TYPE"] in ("FileSystemCache", "flask_caching.backends.FileSystemCache"):
-        app.config.setdefault("CACHE_DIR", str(Path(app.instance_path) / "screens"))
+        app.config.setdefault("CACHE_DIR", str(default_dir(app.instance_path)))
     app.config.setdefault("CACHE_DEFAULT_TIMEOUT", TIMEOUT)
     app.config.setdefault("CACHE_THRESHOLD", THRESHOLD)
     app.config.setdefault("CACHE_KEY_PREFIX", "tracker-screen:")
@@ -125,4 +137,4 @@ def personal(html: str, entry_id: str) -> str:
     return html.replace(setup.csrf_mark, generate_csrf()).replace(setup.entry_mark, entry_id)
 
 
-__all__ = ["cache", "Shared", "init_app", "placeholders", "keep", "find", "personal", "TIMEOUT", "THRESHOLD"]
+__all__ = ["cache", "Shared", "init_app", "placeholders", "keep", "find", "personal", "default_dir", "TIMEOUT", "THRESHOLD"]

@@ -591,3 +591,50 @@ def test_a_new_release_never_serves_screens_the_old_one_drew(database_url, tmp_p
         with w.app_context():
             db.session.remove()
             db.engine.dispose()
+
+
+# ------------------------------------------------------------------------ quiet polls
+
+
+def _flask_requests(app) -> list[str]:
+    """The paths of the requests the Flask app handles from now on (``request_started``)."""
+    from flask import request, request_started
+
+    seen: list[str] = []
+
+    def started(sender, **_extra):  # type: ignore[no-untyped-def]
+        seen.append(request.path)
+
+    request_started.connect(started, app, weak=False)
+    return seen
+
+
+def test_a_poll_while_nothing_changed_is_one_read_outside_flask(app, client):
+    """``QuietPolls``: the 204 of an unchanged game is one SELECT in autocommit (no BEGIN or
+    ROLLBACK), with no Flask request (no ``before_request``), and the same headers the app's
+    own 204 has."""
+    game = new_game(client)
+    entered = _flask_requests(app)
+    path = f"/games/{game['id']}/poll?v=0"
+    quiet, statements = _statement_texts(client, "GET", path, headers=HX)
+    assert quiet.status_code == 204 and quiet.get_data() == b"" and entered == []
+    assert statements == ["SELECT"]
+    app.config["QUIET_POLLS"] = False
+    flask_204 = client.get(path, headers=HX)
+    assert flask_204.status_code == 204 and entered == [f"/games/{game['id']}/poll"]
+    app.config["QUIET_POLLS"] = True
+    for name in ("Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options", "Vary"):
+        assert quiet.headers.get(name) == flask_204.headers.get(name), name
+
+
+def test_polls_the_shortcut_does_not_answer_go_to_the_app(app, client):
+    game = new_game(client)
+    entered = _flask_requests(app)
+    assert post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}).status_code == 200
+    entered.clear()
+    changed = client.get(f"/games/{game['id']}/poll?v=0", headers=HX)
+    assert changed.status_code == 200 and changed.headers["Tracker-Version"] == "1" and len(entered) == 1
+    assert client.get("/games/unknown-game-id-xxxxxxxxxxxxxx/poll?v=0").status_code == 404 and len(entered) == 2
+    odd = client.get(f"/games/{game['id']}/poll?v=1&x=2", headers=HX)  # not the poller's own query: the app decides
+    assert odd.status_code == 204 and len(entered) == 3
+    assert client.post(f"/games/{game['id']}/poll?v=1").status_code == 405 and len(entered) == 4
