@@ -113,10 +113,30 @@ class QuietPolls:
         if environ.get("REQUEST_METHOD") == "GET" and self.app.config.get("QUIET_POLLS", True):
             path = self.PATH.match(environ.get("PATH_INFO", ""))
             query = self.QUERY.match(environ.get("QUERY_STRING", "")) if path else None
-            if query is not None and self._version(path[1]) == int(query[1]):
+            version = self._version(path[1]) if query is not None else None
+            if version is not None and version == int(query[1]):
                 start_response("204 NO CONTENT", list(self.HEADERS))
                 return []
+            if version is not None and environ.get("HTTP_HX_REQUEST") == "true":
+                shared = self._shared(environ, path[1], version)
+                if shared is not None:
+                    return shared(environ, start_response)
         return self.wsgi_app(environ, start_response)
+
+    def _shared(self, environ: dict[str, Any], game_id: str, version: int) -> Any:
+        """The kept screen of the game at ``version`` (``tracker/screens.py``) as the app would
+        answer it: in a request context of the app (its session, CSRF token, language) and
+        through its ``after_request`` functions (security headers, compression); None when no
+        screen is kept or the phone's session has no CSRF token yet (the app answers then)."""
+        from flask import session
+
+        from .views import pages
+
+        with self.app.request_context(environ):
+            if "csrf_token" not in session:
+                return None
+            resp = pages.shared_screen(game_id, version)
+            return None if resp is None else self.app.process_response(resp)
 
     def _version(self, game_id: str) -> int | None:
         """The stored version of ``game_id`` (None for an unknown game or a failed read)."""

@@ -638,3 +638,30 @@ def test_polls_the_shortcut_does_not_answer_go_to_the_app(app, client):
     odd = client.get(f"/games/{game['id']}/poll?v=1&x=2", headers=HX)  # not the poller's own query: the app decides
     assert odd.status_code == 204 and len(entered) == 3
     assert client.post(f"/games/{game['id']}/poll?v=1").status_code == 405 and len(entered) == 4
+
+
+def test_a_poll_for_a_kept_screen_is_answered_without_the_flask_request(database_url, tmp_path):
+    """A changed game whose screen is kept: the poll is answered in the app's request context
+    (session, CSRF token, language) and through its after_request functions, but without routing,
+    before_request functions or a database session; a phone with no CSRF token yet goes to the app."""
+    worker = _worker(database_url, tmp_path / "screens")
+    (a, token_a), (b, token_b) = _phone(worker), _phone(worker)
+    game = new_game(a)
+    entered = _flask_requests(worker)
+    form = {"event": json.dumps({"type": "take_tokens", "player": 0, "tokens": {"red": 1, "blue": 1}}),
+            "expected_version": "0", "csrf_token": token_a}
+    entry = a.post(f"/games/{game['id']}/events", data=form, headers=HX)
+    assert entry.status_code == 200 and len(entered) == 1
+    poll = b.get(f"/games/{game['id']}/poll?v=0", headers={**HX, "Accept-Encoding": "gzip"})
+    assert poll.status_code == 200 and len(entered) == 1, "the poll went through the whole app"
+    assert poll.headers["Content-Encoding"] == "gzip" and poll.headers["Tracker-Version"] == "1"
+    assert poll.headers["Content-Security-Policy"] == entry.headers["Content-Security-Policy"]
+    assert "HX-Request" in poll.headers["Vary"] and poll.headers.get("HX-Trigger") == entry.headers.get("HX-Trigger")
+    html = gzip.decompress(poll.get_data()).decode()
+    assert 'data-version="1"' in html and token_b.split(".")[0] in html
+    fresh = worker.test_client()  # no session yet: the app answers (and gives it its CSRF token)
+    first = fresh.get(f"/games/{game['id']}/poll?v=0", headers=HX)
+    assert first.status_code == 200 and len(entered) == 2 and 'data-version="1"' in first.get_data(as_text=True)
+    with worker.app_context():
+        db.session.remove()
+        db.engine.dispose()

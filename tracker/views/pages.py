@@ -256,10 +256,17 @@ def poll(game_id: str):  # type: ignore[no-untyped-def]
         abort(404)
     if seen.isdigit() and int(seen) == row.version:
         return "", 204
-    shared = screens.find(row.id, row.version) if _is_htmx() else None
-    if shared is not None:  # drawn by the phone that wrote it (or an earlier poll): no fold, no drawing
-        return _game_response(screens.personal(shared.html, screen.new_entry_id()), row.version, shared.alerts)
-    return _render_game(service.load_row(row))
+    shared = shared_screen(row.id, row.version) if _is_htmx() else None
+    return shared if shared is not None else _render_game(service.load_row(row))
+
+
+def shared_screen(game_id: str, version: int):  # type: ignore[no-untyped-def]
+    """The answer to a poll from the screen kept for ``version`` (drawn by the phone that wrote
+    it, or an earlier poll): no fold, no drawing; None when none is kept (``tracker/screens.py``)."""
+    shared = screens.find(game_id, version)
+    if shared is None:
+        return None
+    return _game_response(screens.personal(shared.html, screen.new_entry_id()), version, shared.alerts)
 
 
 SETTINGS = {"theme": ("system", "light", "dark"), "lang": ("auto", "en", "ko"), "sound": ("off", "on"),
