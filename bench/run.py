@@ -70,6 +70,7 @@ INTERVAL = 2.0        # seconds between entries of a table, and between polls of
 TARGET_MS = 100.0     # the p99 a load level must stay under
 SETTLE = 8.0          # seconds of the unmeasured run before a level with more tables than before
 HX = {"HX-Request": "true"}
+VERSION_HEADER = "Tracker-Version"
 
 
 def log(msg: str) -> None:
@@ -324,6 +325,44 @@ def server_times(base: str, tables: list[Table], games: list[Any], rounds: int) 
             out["insert"].append(server_time(resp.headers.get("Server-Timing")))
             resp = client.get(f"{base}/_bench/hello")
             out["hello"].append(server_time(resp.headers.get("Server-Timing")))
+    return out
+
+
+def cpu_per_request(base: str, tables: list[Table], games: list[Any], count: int = 150) -> dict[str, float]:
+    """CPU milliseconds gunicorn (all its processes, from /proc) spends per request of each kind
+    a table sends, one request at a time: a bare hello, the phone's entry, the other phone's
+    poll of the changed game (its screen kept) and a poll while nothing changed."""
+    out: dict[str, float] = {}
+    with httpx.Client(timeout=30, headers={"Accept-Encoding": "gzip"}) as client:
+        token = csrf_token(client, base, tables[0].game_id)
+        hx = {**HX, "X-CSRFToken": token}
+        seen: list[tuple[Table, int]] = []
+
+        def entry(i: int) -> None:
+            t = tables[i % len(tables)]
+            form, _seat = entry_form(t, games, token)
+            resp = client.post(f"{base}/games/{t.game_id}/events", data=form, headers=hx)
+            assert resp.status_code == 200, (resp.status_code, resp.text[:300])
+            seen.append((t, t.version))
+            t.posted += 1
+            t.version = int(resp.headers[VERSION_HEADER])
+
+        def changed(i: int) -> None:
+            t, version = seen[i]
+            assert client.get(f"{base}/games/{t.game_id}/poll?v={version}", headers=hx).status_code == 200
+
+        def unchanged(i: int) -> None:
+            t = tables[i % len(tables)]
+            assert client.get(f"{base}/games/{t.game_id}/poll?v={t.version}", headers=hx).status_code == 204
+
+        def hello(_i: int) -> None:
+            client.get(f"{base}/_bench/hello")
+
+        for name, run in (("hello", hello), ("entry", entry), ("poll changed", changed), ("poll 204", unchanged)):
+            before = cpu_seconds()["server"]
+            for i in range(count):
+                run(i)
+            out[name] = (cpu_seconds()["server"] - before) / count * 1000
     return out
 
 
@@ -625,6 +664,7 @@ def main() -> int:
                 log(f"{name}: server times ({args.rounds} of each request)")
                 warm(base, micro, args.workers)
                 results[name] = {"times": server_times(base, micro[:20] + micro[20:38], games, args.rounds)}
+                results[name]["cpu"] = cpu_per_request(base, micro[:20], games)
                 results[name]["bytes"] = page_bytes(base, micro[38], games, "gzip")
                 results[name]["bytes_br"] = page_bytes(base, micro[39], games, "br")
                 left = len(backends) - i
@@ -654,6 +694,11 @@ def print_report(results: dict[str, Any], backends: list[str]) -> None:
                      f"{statistics.median(t['api']) / insert:.1f}× insert (≤ 2×)"))
         rows.append((f"{name}: bare insert one row + commit, median / p99", f"{fmt_ms(t['insert'])} ms", "baseline"))
         rows.append((f"{name}: bare hello, median / p99", f"{fmt_ms(t['hello'])} ms", "reference"))
+        cpu = results[name]["cpu"]
+        table = cpu["entry"] + cpu["poll changed"] + cpu["poll 204"]
+        rows.append((f"{name}: server CPU per request: hello / entry / poll changed / poll 204",
+                     " / ".join(f"{cpu[k]:.2f}" for k in ("hello", "entry", "poll changed", "poll 204")) + " ms",
+                     f"a table: {table:.1f} ms per {INTERVAL:.0f} s, {1000 * INTERVAL / table:.0f} tables per core"))
     first = backends[0]
     b, br = results[first]["bytes"], results[first]["bytes_br"]
     rows.append(("one entry's response (htmx), gzip (brotli)", f"{b['entry'] / 1024:.1f} KB ({br['entry'] / 1024:.1f} KB)",
