@@ -10,7 +10,8 @@ folder, and gunicorn (the command of README "Running for many tables") on free p
 1. replay cost per event over 1,000 generated complete games (``autoplay.play``);
 2. server time (``Server-Timing``, inside the app) of posting one entry to a game that already
    has 150 entries — the phone's htmx form post and the JSON API — next to a bare route that
-   inserts one row into the same database and commits, and a bare "hello" route;
+   inserts one row into the same database and commits, and a bare "hello" route; and the CPU
+   gunicorn spends per request of each kind a table sends (one request at a time);
 3. bytes on the wire (gzip) of one entry's response and of the first load of a game page
    with every asset it references;
 4. load: N simulated tables, each posting an entry every 2 s from the phone of the player to

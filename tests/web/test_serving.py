@@ -665,3 +665,31 @@ def test_a_poll_for_a_kept_screen_is_answered_without_the_flask_request(database
     with worker.app_context():
         db.session.remove()
         db.engine.dispose()
+
+
+# ------------------------------------------------------------------------ gunicorn settings
+
+
+def test_gunicorn_workers_freeze_what_they_hold_and_collect_young_objects_less_often(monkeypatch):
+    """``tracker/gunicorn_config.py``: after start and after the 200th and 2,000th request a
+    worker's objects leave the collector's walk (frozen after a full collection)."""
+    import gc
+
+    from tracker import gunicorn_config
+
+    threshold = gc.get_threshold()
+    monkeypatch.setattr(gunicorn_config, "_served", 0)
+    try:
+        gunicorn_config.post_worker_init(None)
+        assert gc.get_threshold() == gunicorn_config.GC_THRESHOLD == (20000, 20, 100)
+        frozen = gc.get_freeze_count()
+        assert frozen > 1000
+        gc.unfreeze()
+        for _ in range(199):
+            gunicorn_config.post_request(None, None, None, None)
+        assert gc.get_freeze_count() == 0
+        gunicorn_config.post_request(None, None, None, None)  # the 200th
+        assert gc.get_freeze_count() > 1000
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*threshold)
