@@ -1,8 +1,8 @@
 """gunicorn settings for serving many tables: ``gunicorn -c python:tracker.gunicorn_config …``.
 
 The command-line flags of README "Running for many tables" still choose workers, threads and
-the address; this module adds what flags cannot say: how each worker treats Python's cyclic
-garbage collector.
+the address; this module adds how each worker treats Python's cyclic garbage collector, and
+keeps the workers' heartbeat files in memory (``worker_tmp_dir``).
 
 Why: a worker keeps hundreds of folded games (``tracker/snapshots.py``) next to everything the
 app loaded (modules, templates, the catalogue), about 100,000–200,000 objects the collector
@@ -34,6 +34,11 @@ GC_THRESHOLD = tuple(int(x) for x in os.environ.get("TRACKER_GC_THRESHOLD", "200
 _ENABLED = os.environ.get("TRACKER_GC_FREEZE", "1") != "0"
 
 _served = 0
+
+#: Where each worker's heartbeat file lives: gunicorn touches it (``os.utime``) around every
+#: request; in memory it never waits on a disk (gunicorn's documentation advises /dev/shm).
+if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
+    worker_tmp_dir = "/dev/shm"
 
 
 def _freeze() -> None:

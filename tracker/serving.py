@@ -63,6 +63,8 @@ SECURITY_HEADERS = (
 
 def init_app(app: Flask) -> None:
     """Proxy headers, compression and fingerprinted static files for ``app`` (see the module)."""
+    # Inside ProxyFix: a poll answered early still sees the proxy's prefix, scheme and host.
+    app.wsgi_app = QuietPolls(app, app.wsgi_app)  # type: ignore[method-assign]
     count = app.config.get("PROXY_COUNT")
     if count is None:
         count = int(os.environ.get("TRACKER_PROXIES", "0") or 0)
@@ -77,7 +79,6 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("COMPRESS_LEVEL", 6)
     app.config.setdefault("COMPRESS_BR_LEVEL", 4)
     compress.init_app(app)
-    app.wsgi_app = QuietPolls(app, app.wsgi_app)  # type: ignore[method-assign]
     if app.static_folder and "static" in app.view_functions:
         assets = StaticFiles(Path(app.static_folder))
         app.extensions["tracker.static"] = assets

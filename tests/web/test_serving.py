@@ -693,3 +693,22 @@ def test_gunicorn_workers_freeze_what_they_hold_and_collect_young_objects_less_o
     finally:
         gc.unfreeze()
         gc.set_threshold(*threshold)
+
+
+def test_behind_a_proxy_with_a_prefix_a_kept_screen_is_still_shared(database_url, tmp_path):
+    """``QuietPolls`` sits inside ProxyFix: the poll answered early sees the proxy's path
+    prefix, so it finds the screen the entry kept (drawn with prefixed links)."""
+    worker = _worker(database_url, tmp_path / "screens", PROXY_COUNT=1)
+    (a, token_a), (b, _token_b) = _phone(worker), _phone(worker)
+    game = new_game(a)
+    entered = _flask_requests(worker)
+    proxy = {**HX, "X-Forwarded-Prefix": "/tracker"}
+    form = {"event": json.dumps({"type": "take_tokens", "player": 0, "tokens": {"green": 1}}),
+            "expected_version": "0", "csrf_token": token_a}
+    assert a.post(f"/games/{game['id']}/events", data=form, headers=proxy).status_code == 200
+    poll = b.get(f"/games/{game['id']}/poll?v=0", headers=proxy)
+    assert poll.status_code == 200 and len(entered) == 1, "the kept screen was not found behind the proxy"
+    assert f'hx-get="/tracker/games/{game["id"]}/poll?v=1"' in poll.get_data(as_text=True)
+    with worker.app_context():
+        db.session.remove()
+        db.engine.dispose()
