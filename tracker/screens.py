@@ -118,14 +118,22 @@ def placeholders() -> dict[str, Any]:
 
 
 def keep(game_id: str, version: int, html: str, alerts: list[dict[str, Any]]) -> None:
-    """Keep the screen drawn with ``placeholders()`` for the other phones (a cache failure
-    is only a missed saving)."""
-    cache.set(_key(game_id), Shared(version, html, alerts))
+    """Keep the screen drawn with ``placeholders()`` for the other phones. A failing cache (a
+    full disk, Redis gone) is logged and costs only the saving, never the answer."""
+    try:
+        cache.set(_key(game_id), Shared(version, html, alerts))
+    except Exception:  # noqa: BLE001 — any backend's error: the other phone draws its own screen
+        current_app.logger.warning("could not keep the screen of a game", exc_info=True)
 
 
 def find(game_id: str, version: int) -> Shared | None:
-    """The kept screen of ``game_id`` at exactly ``version`` in this request's language, or None."""
-    shared = cache.get(_key(game_id))
+    """The kept screen of ``game_id`` at exactly ``version`` in this request's language, or None
+    (also when the cache fails: the caller draws the screen)."""
+    try:
+        shared = cache.get(_key(game_id))
+    except Exception:  # noqa: BLE001
+        current_app.logger.warning("could not read a kept screen", exc_info=True)
+        return None
     if isinstance(shared, Shared) and shared.version == version:
         return shared
     return None

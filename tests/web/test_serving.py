@@ -712,3 +712,20 @@ def test_behind_a_proxy_with_a_prefix_a_kept_screen_is_still_shared(database_url
     with worker.app_context():
         db.session.remove()
         db.engine.dispose()
+
+
+def test_a_failing_screen_cache_costs_the_saving_never_the_answer(app, client, monkeypatch):
+    """A cache backend that raises (Redis gone, a full disk): entries and polls still answer."""
+    from tracker import screens
+
+    def broken(*_args, **_kwargs):  # type: ignore[no-untyped-def]
+        raise ConnectionError("cache down")
+
+    monkeypatch.setattr(screens.cache, "set", broken)
+    monkeypatch.setattr(screens.cache, "get", broken)
+    game = new_game(client)
+    entry = client.post(f"/games/{game['id']}/events", headers=HX, data={
+        "event": json.dumps({"type": "take_tokens", "player": 0, "tokens": {"red": 1}}), "expected_version": "0"})
+    assert entry.status_code == 200 and entry.headers["Tracker-Version"] == "1"
+    poll = client.get(f"/games/{game['id']}/poll?v=0", headers=HX)
+    assert poll.status_code == 200 and 'data-version="1"' in poll.get_data(as_text=True)
