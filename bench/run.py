@@ -131,20 +131,21 @@ def postgres() -> Iterator[str | None]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def screen_cache_dir(workdir: Path, port: int) -> Path:
-    """Where the workers share their drawn screens: the app's default place (in memory), one
-    folder per run, removed afterwards."""
-    from tracker.screens import default_dir
-
-    return default_dir(f"{workdir}/{port}")
+def screen_cache_dir(workdir: Path) -> Path:
+    """A private folder where the workers share their drawn screens: in memory (``/dev/shm``)
+    like the app's default, else beside the database; removed after the run."""
+    shm = Path("/dev/shm")
+    base = shm if shm.is_dir() and os.access(shm, os.W_OK) else workdir
+    return Path(tempfile.mkdtemp(prefix="tracker-bench-screens-", dir=base))
 
 
 @contextlib.contextmanager
 def gunicorn(database_url: str, workdir: Path, workers: int = WORKERS, threads: int = THREADS) -> Iterator[str]:
     """The app under gunicorn on a free loopback port; yields its base URL."""
     port = free_port()
+    screens = screen_cache_dir(workdir)
     env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "bench-secret", "PYTHONPATH": str(ROOT),
-           "CACHE_DIR": str(screen_cache_dir(workdir, port))}
+           "CACHE_DIR": str(screens)}
     env.pop("TRACKER_ACCESS_CODE", None)
     logfile = open(workdir / f"gunicorn-{port}.log", "w")
     proc = subprocess.Popen(gunicorn_command(workers, threads) + ["--bind", f"127.0.0.1:{port}", "bench.app:create()"], cwd=ROOT, env=env,
@@ -167,7 +168,7 @@ def gunicorn(database_url: str, workdir: Path, workers: int = WORKERS, threads: 
                   if "Error" in line or "Traceback" in line]
         if errors:
             log(f"gunicorn reported {len(errors)} error lines, e.g.: " + " | ".join(errors[-3:]))
-        shutil.rmtree(screen_cache_dir(workdir, port), ignore_errors=True)
+        shutil.rmtree(screens, ignore_errors=True)
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGTERM)
         try:

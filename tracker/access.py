@@ -22,7 +22,10 @@ limiter = Limiter(key_func=get_remote_address, default_limits=[])
 
 #: Paths that belong to one game: its link is the key, no access code needed.
 GAME_PATH = re.compile(r"^/((api/)?games/(?!import$)|watch/)[A-Za-z0-9_-]{16,64}(/|$)")
-OPEN_PATHS = ("/static/", "/access")
+#: Open to every device: the app's shell (service worker, manifest, offline page) and the
+#: display settings (cookies only, then back to a local page), so a phone holding only a
+#: game's link can install the app and switch language or theme.
+OPEN_PATHS = ("/static/", "/access", "/settings", "/sw.js", "/manifest.webmanifest", "/offline")
 
 
 def required() -> bool:

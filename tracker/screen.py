@@ -7,6 +7,7 @@ of ``apply``.
 
 from __future__ import annotations
 
+import re
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -119,6 +120,12 @@ KINDS = {
 def kind_of(view: GameView) -> Kind:
     """The screen adapter of this game's kind."""
     return KINDS[view.row.game]
+
+
+def seen_version(args: Any) -> int | None:
+    """The version a poll says its screen shows (``?v=<n>``, ASCII digits only), else None."""
+    raw = args.get("v", "")
+    return int(raw) if isinstance(raw, str) and re.fullmatch(r"[0-9]{1,9}", raw) else None
 
 
 def new_entry_id() -> str:

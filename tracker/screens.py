@@ -17,9 +17,9 @@ release never serves a screen drawn by the old one, even from a cache that outli
 
 Configuration (Flask-Caching's own settings, also read from the environment by ``create_app``):
 ``CACHE_TYPE`` ``FileSystemCache`` (the default: ``CACHE_DIR``, shared by all workers of one
-host; default a folder in memory, ``/dev/shm/tracker-screens-<instance>``, else
-``instance/screens``), ``RedisCache`` with ``CACHE_REDIS_URL`` for several hosts,
-``SimpleCache`` (one process) or ``NullCache`` (none).
+host, which must be private to the app's user; default a folder in memory,
+``/dev/shm/tracker-screens-<secret-derived name>``, else ``instance/screens``), ``RedisCache``
+with ``CACHE_REDIS_URL`` for several hosts, ``SimpleCache`` (one process) or ``NullCache`` (none).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -64,34 +65,68 @@ class _Setup:
 
 
 def _release(app: Flask) -> str:
-    """A fingerprint of what draws a screen: the package's code, templates, translations and
-    the settings the screen shows."""
+    """A fingerprint of what draws a screen: the package's code, templates, translations, the
+    settings the screen shows and the database it reads."""
     root = Path(__file__).parent
     digest = hashlib.sha256()
     for path in sorted(root.rglob("*")):
         if path.suffix in {".py", ".html", ".mo", ".js", ".css", ".csv"} and "__pycache__" not in path.parts:
             digest.update(str(path.relative_to(root)).encode())
             digest.update(path.read_bytes())
-    for name in ("POLL_SECONDS", "NEAR_WIN_DISTANCE"):
-        digest.update(f"{name}={app.config.get(name)!r}".encode())
+    for name in ("POLL_SECONDS", "NEAR_WIN_DISTANCE", "SQLALCHEMY_DATABASE_URI"):  # the database too:
+        digest.update(f"{name}={app.config.get(name)!r}".encode())  # two instances never share a key
     return digest.hexdigest()[:16]
 
 
-def default_dir(instance_path: str) -> Path:
-    """Where a file cache keeps screens by default: in memory (``/dev/shm``, keeping one takes
-    ~80 µs there against 300–400 µs on this machine's disk), one folder per instance; else
+def default_dir(app: Flask) -> Path:
+    """Where a file cache keeps screens by default: in memory (``/dev/shm``; keeping one takes
+    ~80 µs there against 300–400 µs on this machine's disk), in a folder whose name other users
+    of the host cannot guess (derived from ``SECRET_KEY``, the instance and the database); else
     ``instance/screens``."""
     shm = Path("/dev/shm")
     if shm.is_dir() and os.access(shm, os.W_OK):
-        return shm / f"tracker-screens-{hashlib.sha256(instance_path.encode()).hexdigest()[:12]}"
-    return Path(instance_path) / "screens"
+        seed = f"{app.instance_path}|{app.config.get('SQLALCHEMY_DATABASE_URI')}".encode()
+        name = hmac.new(str(app.config["SECRET_KEY"]).encode(), seed, hashlib.sha256).hexdigest()[:20]
+        return shm / f"tracker-screens-{name}"
+    return Path(app.instance_path) / "screens"
+
+
+def private_dir(path: Path) -> bool:
+    """Create ``path`` for this user only (mode 0700), or accept it when it already is a folder
+    (not a link) owned by this user that nobody else may write to. A file cache unpickles what
+    it reads, so a folder others can write to would let them run code in the app."""
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = path.lstat()
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.geteuid() and not info.st_mode & 0o022
+
+
+FILE_CACHE = ("FileSystemCache", "flask_caching.backends.FileSystemCache",
+              "flask_caching.backends.filesystemcache.FileSystemCache")
 
 
 def init_app(app: Flask) -> None:
-    """Set up the shared screens for ``app`` (default: a file cache in ``default_dir``)."""
+    """Set up the shared screens for ``app`` (default: a file cache in ``default_dir``).
+
+    Raises ``RuntimeError`` when a configured ``CACHE_DIR`` is not private to this user; an
+    unusable default folder falls back to ``instance/screens``, then to no cache (logged).
+    """
     app.config.setdefault("CACHE_TYPE", "FileSystemCache")
-    if app.config["CACHE_TYPE"] in ("FileSystemCache", "flask_caching.backends.FileSystemCache"):
-        app.config.setdefault("CACHE_DIR", str(default_dir(app.instance_path)))
+    if app.config["CACHE_TYPE"] in FILE_CACHE:
+        if app.config.get("CACHE_DIR"):
+            if not private_dir(Path(app.config["CACHE_DIR"])):
+                raise RuntimeError(f"CACHE_DIR {app.config['CACHE_DIR']} must be a folder of this user that "
+                                   "nobody else may write to (its files are unpickled)")
+        else:
+            for candidate in (default_dir(app), Path(app.instance_path) / "screens"):
+                if private_dir(candidate):
+                    app.config["CACHE_DIR"] = str(candidate)
+                    break
+            else:
+                app.logger.warning("no private folder for the shared screens: each phone's screen is drawn")
+                app.config["CACHE_TYPE"] = "NullCache"
     app.config.setdefault("CACHE_DEFAULT_TIMEOUT", TIMEOUT)
     app.config.setdefault("CACHE_THRESHOLD", THRESHOLD)
     app.config.setdefault("CACHE_KEY_PREFIX", "tracker-screen:")
@@ -145,4 +180,5 @@ def personal(html: str, entry_id: str) -> str:
     return html.replace(setup.csrf_mark, generate_csrf()).replace(setup.entry_mark, entry_id)
 
 
-__all__ = ["cache", "Shared", "init_app", "placeholders", "keep", "find", "personal", "default_dir", "TIMEOUT", "THRESHOLD"]
+__all__ = ["cache", "Shared", "init_app", "placeholders", "keep", "find", "personal", "default_dir", "private_dir", "TIMEOUT",
+           "THRESHOLD"]

@@ -77,3 +77,20 @@ def test_code_attempts_are_rate_limited(locked):
 def test_an_instance_without_a_code_is_open(client):
     assert client.get("/").status_code == 200
     assert client.get("/access").status_code == 302
+
+
+def test_a_phone_with_only_a_game_link_may_change_its_settings_and_install_the_app(locked):
+    """The display settings and the app's shell (service worker, manifest, offline page) are
+    open: they show nothing of any game, and a phone that opened a game's link needs them."""
+    owner = locked.test_client()
+    owner.post("/access", data={"code": "open sesame"})
+    game = new_game(owner)
+    phone = locked.test_client()
+    assert phone.get(f"/games/{game['id']}").status_code == 200
+    switched = phone.get(f"/settings?lang=ko&next=/games/{game['id']}")
+    assert switched.status_code == 303 and switched.headers["Location"] == f"/games/{game['id']}"
+    assert "lang=ko" in switched.headers.get("Set-Cookie", "")
+    for path in ("/sw.js", "/manifest.webmanifest", "/offline"):
+        assert phone.get(path).status_code == 200, path
+    away = phone.get("/settings?theme=dark&next=/history")  # back to a page that needs the code
+    assert away.status_code == 303 and phone.get("/history").status_code == 302

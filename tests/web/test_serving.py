@@ -729,3 +729,56 @@ def test_a_failing_screen_cache_costs_the_saving_never_the_answer(app, client, m
     assert entry.status_code == 200 and entry.headers["Tracker-Version"] == "1"
     poll = client.get(f"/games/{game['id']}/poll?v=0", headers=HX)
     assert poll.status_code == 200 and 'data-version="1"' in poll.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("v", ["²", "١", "１", "-1", "1.0", "9" * 30, ""])
+def test_odd_versions_in_a_poll_are_never_an_error(client, v):
+    """Only ASCII digits are a version: anything else is "a screen I do not know" (the fresh
+    screen), never a 500, for players and spectators alike."""
+    game = new_game(client)
+    assert client.get(f"/games/{game['id']}/poll", query_string={"v": v}, headers=HX).status_code == 200
+    sid = _spectator_id(client, game["id"])
+    assert client.get(f"/watch/{sid}/poll", query_string={"v": v}, headers=HX).status_code == 200
+    assert screen.seen_version({"v": v}) is None
+
+
+def test_a_file_cache_folder_others_may_write_to_is_refused(database_url, tmp_path):
+    """The file cache unpickles what it reads: a configured folder open to others stops the app
+    at start; a default folder someone else prepared is passed over for ``instance/screens``."""
+    from tracker import screens
+
+    shared = tmp_path / "open"
+    shared.mkdir()
+    shared.chmod(0o777)
+    with pytest.raises(RuntimeError, match="CACHE_DIR"):
+        _worker(database_url, shared)
+    assert screens.private_dir(tmp_path / "mine") and oct((tmp_path / "mine").stat().st_mode & 0o777) == "0o700"
+    link = tmp_path / "link"
+    link.symlink_to(tmp_path / "mine")
+    assert not screens.private_dir(link)
+
+
+def test_the_default_folder_is_private_and_named_from_the_secret(database_url, tmp_path, monkeypatch):
+    """Other users of the host cannot guess the default folder (its name comes from the secret
+    key, the instance and the database) and never share keys with another database."""
+    import shutil
+    from pathlib import Path
+
+    from appconfig import app_config
+
+    from tracker import screens
+
+    config = {**app_config(database_url), "CACHE_TYPE": "FileSystemCache"}
+    one, two = (create_app({**config, "SECRET_KEY": key}) for key in ("one", "two"))
+    dirs = [Path(a.config["CACHE_DIR"]) for a in (one, two)]
+    assert dirs[0] != dirs[1] and all(screens.private_dir(d) for d in dirs)
+    other_db = create_app({**config, "SECRET_KEY": "one", "SQLALCHEMY_DATABASE_URI": database_url + "-other"})
+    assert one.extensions["tracker.screens"].release != other_db.extensions["tracker.screens"].release
+    trap = tmp_path / "trap"
+    trap.mkdir()
+    trap.chmod(0o777)
+    monkeypatch.setattr(screens, "default_dir", lambda _app: trap)
+    fallback = create_app({**config, "SECRET_KEY": "one"})
+    assert fallback.config["CACHE_DIR"] == str(Path(fallback.instance_path) / "screens")
+    for d in dirs + [Path(other_db.config["CACHE_DIR"])]:
+        shutil.rmtree(d, ignore_errors=True)

@@ -250,11 +250,10 @@ __all__ = ["bp", "register_template_helpers", "form_event"]
 def poll(game_id: str):  # type: ignore[no-untyped-def]
     """Live sync: 204 with no body while the game is still at version ``v``; else the fresh
     game block with the alerts of the latest write (one cheap query when nothing changed)."""
-    seen = request.args.get("v", "")
     row = service.game_head(game_id)  # one read: the version, and the row a changed screen needs
     if row is None:
         abort(404)
-    if seen.isdigit() and int(seen) == row.version:
+    if screen.seen_version(request.args) == row.version:
         return "", 204
     shared = shared_screen(row.id, row.version) if _is_htmx() else None
     return shared if shared is not None else _render_game(service.load_row(row))

@@ -114,8 +114,7 @@ def watch_poll(sid: str):  # type: ignore[no-untyped-def]
         game_id = service.game_id_for_spectator(sid)
     except service.GameNotFound:
         abort(404)
-    seen = request.args.get("v", "")
-    if seen.isdigit() and int(seen) == service.current_version(game_id):
+    if screen.seen_version(request.args) == service.current_version(game_id):
         return "", 204
     ctx = _watch_context(sid)
     ctx["alerts"] = screen.alerts(ctx["view"])
