@@ -36,7 +36,8 @@ def browser_context_args(browser_context_args):
 @pytest.fixture
 def live_server(tmp_path):
     """The app on a free loopback port, on a fresh migrated SQLite file; yields its base URL."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "browser", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'b.sqlite3'}"})
+    app = create_app({"TESTING": True, "SECRET_KEY": "browser", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'b.sqlite3'}",
+                      "CACHE_DIR": str(tmp_path / "screens")})  # the file cache the phones share, as served
     with app.app_context():
         upgrade()
     server = make_server("127.0.0.1", 0, app, threaded=True)

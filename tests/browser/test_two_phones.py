@@ -82,12 +82,14 @@ def test_a_conflicting_entry_is_refused_with_a_notice(browser: Browser, live_ser
     table = start(first, live_server)
     second = phone(browser)
     second.goto(first.url)
+    # Keep the second phone's screen stale: its poller goes before its first poll (2 s after
+    # loading), so no poll in flight can bring it up to date behind the test's back.
+    second.evaluate("() => document.getElementById('poller').remove()")
     other = Table(second)
     # Both phones compose Ana's take; the first saves, the second's screen is now stale.
     other.open("take")
     second.locator('.pick-source a[data-kind="white"]').click()
     expect(second.locator(".pick-chosen .chip-btn")).to_have_count(1)
-    second.evaluate("() => document.getElementById('poller').remove()")  # keep its screen stale
     table.enter({"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
     second.locator('#sheet form[data-type="take_tokens"] button.save').click()
     notice = second.locator(".alert-notice")

@@ -156,9 +156,10 @@ def free_port() -> int:
 
 
 def start_gunicorn(database_url: str, port: int, tmp: Path) -> subprocess.Popen:
-    env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "crash-test"}
+    env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "crash-test", "CACHE_DIR": str(tmp / "screens")}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--workers", "2", "--threads", "2", "--bind", f"127.0.0.1:{port}",
+        [sys.executable, "-m", "gunicorn", "-c", "python:tracker.gunicorn_config", "--workers", "2", "--threads", "2",
+         "--bind", f"127.0.0.1:{port}",
          "tracker:create_app()"],
         env=env, stdout=(tmp / "gunicorn.log").open("ab"), stderr=subprocess.STDOUT, start_new_session=True,
     )

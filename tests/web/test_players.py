@@ -155,7 +155,7 @@ def test_games_stored_before_players_existed_get_their_people_on_first_visit(tmp
     from tracker.db import db
 
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'old.sqlite3'}",
-                      "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False})
+                      "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False, "CACHE_TYPE": "SimpleCache"})
     with app.app_context():
         upgrade(revision="74b057378505")  # the schema before players
         log = fixture_log("own-color.json")
