@@ -122,10 +122,14 @@ def kind_of(view: GameView) -> Kind:
     return KINDS[view.row.game]
 
 
+#: A version as a phone sends it (a poll's ``v``, a form's ``expected_version``): ASCII digits only.
+VERSION_TEXT = r"[0-9]{1,9}"
+
+
 def seen_version(args: Any) -> int | None:
-    """The version a poll says its screen shows (``?v=<n>``, ASCII digits only), else None."""
+    """The version a poll says its screen shows (``?v=<n>``, ``VERSION_TEXT``), else None."""
     raw = args.get("v", "")
-    return int(raw) if isinstance(raw, str) and re.fullmatch(r"[0-9]{1,9}", raw) else None
+    return int(raw) if isinstance(raw, str) and re.fullmatch(VERSION_TEXT, raw) else None
 
 
 def new_entry_id() -> str:

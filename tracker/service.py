@@ -108,11 +108,15 @@ def _setup(payload: Mapping[str, Any]) -> tuple[str, dict[str, Any], Any]:
     return kind, setup, state
 
 
+#: The game's version by id (``:game_id``): one indexed read, built once.
+VERSION_OF = select(Game.version).where(Game.id == bindparam("game_id"))
+
+
 def current_version(game_id: str) -> int | None:
     """The game's version (one indexed read, no replay); None for an unknown game."""
     if not is_game_id(game_id):
         return None
-    return db.session.scalar(select(Game.version).where(Game.id == game_id))
+    return db.session.scalar(VERSION_OF, {"game_id": game_id})
 
 
 def _applied_rows(game_id: str) -> list[Event]:

@@ -32,9 +32,11 @@ from typing import Any
 import brotli
 from flask import Flask, Response, abort, current_app, request
 from flask_compress import Compress
-from sqlalchemy import bindparam, select
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.security import safe_join
+
+from . import service
+from .screen import VERSION_TEXT
 
 #: Cache-Control of a fingerprinted static URL: its content never changes.
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -98,17 +100,13 @@ class QuietPolls:
     """
 
     PATH = re.compile(r"^/games/([A-Za-z0-9_-]{16,64})/poll$")
-    QUERY = re.compile(r"^v=([0-9]{1,9})$")
+    QUERY = re.compile(rf"^v=({VERSION_TEXT})$")
     HEADERS = [*SECURITY_HEADERS, ("Vary", "HX-Request, Accept-Encoding")]
 
     def __init__(self, app: Flask, wsgi_app: Any) -> None:
         self.app = app
         self.wsgi_app = wsgi_app
         self._engine: Any = None
-        from .models import Game
-
-        games = Game.__table__
-        self._statement = select(games.c.version).where(games.c.id == bindparam("game_id"))
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         if environ.get("REQUEST_METHOD") == "GET" and self.app.config.get("QUIET_POLLS", True):
@@ -148,7 +146,7 @@ class QuietPolls:
                 self._engine = db.engine
         try:
             with self._engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-                return conn.execute(self._statement, {"game_id": game_id}).scalar()  # type: ignore[no-any-return]
+                return conn.execute(service.VERSION_OF, {"game_id": game_id}).scalar()  # type: ignore[no-any-return]
         except Exception:  # noqa: BLE001 — the app answers instead, with its own error handling
             return None
 

@@ -191,7 +191,7 @@ def _expected_version(form: Any) -> int | None:
     raw = form.get("expected_version", "")
     if raw == "":
         return None
-    if not re.fullmatch(r"[0-9]{1,9}", raw):
+    if not re.fullmatch(screen.VERSION_TEXT, raw):
         raise RuleError("bad_event", N_("expected_version must be a whole number."))
     return int(raw)
 
