@@ -123,7 +123,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from . import cli
 
     cli.register(app)
-    access.limiter.init_app(app)
+    access.init_app(app)  # rate limits on the access-code and join-code forms
     app.before_request(access.check_access)
     app.register_blueprint(access.bp)
     app.register_blueprint(api.bp)

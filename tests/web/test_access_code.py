@@ -74,6 +74,19 @@ def test_code_attempts_are_rate_limited(locked):
     assert client.post("/access", data={"code": "open sesame"}).status_code == 429
 
 
+def test_only_the_limited_forms_pay_for_rate_limiting(locked):
+    """The limits live on the two forms' own views: no limiter check runs before every other
+    request (it cost a fifth of a bare request), and the limits still hold."""
+    from tracker.access import limiter
+
+    assert limiter._check_request_limit not in locked.before_request_funcs.get(None, [])
+    client = locked.test_client()
+    assert client.post("/access", data={"code": "open sesame"}).status_code == 303
+    codes = [client.post("/join", data={"code": "ZZZZ"}).status_code for _ in range(11)]
+    assert codes[:10] == [422] * 10 and codes[10] == 429
+    assert [client.get("/").status_code for _ in range(30)] == [200] * 30  # other pages: never limited
+
+
 def test_an_instance_without_a_code_is_open(client):
     assert client.get("/").status_code == 200
     assert client.get("/access").status_code == 302
