@@ -32,8 +32,20 @@ def test_a_complete_game_is_tapped_to_the_victory_banner_with_an_undo(page: Page
     expect(page.locator(".whose-turn")).to_have_text(f"{log['players'][log['first_player']]}'s turn")
     page.screenshot(path=str(shots / "01-new-game.png"))
 
+    scrolled = 0  # entries whose save button was below the screen (tall buy and reserve sheets)
+    page.evaluate("addEventListener('scroll', () => { window.lowest = Math.max(window.lowest || 0, scrollY); })")
     for n, event in enumerate(log["events"], start=1):
+        page.evaluate("window.lowest = 0")
         table.enter(event)
+        scrolled += page.evaluate("window.lowest") > 0
+        # The new screen shows from its top (both panels), or brings a prompt the rules raised into
+        # view; a short toast says what was recorded.
+        prompt = page.locator("#sheet .prompt")
+        if prompt.count():
+            expect(prompt).to_be_in_viewport()
+        else:
+            page.wait_for_function("() => window.scrollY === 0")
+        expect(page.locator(".alert-done")).to_have_count(1)
         if n == 3:
             # Undo one entry with its confirmation, check the screen went back, then enter it again.
             before = table.version
@@ -47,6 +59,7 @@ def test_a_complete_game_is_tapped_to_the_victory_banner_with_an_undo(page: Page
         if n == 60:
             page.screenshot(path=str(shots / "03-mid-game.png"))
 
+    assert scrolled >= 10
     banner = page.locator("#victory")
     expect(banner).to_be_visible()
     expect(banner).to_contain_text("Player A wins!")

@@ -285,3 +285,18 @@ def test_deeply_nested_form_json_is_a_422(client):
     game = new_game(client)
     resp = client.post(f"/games/{game['id']}/events", data={"event": "[" * 50000}, headers=HX)
     assert resp.status_code == 422
+
+
+def test_a_short_toast_says_what_was_just_recorded_on_both_phones(client):
+    """UX.md: "say what happened after (a short toast, the log)": the entry's answer carries
+    its sentence as a toast, the other phone's poll brings the same toast, an undo says so
+    instead, and a plain page load shows no toast."""
+    game = new_game(client, ("Ana", "Ben"))
+    answer = form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1, "blue": 1}}, 0)
+    toast = re.findall(r'<p class="alert alert-done" data-kind="done">([^<]*)</p>', answer.get_data(as_text=True))
+    assert answer.status_code == 200 and toast == ["✓ Ana took 1 blue, 1 red."]
+    polled = client.get(f"/games/{game['id']}/poll?v=0", headers=HX).get_data(as_text=True)
+    assert re.findall(r'data-kind="done">([^<]*)<', polled) == toast
+    assert 'data-kind="done"' not in client.get(f"/games/{game['id']}").get_data(as_text=True)
+    undone = client.post(f"/games/{game['id']}/undo", data={"expected_version": "1"}, headers=HX).get_data(as_text=True)
+    assert 'data-kind="done"' not in undone and "The last entry was undone." in undone

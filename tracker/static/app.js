@@ -73,6 +73,17 @@
   });
   window.addEventListener("online", resend);
 
+  // After this phone's own entry, undo or correction, show the new screen from its top (both
+  // panels, whose turn): a tall sheet (buy, reserve) had scrolled the page down. A prompt the
+  // rules raised (royal card, discard, noble) is brought into view instead, as it must be answered.
+  document.body.addEventListener("htmx:afterSettle", function (evt) {
+    var cfg = evt.detail.requestConfig;
+    var target = evt.detail.target;
+    if (!cfg || cfg.verb !== "post" || !target || target.id !== "game") { return; }
+    var prompt = document.querySelector("#sheet .prompt");
+    if (prompt) { prompt.scrollIntoView({ block: "nearest" }); } else { window.scrollTo(0, 0); }
+  });
+
   // Keep the screen awake while a game is open; browsers drop the lock when the page hides.
   var lock = null;
   function wake() {

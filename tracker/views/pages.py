@@ -55,13 +55,16 @@ def _game_context(view: service.GameView, sheet: str | None = None, args: Any = 
     return ctx
 
 
-def _render_game(view: service.GameView, status: int = 200, *, announce: bool = True, **extra: Any):  # type: ignore[no-untyped-def]
-    """The screen after a write; ``announce`` shows the alerts the write raised (toasts, ``HX-Trigger``).
+def _render_game(view: service.GameView, status: int = 200, *, announce: bool = True, done: str = "",
+                 **extra: Any):  # type: ignore[no-untyped-def]
+    """The screen after a write; ``announce`` shows the alerts the write raised (toasts, ``HX-Trigger``),
+    ``done`` the sentence of the entry just recorded (a short toast; kept with the screen, so
+    the table's other phone sees it too).
 
     The screen every phone sees after a write (htmx, announced, no notice or error, game not
     over) is drawn once with placeholders and kept for the table's other phones (``screens``).
     """
-    ctx = _game_context(view, args=MultiDict(), **extra)
+    ctx = _game_context(view, args=MultiDict(), done=done, **extra)
     ctx["alerts"] = screen.alerts(view) if announce else []
     if not _is_htmx():
         return _game_response(render_template(ctx["template"], **ctx), view.version, [], status)
@@ -216,7 +219,9 @@ def _write(game_id: str, action: Any, notice: str | None = None):  # type: ignor
         return _rule_error(game_id, err)
     if not _is_htmx():
         return redirect(url_for("pages.game", game_id=game_id), code=303)
-    return _render_game(view, announce=notice is None, notice=notice)
+    if notice is not None:
+        return _render_game(view, announce=False, notice=notice)
+    return _render_game(view, done=screen.last_entry(view))
 
 
 @bp.post("/games/<game_id>/events")
