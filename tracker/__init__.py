@@ -7,6 +7,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+import pytz
 from flask import Flask, request
 from flask_babel import Babel
 from flask_migrate import Migrate
@@ -62,6 +63,13 @@ def _locale() -> str | None:
     return request.accept_languages.best_match(LANGUAGES) or "en"
 
 
+def _timezone() -> str | None:
+    """The phone's time zone (cookie ``tz``, an IANA name ``app.js`` reads from the browser), else
+    ``BABEL_DEFAULT_TIMEZONE`` (UTC unless the instance sets e.g. ``Asia/Seoul``)."""
+    chosen = request.cookies.get("tz")
+    return chosen if chosen in pytz.all_timezones_set else None
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: config (instance/config.py, DATABASE_URL, ``test_config``), extensions, blueprints.
 
@@ -104,7 +112,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     db.init_app(app)
     migrate.init_app(app, db, directory=MIGRATIONS)
-    babel.init_app(app, locale_selector=_locale)
+    babel.init_app(app, locale_selector=_locale, timezone_selector=_timezone)
     from .i18n import install_template_gettext
 
     install_template_gettext(app)
@@ -139,14 +147,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(history.bp)
     history.register_template_helpers(app)
 
+    @app.errorhandler(400)
     @app.errorhandler(404)
     @app.errorhandler(405)
     @app.errorhandler(413)
     @app.errorhandler(429)
+    @app.errorhandler(500)
     def _http_error(exc):  # type: ignore[no-untyped-def]
         if request.path.startswith("/api/"):
             return api.http_error(exc)
-        return exc
+        return pages.error_page(exc)
 
     @app.after_request
     def _security_headers(response):  # type: ignore[no-untyped-def]

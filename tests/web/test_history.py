@@ -58,7 +58,7 @@ def test_history_lists_every_game_newest_first_with_its_facts(client, three_game
     assert "Dee won" in row and "64 turns" in row and "Splendor" in row
     row = row_of(page, active["id"])
     assert "in progress" in row and f'href="/games/{active["id"]}"' in row and "Resume" in row
-    assert "Sun 01 Nov 2026" in page and "Thu 05 Nov 2026" in page
+    assert "Sunday, November 1, 2026" in page and "Thursday, November 5, 2026" in page
 
 
 @pytest.mark.parametrize("query, expected", [
@@ -137,7 +137,27 @@ def test_games_on_one_day_between_the_same_people_form_a_session_with_a_tally(cl
     assert tallies == ["Ana 2 – 1 Ben"]
     nights = [n for n in page.split('<section class="night')[1:]]
     assert [len(listed(n)) for n in nights] == [1, 1, 3]  # Ana–Ben on the 8th, Ana–Cho, Ana–Ben on the 7th
-    assert "Sun 08 Nov 2026" in nights[0] and "Ana 2 – 1 Ben" in nights[2]
+    assert "Sunday, November 8, 2026" in nights[0] and "Ana 2 – 1 Ben" in nights[2]
+
+
+def test_days_and_times_are_shown_in_the_readers_language_and_time_zone(client):
+    """The phone's time zone (the ``tz`` cookie app.js sets) and language: 19:00 UTC on the 8th
+    is 04:00 on Monday the 9th in Seoul; an unknown zone falls back to UTC."""
+    import flask_babel
+
+    game = import_log(client, fixture_log("own-crowns.json", ["Ana", "Ben"], "2026-11-08T19:00:00Z"))
+    client.set_cookie("tz", "Asia/Seoul")
+    client.set_cookie("lang", "ko")
+    flask_babel.refresh()  # the test's app context keeps the locale chosen by the import
+    page = client.get("/history").get_data(as_text=True)
+    assert "2026년 11월 9일 월요일" in page and "오전 4:00" in page and "Nov" not in page
+    review = client.get(f"/games/{game['id']}/review").get_data(as_text=True)
+    assert "2026. 11. 9. 오전 4:00" in review and "UTC" not in review  # Korean joins date and time without a comma
+    flask_babel.refresh()
+    client.set_cookie("tz", "Mars/Olympus_Mons")
+    client.set_cookie("lang", "en")
+    page = client.get("/history").get_data(as_text=True)
+    assert "Sunday, November 8, 2026" in page and "7:00 PM" in page
 
 
 def test_a_best_of_three_session_is_started_and_continued_from_the_home_page(app, client):

@@ -203,3 +203,22 @@ def test_every_page_renders_in_korean_and_in_english(client):
         flask_babel.refresh()
         english = client.get(url, headers={"Accept-Language": "en"})
         assert english.status_code == 200 and '<html lang="en"' in english.get_data(as_text=True), url
+
+
+def test_error_pages_are_pages_of_the_app_in_the_readers_language(client) -> None:
+    """An unknown link, a wrong method or a stale form gets the app's page (title, sentence, the
+    way home) with its status; the API keeps its JSON errors."""
+    for url in ("/games/no-such-game-0000000000000", "/games/no-such-game-0000000000000/review",
+                "/players/999999", "/watch/no-such-link-000000000000", "/nowhere"):
+        resp = client.get(url, headers=KO)
+        body = resp.get_data(as_text=True)
+        assert resp.status_code == 404 and '<html lang="ko"' in body, url
+        assert "여기에는 아무것도 없습니다" in body and 'href="/"' in body and "Not Found" not in body, url
+    flask_babel.refresh()
+    en = client.get("/nowhere", headers=EN)
+    assert en.status_code == 404 and "Nothing here" in en.get_data(as_text=True)
+    wrong = client.delete("/", headers=EN)
+    assert wrong.status_code == 405 and "cannot be opened that way" in wrong.get_data(as_text=True)
+    assert "GET" in wrong.headers["Allow"]
+    api = client.get("/api/games/no-such-game-0000000000000", headers=KO)
+    assert api.status_code == 404 and api.get_json()["error"]["code"] == "not_found"

@@ -84,6 +84,15 @@
     if (prompt) { prompt.scrollIntoView({ block: "nearest" }); } else { window.scrollTo(0, 0); }
   });
 
+  // Times in the history and review are shown in this phone's time zone: tell the server which
+  // one it is (an IANA name such as "Asia/Seoul"; the server ignores names it does not know).
+  try {
+    var tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (tz && /^[A-Za-z0-9_+\/-]+$/.test(tz) && document.cookie.split("; ").indexOf("tz=" + tz) < 0) {
+      document.cookie = "tz=" + tz + "; path=/; max-age=31536000; samesite=lax";
+    }
+  } catch (e) { /* no Intl: the instance's default time zone */ }
+
   // Keep the screen awake while a game is open; browsers drop the lock when the page hides.
   var lock = null;
   function wake() {

@@ -8,9 +8,12 @@ plain requests get the whole page built from the same templates.
 from __future__ import annotations
 
 import json
+from datetime import date, datetime
 from typing import Any
 
 from flask import Blueprint, Flask, Response, abort, redirect, render_template, request, url_for
+from babel.dates import get_datetime_format
+from flask_babel import format_date, format_time, get_locale
 from flask_babel import gettext as _
 from jinja2_fragments.flask import render_block
 
@@ -28,8 +31,25 @@ def register_template_helpers(app: Flask) -> None:
     """Globals other templates use: names to suggest at a new game, a game's table session."""
     app.jinja_env.globals.update(
         known_players=people.known_names, table_night=people.night_of, table_session=people.session_info,
-        best_of_choices=people.BEST_OF, percent=stats.percent, duration=duration,
+        best_of_choices=people.BEST_OF, percent=stats.percent, duration=duration, when=when, day_name=day_name,
     )
+
+
+def when(value: datetime, with_date: bool = True) -> str:
+    """A stored time (naive UTC) as the reader reads times: in their language and time zone
+    (the ``tz`` cookie, see ``tracker._timezone``), e.g. ``Nov 30, 2026, 9:17 PM`` / ``2026. 11. 30. 오후 9:17``; only the
+    time with ``with_date`` False."""
+    time_text = format_time(value, "short")
+    if not with_date:
+        return time_text
+    joined = get_datetime_format("medium", locale=get_locale()).replace("'", "")  # "{1}, {0}" / "{1} {0}"
+    return joined.replace("{0}", time_text).replace("{1}", format_date(value, "medium"))
+
+
+def day_name(value: datetime | date) -> str:
+    """The day a table session was played, in full (``Monday, November 30, 2026`` /
+    ``2026년 11월 30일 월요일``); a stored time is taken in the reader's time zone first."""
+    return format_date(value, "full")
 
 
 def duration(value: Any) -> str:

@@ -18,6 +18,7 @@ from flask_babel import gettext as _
 from htmx_flask import make_response
 from jinja2_fragments.flask import render_block
 from werkzeug.datastructures import MultiDict
+from werkzeug.exceptions import HTTPException
 
 from .. import screen, screens, service
 from ..i18n import error_message
@@ -248,7 +249,34 @@ def undo(game_id: str):  # type: ignore[no-untyped-def]
                   notice=_("The last entry was undone."))
 
 
-__all__ = ["bp", "register_template_helpers", "form_event"]
+#: The title and sentence of each HTTP error page a phone can meet (translated when shown).
+ERROR_PAGES: dict[int, tuple[str, str]] = {
+    400: (N_("That did not work"),
+          N_("The page was too old or the request incomplete. Go back, reload the page and try again.")),
+    404: (N_("Nothing here"),
+          N_("This link leads to no game or page: it may be mistyped or cut short. Check it, or start again from the home page.")),
+    405: (N_("Nothing here"), N_("This address cannot be opened that way.")),
+    413: (N_("Too large"), N_("That was more than the tracker accepts at once.")),
+    429: (N_("Too many attempts"), N_("Wait a minute, then try again.")),
+    500: (N_("Something went wrong"),
+          N_("The tracker could not finish this. Nothing half-done was kept: reload the game and check its last entry.")),
+}
+
+
+def error_page(exc: HTTPException):  # type: ignore[no-untyped-def]
+    """A page-side HTTP error (``exc``: 400, 404, 405, 413, 429 or 500) as a page of the app, in
+    the reader's language, with the way home, and the error's status and headers
+    (``Allow``, ``Retry-After``)."""
+    code = exc.code or 500
+    title, message = ERROR_PAGES.get(code, ERROR_PAGES[500])
+    resp = make_response(render_template("error.html", status=code, title=_(title), message=_(message)), code)
+    for name, value in exc.get_headers():
+        if name.lower() != "content-type":
+            resp.headers[name] = value
+    return resp
+
+
+__all__ = ["bp", "register_template_helpers", "form_event", "error_page"]
 
 
 @bp.get("/games/<game_id>/poll")
