@@ -415,6 +415,31 @@ def test_the_api_takes_only_json_bodies(client):
     assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 1
 
 
+def test_json_that_is_not_an_object_is_a_bad_entry_on_every_write(client):
+    """Valid JSON of the wrong shape (``null``, a list, a number) is 422 with the write's own
+    sentence on the entry and the undo alike; only text that is not JSON is 400 ``bad_json``."""
+    game = new_game(client)
+    for body in ("null", "[1]", "3"):
+        for url in (f"/api/games/{game['id']}/events", f"/api/games/{game['id']}/undo"):
+            resp = client.post(url, data=body, content_type="application/json")
+            assert error_of(resp) == "bad_event" and "JSON object" in resp.get_json()["error"]["message"], (url, body)
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
+
+
+def test_an_unknown_card_is_named_before_the_state_of_the_board(client):
+    """Reserving a card that does not exist says so, even with no gold left to reserve with."""
+    game = new_game(client)
+    state = client.get(f"/api/games/{game['id']}").get_json()
+    assert state["board"]["gold"] == 3
+    for _ in range(3):  # the three golds go, reserving the three level 3 secret cards
+        state = post(client, game["id"], {"type": "reserve", "player": state["current_player"], "level": 3}).get_json()
+    assert state["board"]["gold"] == 0
+    resp = post(client, game["id"], {"type": "reserve", "player": state["current_player"], "card": "D9-99"})
+    assert error_of(resp) == "unknown_card"
+    resp = post(client, game["id"], {"type": "reserve", "player": state["current_player"], "level": 1})
+    assert error_of(resp) == "no_gold_on_board"
+
+
 @pytest.mark.parametrize("body", ["[" * 100000, '{"a":' * 100000])
 def test_deeply_nested_json_is_a_400_not_a_crash(client, body):
     game = new_game(client)

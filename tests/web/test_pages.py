@@ -300,3 +300,27 @@ def test_a_short_toast_says_what_was_just_recorded_on_both_phones(client):
     assert 'data-kind="done"' not in client.get(f"/games/{game['id']}").get_data(as_text=True)
     undone = client.post(f"/games/{game['id']}/undo", data={"expected_version": "1"}, headers=HX).get_data(as_text=True)
     assert 'data-kind="done"' not in undone and "The last entry was undone." in undone
+
+
+def test_a_correction_forms_odd_fields_get_the_right_sentence(client):
+    """The correction form: a note over 500 characters or with a control character is refused
+    with a sentence saying so (never cut silently), a seat beyond the game's is named with the
+    game's own range, and counts are ASCII digits only. Nothing is stored."""
+    game = new_game(client)
+    base = {"type": "correction", "player": "0", "tokens-red": "1", "tokens-white": "0", "tokens-blue": "0",
+            "tokens-green": "0", "tokens-black": "0", "tokens-gold": "0", "tokens-pearl": "0", "expected_version": "0"}
+
+    def refused(**fields: str) -> str:
+        resp = client.post(f"/games/{game['id']}/events", data={**base, **fields}, headers=HX)
+        assert resp.status_code == 422, fields
+        return resp.get_data(as_text=True)
+
+    assert "without control characters" in refused(note="a\x00b")
+    assert "at most 500 characters" in refused(note="x" * 501)
+    assert "from 0 to 1" in refused(player="7")
+    assert "from 0 to 99" in refused(**{"tokens-red": "\u0663"})  # an Arabic-Indic three
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
+    board = client.get(f"/api/games/{game['id']}").get_json()["board"]
+    moved = {f"board-{k}": str(n - (k == "red")) for k, n in board.items()}  # a red from the board to Ana
+    ok = client.post(f"/games/{game['id']}/events", data={**base, **moved, "note": "x" * 500}, headers=HX)
+    assert ok.status_code == 200 and client.get(f"/api/games/{game['id']}").get_json()["players"][0]["tokens"]["red"] == 1

@@ -510,13 +510,13 @@ def _take_tokens(state: DuelState, ev: TakeTokens) -> DuelState:
 def _reserve(state: DuelState, ev: Reserve) -> DuelState:
     """D-6: take 1 gold and reserve a named card or a deck's top card (secret)."""
     _require_main_phase(state, "D-6")
+    card = catalog.jewel(ev.card) if ev.card is not None else None  # an unknown card is named first
     me = state.players[ev.player]
     if len(me.reserved) >= MAX_RESERVED:
         raise RuleError("reserve_limit", N_("%(name)s already holds 3 reserved cards."), "D-6", name=me.name)
     if not state.board.gold:
         raise RuleError("no_gold_on_board", N_("There is no gold on the board, so no card can be reserved."), "D-6")
-    if ev.card is not None:
-        card = catalog.jewel(ev.card)
+    if card is not None:
         if _is_taken(state, card.id):
             raise RuleError("card_unavailable", N_("Card %(card)s is already bought or reserved."), "D-6", card=card.id)
         entry = Reserved(level=card.level, card=card.id)

@@ -219,7 +219,7 @@ def parse_event(data: Any, seats: int) -> Event:
         raise _bad(N_("A correction's set must be an object."))
     note = clean_text(data.get("note", source.get("note", "")) or "", MAX_NOTE)
     if note is None:
-        raise _bad(N_("A note is a text of at most %(max)s characters."), max=MAX_NOTE)
+        raise _bad(N_("A note is plain text of at most %(max)s characters, without control characters."), max=MAX_NOTE)
     corr = Correction(
         player=player,
         tokens=_bag(source, "tokens", required=False),

@@ -365,11 +365,11 @@ def _take_tokens(state: SplendorState, ev: TakeTokens) -> SplendorState:
 
 def _reserve(state: SplendorState, ev: Reserve) -> SplendorState:
     """S-2.3: reserve a face-up card or a deck's top card (secret), and 1 gold if any is left."""
+    card = development_card(ev.card) if ev.card is not None else None  # an unknown card is named first
     me = state.players[ev.player]
     if len(me.reserved) >= MAX_RESERVED:
         raise RuleError("reserve_limit", N_("%(name)s already holds 3 reserved cards."), "S-2.3", name=me.name)
-    if ev.card is not None:
-        card = development_card(ev.card)
+    if card is not None:
         _require_on_table(state, card, "S-2.3")
         entry = Reserved(level=card.level, card=card.id)
     else:

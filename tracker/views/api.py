@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request
 from flask_babel import gettext as _
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import BadRequest, HTTPException
 
 from .. import service
 from ..i18n import error_json, tr
@@ -29,12 +29,9 @@ def _body(*, optional: bool = False) -> Any:
     if optional and not request.get_data(cache=True):
         return {}
     try:
-        data = request.get_json(silent=True)
-    except RecursionError:
-        data = None
-    if data is None:
-        raise _NotJson()
-    return data
+        return request.get_json()  # ``null`` is JSON: the caller says it is not an object
+    except (BadRequest, RecursionError):
+        raise _NotJson() from None
 
 
 class _NotJson(Exception):
@@ -102,7 +99,7 @@ def post_event(game_id: str):  # type: ignore[no-untyped-def]
 def undo(game_id: str):  # type: ignore[no-untyped-def]
     body = _body(optional=True)
     if not isinstance(body, dict):
-        raise _NotJson()
+        raise RuleError("bad_event", N_("An undo's body must be a JSON object (or empty)."))
     return jsonify(service.undo(game_id, expected_version=body.get("expected_version")).to_json(tr))
 
 

@@ -146,14 +146,14 @@ def sheet(game_id: str, name: str):  # type: ignore[no-untyped-def]
     return render_template(ctx["template"], **ctx)
 
 
+#: A count a form sends: ASCII digits only (``int()`` would also take "٣", "1_0" or " 3").
+_DIGITS = re.compile(r"[0-9]{1,9}")
+
+
 def _int_field(form: Any, name: str, low: int, high: int) -> int:
     raw = form.get(name, "0").strip() or "0"
-    try:
-        value = int(raw)
-    except ValueError:
-        raise RuleError("bad_event", N_("%(field)s must be a whole number from %(low)s to %(high)s."),
-                        field=name, low=low, high=high) from None
-    if not low <= value <= high:
+    value = int(raw) if _DIGITS.fullmatch(raw) else None
+    if value is None or not low <= value <= high:
         raise RuleError("bad_event", N_("%(field)s must be a whole number from %(low)s to %(high)s."),
                         field=name, low=low, high=high)
     return value
@@ -181,8 +181,10 @@ def form_event(form: Any) -> dict[str, Any]:
             privileges = _int_field(form, "privileges", 0, 3)
             if "orig-privileges" not in form or privileges != _int_field(form, "orig-privileges", 0, 3):
                 fixed["privileges"] = privileges
-        return {"type": "correction", "player": _int_field(form, "player", 0, 3), "set": fixed,
-                "note": form.get("note", "")[:500]}
+        player = form.get("player", "")
+        # The seat is judged by the event's parser, which knows the game's seats (0–1 in Duel).
+        return {"type": "correction", "player": int(player) if _DIGITS.fullmatch(player) else player,
+                "set": fixed, "note": form.get("note", "")}
     try:
         data = json.loads(form.get("event", ""))
     except (ValueError, RecursionError):
