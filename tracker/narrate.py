@@ -99,7 +99,8 @@ def describe(event: Event, before: Any, after: Any) -> str:
     if isinstance(event, TakeTokens):
         text = _("%(name)s took %(tokens)s.", name=who, tokens=token_list(event.tokens))
     elif isinstance(event, UsePrivileges):
-        text = _("%(name)s used %(n)s privilege(s) for %(tokens)s.", name=who, n=event.tokens.total, tokens=token_list(event.tokens))
+        text = ngettext("%(name)s used %(num)s privilege for %(tokens)s.", "%(name)s used %(num)s privileges for %(tokens)s.",
+                        event.tokens.total, name=who, tokens=token_list(event.tokens))
     elif isinstance(event, Replenish):
         text = _("%(name)s replenished the board.", name=who)
     elif isinstance(event, Reserve):

@@ -324,3 +324,12 @@ def test_a_correction_forms_odd_fields_get_the_right_sentence(client):
     moved = {f"board-{k}": str(n - (k == "red")) for k, n in board.items()}  # a red from the board to Ana
     ok = client.post(f"/games/{game['id']}/events", data={**base, **moved, "note": "x" * 500}, headers=HX)
     assert ok.status_code == 200 and client.get(f"/api/games/{game['id']}").get_json()["players"][0]["tokens"]["red"] == 1
+
+
+def test_counts_of_one_and_of_many_read_as_english(client):
+    """"1 privilege", "2 privileges": the log sentence and the sheet's save button."""
+    game = new_game(client, ("Ana", "Ben"), first_player=1)  # Ana holds the privilege of the second seat
+    form_post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"red": 1}}, 0)
+    answer = form_post(client, game["id"], {"type": "use_privileges", "player": 0, "tokens": {"blue": 1}}, 1,
+                       entry_id="f2").get_data(as_text=True)
+    assert "Ana used 1 privilege for 1 blue." in answer and "privilege(s)" not in answer
