@@ -57,19 +57,22 @@ def _game_context(view: service.GameView, sheet: str | None = None, args: Any = 
 
 
 def _render_game(view: service.GameView, status: int = 200, *, announce: bool = True, done: str = "",
-                 **extra: Any):  # type: ignore[no-untyped-def]
+                 shared: bool | None = None, **extra: Any):  # type: ignore[no-untyped-def]
     """The screen after a write; ``announce`` shows the alerts the write raised (toasts, ``HX-Trigger``),
-    ``done`` the sentence of the entry just recorded (a short toast; kept with the screen, so
-    the table's other phone sees it too).
+    ``done`` the sentence of the entry just recorded (a short toast).
 
-    The screen every phone sees after a write (htmx, announced, no notice or error, game not
-    over) is drawn once with placeholders and kept for the table's other phones (``screens``).
+    ``shared``: the screen is the one every phone of the table sees at this version, so it is
+    drawn once with placeholders and kept for the other phones' polls (``screens``), toasts
+    and notice included (an undo's notice reaches both phones). By default an announced screen
+    with no notice or error is; a finished game's never is (htmx only).
     """
     ctx = _game_context(view, args=MultiDict(), done=done, **extra)
     ctx["alerts"] = screen.alerts(view) if announce else []
     if not _is_htmx():
         return _game_response(render_template(ctx["template"], **ctx), view.version, [], status)
-    if status == 200 and announce and not any(extra.values()) and not ctx["finished"]:
+    if shared is None:
+        shared = announce and not any(extra.values())
+    if status == 200 and shared and not ctx["finished"]:
         ctx.update(screens.placeholders())
         html = render_block(ctx["template"], "game", **ctx)
         screens.keep(view.row.id, view.version, html, ctx["alerts"])
@@ -222,8 +225,8 @@ def _write(game_id: str, action: Any, notice: str | None = None):  # type: ignor
         return _rule_error(game_id, err)
     if not _is_htmx():
         return redirect(url_for("pages.game", game_id=game_id), code=303)
-    if notice is not None:
-        return _render_game(view, announce=False, notice=notice)
+    if notice is not None:  # an undo: its notice is what the other phone sees too
+        return _render_game(view, announce=False, notice=notice, shared=True)
     return _render_game(view, done=screen.last_entry(view))
 
 
