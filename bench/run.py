@@ -57,11 +57,15 @@ from tracker.rules.events import event_to_dict  # noqa: E402
 #: The serving command of README "Running for many tables" (the bench app adds two routes).
 WORKERS = 6
 THREADS = 1
+WORKER_CLASS = "gthread"
 
 
-def gunicorn_command(workers: int, threads: int) -> list[str]:
-    """The README command (``threads`` 0: sync workers)."""
-    kind = ["--worker-class", "gthread", "--threads", str(threads)] if threads >= 1 else ["--worker-class", "sync"]
+def gunicorn_command(workers: int, threads: int, worker_class: str = WORKER_CLASS) -> list[str]:
+    """The README command (``threads`` 0: sync workers; ``worker_class`` gevent to compare)."""
+    if worker_class == "gthread" and threads >= 1:
+        kind = ["--worker-class", "gthread", "--threads", str(threads)]
+    else:
+        kind = ["--worker-class", "sync" if worker_class == "gthread" else worker_class]
     return [sys.executable, "-m", "gunicorn", "--config", "python:tracker.gunicorn_config",
             "--workers", str(workers), *kind, "--keep-alive", "5",
             "--backlog", "2048", "--log-level", "warning"]
@@ -140,7 +144,8 @@ def screen_cache_dir(workdir: Path) -> Path:
 
 
 @contextlib.contextmanager
-def gunicorn(database_url: str, workdir: Path, workers: int = WORKERS, threads: int = THREADS) -> Iterator[str]:
+def gunicorn(database_url: str, workdir: Path, workers: int = WORKERS, threads: int = THREADS,
+             worker_class: str = WORKER_CLASS) -> Iterator[str]:
     """The app under gunicorn on a free loopback port; yields its base URL."""
     port = free_port()
     screens = screen_cache_dir(workdir)
@@ -148,7 +153,7 @@ def gunicorn(database_url: str, workdir: Path, workers: int = WORKERS, threads: 
            "CACHE_DIR": str(screens)}
     env.pop("TRACKER_ACCESS_CODE", None)
     logfile = open(workdir / f"gunicorn-{port}.log", "w")
-    proc = subprocess.Popen(gunicorn_command(workers, threads) + ["--bind", f"127.0.0.1:{port}", "bench.app:create()"], cwd=ROOT, env=env,
+    proc = subprocess.Popen(gunicorn_command(workers, threads, worker_class) + ["--bind", f"127.0.0.1:{port}", "bench.app:create()"], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=logfile, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -637,6 +642,8 @@ def main() -> int:
     parser.add_argument("--levels", help="comma-separated table counts to run instead of the search")
     parser.add_argument("--workers", type=int, default=WORKERS, help="gunicorn workers")
     parser.add_argument("--threads", type=int, default=THREADS, help="threads per gunicorn worker (0: sync workers)")
+    parser.add_argument("--worker-class", default=WORKER_CLASS, choices=("gthread", "sync", "gevent"),
+                        help="gunicorn worker class (gevent needs the gevent package)")
     args = parser.parse_args()
     began = time.monotonic()
     deadline = began + args.minutes * 60
@@ -662,7 +669,7 @@ def main() -> int:
             micro, load_tables = tables[:40], tables[40:]
             global DATABASE_URL
             DATABASE_URL = url
-            with gunicorn(url, workdir, args.workers, args.threads) as base:
+            with gunicorn(url, workdir, args.workers, args.threads, args.worker_class) as base:
                 log(f"{name}: server times ({args.rounds} of each request)")
                 warm(base, micro, args.workers)
                 results[name] = {"times": server_times(base, micro[:20] + micro[20:38], games, args.rounds)}
@@ -676,7 +683,7 @@ def main() -> int:
                                                       args.start_tables, args.warmup, args.measure, args.workers, workdir,
                                                       [int(x) for x in args.levels.split(",")] if args.levels else None)
     results["seconds"] = time.monotonic() - began
-    results["workers"], results["threads"] = args.workers, args.threads
+    results["workers"], results["threads"], results["worker_class"] = args.workers, args.threads, args.worker_class
     results["loadavg"] = (load_before, os.getloadavg()[1])
     print_report(results, backends=[name for name, _url in backends])
     return 0
@@ -720,7 +727,7 @@ def print_report(results: dict[str, Any], backends: list[str]) -> None:
     line = "+-" + "-+-".join("-" * w for w in widths) + "-+"
     print(f"tracker benchmark, {dt.date.today().isoformat()}, {platform.python_implementation()} "
           f"{platform.python_version()}, {os.cpu_count()} cores, gunicorn {results['workers']} workers × {results['threads']} threads "
-          f"(gthread), run took {results['seconds'] / 60:.1f} min; machine load average (5 min) "
+          f"({results['worker_class']}), run took {results['seconds'] / 60:.1f} min; machine load average (5 min) "
           f"{results['loadavg'][0]:.1f} before, {results['loadavg'][1]:.1f} after")
     print(line)
     print("| " + " | ".join(h.ljust(w) for h, w in zip(("measure", "result", "target / note"), widths)) + " |")
