@@ -203,19 +203,36 @@ def merge(keep_id: int, other_id: int) -> Player:
     """Merge ``other`` into ``keep``: every seat of ``other`` moves to ``keep``.
 
     ``other`` stays as an alias, so its name still matches ``keep`` and its link still leads
-    there. Raises ``RuleError("not_found")`` or ``RuleError("same_player")``.
+    there. Raises ``RuleError("not_found")``, ``RuleError("same_player")`` or
+    ``RuleError("played_together")`` (both sat at one game: two people, and a game would list
+    the same person twice).
     """
+    keep, other = check_merge(keep_id, other_id)
+    db.session.execute(update(GamePlayer).where(GamePlayer.player_id == other.id).values(player_id=keep.id))
+    db.session.execute(update(Player).where(Player.merged_into == other.id).values(merged_into=keep.id))
+    other.merged_into = keep.id
+    db.session.commit()
+    return keep
+
+
+def check_merge(keep_id: int, other_id: int) -> tuple[Player, Player]:
+    """The two players ``merge`` would join, ``(keep, other)``, when they may be joined; raises
+    the ``RuleError`` ``merge`` documents otherwise (asked before the confirmation too)."""
     keep, _a = get(keep_id)
     other, _b = get(other_id)
     if keep is None or other is None:
         raise RuleError("not_found", N_("There is no such player."))
     if keep.id == other.id:
         raise RuleError("same_player", N_("Choose two different players to merge."))
-    db.session.execute(update(GamePlayer).where(GamePlayer.player_id == other.id).values(player_id=keep.id))
-    db.session.execute(update(Player).where(Player.merged_into == other.id).values(merged_into=keep.id))
-    other.merged_into = keep.id
-    db.session.commit()
-    return keep
+    keep_games = select(GamePlayer.game_id).where(GamePlayer.player_id == keep.id)
+    together = db.session.scalar(
+        select(func.count()).select_from(GamePlayer).where(GamePlayer.player_id == other.id,
+                                                           GamePlayer.game_id.in_(keep_games)))
+    if together:
+        raise RuleError("played_together", N_("%(keep)s and %(other)s played in the same game, so they are "
+                                              "two people: they cannot be merged."),
+                        keep=keep.name, other=other.name)
+    return keep, other
 
 
 # ---------------------------------------------------------------------------- table sessions

@@ -140,6 +140,18 @@ def test_merging_moves_every_game_and_keeps_the_old_name_as_an_alias(client):
     assert client.post(f"/players/{ben}/merge", data={"other": str(ben), "confirm": "yes"}).status_code == 422
 
 
+def test_two_people_who_played_at_one_table_cannot_be_merged(client):
+    """A game would list the same person twice ("Cleo · Cleo") and count twice: refused, before
+    the confirmation and on it, with a sentence saying why; nothing moves."""
+    import_log(client, fixture_log("own-prestige.json", ["Cleo", "Dan"]))
+    cleo, dan = player_id(client, "Cleo"), player_id(client, "Dan")
+    for data in ({"other": str(dan)}, {"other": str(dan), "confirm": "yes"}):
+        resp = client.post(f"/players/{cleo}/merge", data=data)
+        assert resp.status_code == 422 and "Cleo and Dan played in the same game, so they are two people" in resp.get_data(as_text=True)
+    assert player_id(client, "Dan") == dan
+    assert stat(client.get(f"/players/{cleo}").get_data(as_text=True), "games") == "1"
+
+
 def test_player_pages_answer_404_for_unknown_players(client):
     assert client.get("/players/12345").status_code == 404
     assert client.get("/players").status_code == 200

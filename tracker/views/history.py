@@ -200,6 +200,10 @@ def merge(player_id: int):  # type: ignore[no-untyped-def]
     other = people.get(other_id)[0] if other_id is not None else None
     if other is None or other.id == found.id:
         return _player_page(found, 422, merge_error=_("Choose the other player to merge into this one."))
+    try:
+        people.check_merge(found.id, other.id)
+    except RuleError as err:
+        return _player_page(found, 422, merge_error=error_message(err))
     if request.form.get("confirm") != "yes":
         return render_template("player_merge.html", keep=stats.player_stats(found), other=stats.player_stats(other))
     people.merge(found.id, other.id)
