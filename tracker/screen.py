@@ -254,6 +254,7 @@ def _common(view: GameView) -> dict[str, Any]:
         "state": state,
         "turn": state.turn,
         "finished": state.winner is not None,
+        "deleted": view.row.deleted_at is not None,
         "current_name": state.players[state.current_player].name,
         "current": state.current_player,
         "pending": state.pending,

@@ -281,13 +281,14 @@ _EVENTS = Event.__table__
 
 
 def _bump_statement(finished: bool) -> Any:
-    """``UPDATE games … WHERE id = :game_id AND version = :seen RETURNING *`` with the listing
+    """``UPDATE games … WHERE id = :game_id AND version = :seen AND deleted_at IS NULL RETURNING *`` with the listing
     summary; built once (Core, bound parameters), so a write spends no time composing SQL.
     ``finished``: keep the first end of a game already finished (``coalesce``)."""
     end = bindparam("new_finished", type_=_GAMES.c.finished.type)
     return (
         update(_GAMES)
-        .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("seen"))
+        .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("seen"),
+               _GAMES.c.deleted_at.is_(None))  # a deleted game takes no entry (see ``_refuse_deleted``)
         .values(version=bindparam("new_version"), status=bindparam("new_status"),
                 result=bindparam("new_result", type_=_GAMES.c.result.type),
                 finished=func.coalesce(_GAMES.c.finished, end) if finished else end)
@@ -351,6 +352,21 @@ def _moved(game_id: str, seen: int) -> bool:
     return db.session.scalar(select(Game.version).where(Game.id == game_id)) != seen
 
 
+def _refuse_deleted(view: GameView) -> None:
+    """A deleted game records nothing until it is restored: raises ``RuleError("game_deleted")``
+    (a second phone still showing it would otherwise write into a game gone from the history)."""
+    if view.row.deleted_at is not None:
+        raise RuleError("game_deleted", N_("This game was deleted. Restore it from the history to record in it again."))
+
+
+def _conflict(game_id: str) -> VersionConflict:
+    """What a write that did not land raises: ``VersionConflict`` with the game as it is now
+    (or ``RuleError("game_deleted")`` when it was deleted meanwhile)."""
+    view = load(game_id)
+    _refuse_deleted(view)
+    return VersionConflict(view)
+
+
 def _entry_seen(game_id: str, entry_id: str | None) -> bool:
     if entry_id is None:
         return False
@@ -364,7 +380,7 @@ def post_event(
 
     A repeated ``entry_id`` stores nothing and returns the current game. Raises
     ``GameNotFound``, ``VersionConflict`` (stale ``expected_version``) or ``RuleError``
-    (nothing stored).
+    (nothing stored; ``game_deleted`` for a deleted game).
 
     With ``expected_version`` and this worker's snapshot of the game at that version, the
     write is two statements and a commit (``_write_on_snapshot``); anything unusual (a stale
@@ -380,6 +396,7 @@ def post_event(
         view = load(game_id)
         if _entry_seen(game_id, entry_id):
             return view
+        _refuse_deleted(view)
         if expected_version is not None and expected_version != view.version:
             raise VersionConflict(view)
         event = parse_event(data, len(view.row.setup["players"]))
@@ -390,7 +407,7 @@ def post_event(
                 raise
             # Another phone wrote while we read: judge the entry again on the fresh game.
             if expected_version is not None:
-                raise VersionConflict(load(game_id)) from None
+                raise _conflict(game_id) from None
             continue
         stored = _store(game_id, view.version, view.events, view.state, event, state, entry_id)
         if stored is not None:
@@ -398,8 +415,8 @@ def post_event(
         if _entry_seen(game_id, entry_id):
             return load(game_id)
         if expected_version is not None:
-            raise VersionConflict(load(game_id))
-    raise VersionConflict(load(game_id))
+            raise _conflict(game_id)
+    raise _conflict(game_id)
 
 
 def _store(game_id: str, seen: int, events: tuple[RuleEvent, ...], before: Any, event: RuleEvent, state: Any,
@@ -498,12 +515,14 @@ def _commit_keeping(row: Game) -> None:
 def undo(game_id: str, *, expected_version: Any = None) -> GameView:
     """Mark the last applied event undone (kept for the record) and refold.
 
-    Raises ``GameNotFound``, ``VersionConflict`` or ``RuleError("nothing_to_undo")``.
+    Raises ``GameNotFound``, ``VersionConflict`` or ``RuleError`` (``nothing_to_undo``,
+    ``game_deleted``).
     """
     _check_write_args(expected_version)
     for attempt in range(RETRIES):
         _pause(attempt)
         view = load(game_id)
+        _refuse_deleted(view)
         if expected_version is not None and expected_version != view.version:
             raise VersionConflict(view)
         rows = _applied_rows(game_id)
@@ -517,12 +536,12 @@ def undo(game_id: str, *, expected_version: Any = None) -> GameView:
         if row is None:
             db.session.rollback()
             if expected_version is not None:
-                raise VersionConflict(load(game_id))
+                raise _conflict(game_id)
             continue
         _commit_keeping(row)
         _remember_undo(game_id, view, seen + 1, last_seq, folded)
         return GameView(row=row, events=folded.events, state=folded.state)
-    raise VersionConflict(load(game_id))
+    raise _conflict(game_id)
 
 
 def _iso(value: datetime | None) -> str | None:

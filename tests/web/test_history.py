@@ -106,6 +106,33 @@ def test_deleting_asks_first_and_can_be_undone(client, three_games):
     assert client.post("/history/no-such-game-abcdefghijklmnop/delete").status_code == 404
 
 
+def test_a_deleted_game_records_nothing_until_it_is_restored(client, three_games):
+    """A second phone still showing a deleted game cannot write into it (API and screen alike:
+    422 ``game_deleted``, nothing stored); the game's screen says it was deleted and restores
+    it in one tap, back to the same screen, where entries work again."""
+    _duel, _splendor, active = three_games
+    game_id = active["id"]
+    version = client.get(f"/api/games/{game_id}").get_json()["version"]
+    assert client.post(f"/history/{game_id}/delete").status_code == 303
+    take = {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}}
+    for expected in (version, None):
+        refused = client.post(f"/api/games/{game_id}/events", json={**take, "expected_version": expected})
+        assert refused.status_code == 422 and refused.get_json()["error"]["code"] == "game_deleted"
+    assert client.post(f"/api/games/{game_id}/undo", json={}).get_json()["error"]["code"] == "game_deleted"
+    form = client.post(f"/games/{game_id}/events", headers={"HX-Request": "true"},
+                       data={"event": json.dumps(take), "expected_version": str(version)})
+    assert form.status_code == 422 and "This game was deleted" in form.get_data(as_text=True)
+    assert client.get(f"/api/games/{game_id}").get_json()["version"] == version
+    screen = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "nothing can be recorded in it until it is restored" in screen
+    assert 'id="restore-game"' in screen and 'id="action-take"' not in screen
+
+    restored = client.post(f"/history/{game_id}/restore", data={"next": "game"})
+    assert restored.status_code == 303 and restored.headers["Location"] == f"/games/{game_id}"
+    assert 'id="action-take"' in client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert client.post(f"/api/games/{game_id}/events", json={**take, "expected_version": version}).status_code == 200
+
+
 def test_history_needs_a_fixed_number_of_queries(app, client):
     def count_queries() -> int:
         seen = []

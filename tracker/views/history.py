@@ -117,6 +117,8 @@ def delete(game_id: str):  # type: ignore[no-untyped-def]
 def restore(game_id: str):  # type: ignore[no-untyped-def]
     if archive.set_deleted(game_id, False) is None:
         abort(404)
+    if request.form.get("next") == "game":  # restored from the game's own screen: back to it
+        return redirect(url_for("pages.game", game_id=game_id), code=303)
     return redirect(url_for("history.history", restored=game_id), code=303)
 
 

@@ -64,7 +64,7 @@ def _render_game(view: service.GameView, status: int = 200, *, announce: bool = 
     ``shared``: the screen is the one every phone of the table sees at this version, so it is
     drawn once with placeholders and kept for the other phones' polls (``screens``), toasts
     and notice included (an undo's notice reaches both phones). By default an announced screen
-    with no notice or error is; a finished game's never is (htmx only).
+    with no notice or error is; a finished or deleted game's never is (htmx only).
     """
     ctx = _game_context(view, args=MultiDict(), done=done, **extra)
     ctx["alerts"] = screen.alerts(view) if announce else []
@@ -72,7 +72,7 @@ def _render_game(view: service.GameView, status: int = 200, *, announce: bool = 
         return _game_response(render_template(ctx["template"], **ctx), view.version, [], status)
     if shared is None:
         shared = announce and not any(extra.values())
-    if status == 200 and shared and not ctx["finished"]:
+    if status == 200 and shared and not ctx["finished"] and not ctx["deleted"]:
         ctx.update(screens.placeholders())
         html = render_block(ctx["template"], "game", **ctx)
         screens.keep(view.row.id, view.version, html, ctx["alerts"])
