@@ -100,7 +100,7 @@ class QuietPolls:
     """
 
     PATH = re.compile(r"^/games/([A-Za-z0-9_-]{16,64})/poll$")
-    QUERY = re.compile(rf"^v=({VERSION_TEXT})$")
+    QUERY = re.compile(rf"^v=({VERSION_TEXT})(?:&n=[0-9]{{1,9}})?$")
     HEADERS = [*SECURITY_HEADERS, ("Vary", "HX-Request, Accept-Encoding")]
 
     def __init__(self, app: Flask, wsgi_app: Any) -> None:

@@ -619,6 +619,8 @@ def test_a_poll_while_nothing_changed_is_one_read_outside_flask(app, client):
     quiet, statements = _statement_texts(client, "GET", path, headers=HX)
     assert quiet.status_code == 204 and quiet.get_data() == b"" and entered == []
     assert statements == ["SELECT"]
+    counted, statements = _statement_texts(client, "GET", path + "&n=0", headers=HX)  # the poller's own URL
+    assert counted.status_code == 204 and entered == [] and statements == ["SELECT"]
     app.config["QUIET_POLLS"] = False
     flask_204 = client.get(path, headers=HX)
     assert flask_204.status_code == 204 and entered == [f"/games/{game['id']}/poll"]
@@ -708,7 +710,7 @@ def test_behind_a_proxy_with_a_prefix_a_kept_screen_is_still_shared(database_url
     assert a.post(f"/games/{game['id']}/events", data=form, headers=proxy).status_code == 200
     poll = b.get(f"/games/{game['id']}/poll?v=0", headers=proxy)
     assert poll.status_code == 200 and len(entered) == 1, "the kept screen was not found behind the proxy"
-    assert f'hx-get="/tracker/games/{game["id"]}/poll?v=1"' in poll.get_data(as_text=True)
+    assert f'hx-get="/tracker/games/{game["id"]}/poll?v=1&amp;n=1"' in poll.get_data(as_text=True)
     with worker.app_context():
         db.session.remove()
         db.engine.dispose()

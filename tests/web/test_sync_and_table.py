@@ -24,7 +24,7 @@ def test_the_poll_brings_the_other_phones_entry_with_its_alerts(client):
     assert resp.status_code == 200 and body.lstrip().startswith("<main") and 'data-version="1"' in body
     assert "Ben&#39;s turn" in body or "Ben's turn" in body
     assert json.loads(resp.headers["HX-Trigger"])["tracker:alerts"][0]["kind"] == "privilege_given"
-    assert 'hx-get="/games/%s/poll?v=1"' % game["id"] in body  # the next poll asks from the new version
+    assert 'hx-get="/games/%s/poll?v=1&amp;n=1"' % game["id"] in body  # the next poll asks from the new version
     assert client.get(f"/games/{game['id']}/poll?v=1", headers=HX).status_code == 204
 
 
@@ -40,6 +40,34 @@ def test_an_undo_on_one_phone_reaches_the_other_as_a_notice_without_old_alerts(c
     body = polled.get_data(as_text=True)
     assert polled.status_code == 200 and 'data-version="3"' in body and "The last entry was undone." in body
     assert "HX-Trigger" not in polled.headers and 'data-kind="done"' not in body
+
+
+def test_a_phone_in_another_language_also_gets_the_toast_and_the_undo_notice(app, client):
+    """The kept screen is per language: a Korean phone's poll draws its own, and still says what
+    the English phone just recorded, or that it undid the last entry (without its old alerts)."""
+    import flask_babel
+
+    game = new_game(client, ("Ana", "Ben"))
+    post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 3}})  # Ben gains a privilege
+    korean = app.test_client()
+    korean.set_cookie("lang", "ko")
+    flask_babel.refresh()
+    seen = korean.get(f"/games/{game['id']}").get_data(as_text=True)
+    assert f'poll?v=1&amp;n=1"' in seen
+    post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}})
+    flask_babel.refresh()
+    polled = korean.get(f"/games/{game['id']}/poll?v=1&n=1", headers=HX)
+    body = polled.get_data(as_text=True)
+    assert polled.status_code == 200 and re.search(r'data-kind="done">✓ Ben: [^<]*파란색', body), body[:400]
+    client.post(f"/api/games/{game['id']}/undo", json={})
+    flask_babel.refresh()
+    polled = korean.get(f"/games/{game['id']}/poll?v=2&n=2", headers=HX)
+    body = polled.get_data(as_text=True)
+    assert polled.status_code == 200 and 'data-version="3"' in body and "alert-notice" in body
+    assert 'data-kind="done"' not in body and "HX-Trigger" not in polled.headers
+    flask_babel.refresh()
+    # a phone that missed several writes gets the latest screen with its alerts, as before
+    assert korean.get(f"/games/{game['id']}/poll?v=0&n=0", headers=HX).status_code == 200
 
 
 def test_the_poll_of_an_unknown_game_is_404(client):

@@ -205,6 +205,7 @@ def _expected_version(form: Any) -> int | None:
     return int(raw)
 
 
+UNDONE_NOTICE = N_("The last entry was undone.")
 CONFLICT_NOTICE = N_("Another phone recorded this first: %(entry)s The screen is up to date; check and try again.")
 
 
@@ -251,7 +252,7 @@ def _rule_error(game_id: str, err: RuleError):  # type: ignore[no-untyped-def]
 @bp.post("/games/<game_id>/undo")
 def undo(game_id: str):  # type: ignore[no-untyped-def]
     return _write(game_id, lambda: service.undo(game_id, expected_version=_expected_version(request.form)),
-                  notice=_("The last entry was undone."))
+                  notice=_(UNDONE_NOTICE))
 
 
 #: The title and sentence of each HTTP error page a phone can meet (translated when shown).
@@ -294,7 +295,24 @@ def poll(game_id: str):  # type: ignore[no-untyped-def]
     if screen.seen_version(request.args) == row.version:
         return "", 204
     shared = shared_screen(row.id, row.version) if _is_htmx() else None
-    return shared if shared is not None else _render_game(service.load_row(row))
+    if shared is not None:
+        return shared
+    view = service.load_row(row)
+    return _render_game(view, **_news(view, screen.seen_version(request.args), request.args.get("n", "")))
+
+
+def _news(view: service.GameView, seen: int | None, count: str) -> dict[str, Any]:
+    """How a poll's freshly drawn screen tells the one write the phone missed (version ``seen``
+    with ``count`` entries, ``n`` of the poll): an entry's toast, or the undo's notice without
+    the alerts of the entry now last. Nothing special when more than one write came or the
+    poll did not say (the alerts of the latest write, as always)."""
+    if seen is None or view.version != seen + 1 or not _DIGITS.fullmatch(count):
+        return {}
+    if len(view.events) == int(count) + 1:
+        return {"done": screen.last_entry(view)}
+    if len(view.events) == int(count) - 1:
+        return {"announce": False, "notice": _(UNDONE_NOTICE)}
+    return {}
 
 
 def shared_screen(game_id: str, version: int):  # type: ignore[no-untyped-def]
