@@ -10,6 +10,7 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 
 from .rules.errors import RuleError
+from .rules.tokens import Tokens
 
 
 def _translations(context: Context) -> Any:
@@ -49,12 +50,31 @@ def install_template_gettext(app: Flask) -> None:
     )
 
 
+#: Parameters of the rules' messages that name a token kind ("red", "pearl").
+KIND_PARAMS = frozenset(("color", "kind"))
+
+
+def _param(name: str, value: Any) -> Any:
+    """A parameter as the reader's language says it: a bag of tokens (``Tokens``) as its list
+    ("빨강 2, 진주 1"), a token kind by its name; anything else as it is."""
+    from .narrate import TOKEN_NAMES, token_list  # narrate builds its sentences with ``tr``
+
+    if isinstance(value, Tokens):
+        return token_list(value)
+    if name in KIND_PARAMS and isinstance(value, str) and value in TOKEN_NAMES:
+        return TOKEN_NAMES[value]
+    return value
+
+
 def tr(template: str, params: Mapping[str, Any] | None = None) -> str:
-    """Translate a rules template and fill in its ``%(name)s`` parameters.
+    """Translate a rules template and fill in its ``%(name)s`` parameters (token kinds and bags
+    of tokens in the reader's language, see ``_param``).
 
     Parameters may echo what a client sent (an unknown kind, a type); anything that is not
     valid UTF-8 (a lone surrogate) is replaced, so no page or JSON body fails to encode it.
     """
+    if params:
+        params = {name: _param(name, value) for name, value in params.items()}
     text = gettext(template, **params) if params else gettext(template)
     return text.encode("utf-8", "replace").decode("utf-8")
 

@@ -167,6 +167,30 @@ def test_rule_errors_in_korean(client) -> None:
     assert resp.get_json()["error"]["message"] == "지금은 Ana 차례입니다."
 
 
+def test_colours_and_tokens_in_a_rule_error_are_said_in_the_readers_language(client) -> None:
+    """A refusal naming a colour ("white") or a bag of tokens ("2 red") says them in Korean
+    too (the rules give kinds and bags; the message is translated with them)."""
+    splendor = client.post("/api/games", json={"game": "splendor", "players": ["Ana", "Ben"], "first_player": 0,
+                                                 "nobles": ["N-01", "N-02", "N-03"]}).get_json()
+    take = {"type": "take_tokens", "player": 0, "tokens": {"white": 1, "blue": 1, "green": 1}}
+    for _ in range(2):  # two whites gone: 2 left, not 4 (S-2.2)
+        take["player"] = client.get(f"/api/games/{splendor['id']}").get_json()["current_player"]
+        assert post(client, splendor["id"], take).status_code == 200
+    two = {"type": "take_tokens", "player": client.get(f"/api/games/{splendor['id']}").get_json()["current_player"],
+           "tokens": {"white": 2}}
+    flask_babel.refresh()
+    en = post(client, splendor["id"], two).get_json()["error"]["message"]
+    assert en == "Two white gems may be taken only with at least 4 in the supply (there are 2)."
+    flask_babel.refresh()
+    ko = client.post(f"/api/games/{splendor['id']}/events", json=two, headers=KO).get_json()["error"]["message"]
+    assert "흰색 2개 남음" in ko and "white" not in ko
+    duel = new_game(client, ("Ana", "Ben"))
+    flask_babel.refresh()
+    buy = {"type": "buy", "player": 0, "card": "D1-01", "payment": {"red": 2}}
+    ko = client.post(f"/api/games/{duel['id']}/events", json=buy, headers=KO).get_json()["error"]["message"]
+    assert "red" not in ko and HANGUL.search(ko), ko
+
+
 # ---------------------------------------------------------------- every page in both languages
 
 import re as _re

@@ -443,7 +443,7 @@ def _steal(state: DuelState, seat: int, steal: str | None) -> DuelState:
 
 def _require_board(state: DuelState, tokens: Tokens, rule: str) -> None:
     if not state.board.covers(tokens):
-        raise RuleError("not_enough_tokens", N_("The board does not hold %(tokens)s."), rule, tokens=tokens.describe())
+        raise RuleError("not_enough_tokens", N_("The board does not hold %(tokens)s."), rule, tokens=tokens)
 
 
 def _require_main_phase(state: DuelState, rule: str) -> None:
@@ -609,12 +609,12 @@ def _purchase(state: DuelState, ev: Purchase) -> DuelState:
     if not payment_is_exact(owed, ev.payment):
         raise RuleError(
             "wrong_payment", N_("%(card)s costs %(owed)s after bonuses (gold may replace any token), not %(paid)s."),
-            "D-7", card=card.id, owed=owed.describe(), paid=ev.payment.describe(),
+            "D-7", card=card.id, owed=owed, paid=ev.payment,
         )
     if not me.tokens.covers(ev.payment):
         raise RuleError(
             "not_enough_tokens", N_("%(name)s does not hold %(tokens)s."), "D-7",
-            name=me.name, tokens=ev.payment.describe(),
+            name=me.name, tokens=ev.payment,
         )
     if card.ability == STEAL_TOKEN:
         _check_steal(state, ev.player, ev.steal, "D-8")
@@ -673,7 +673,7 @@ def _discard(state: DuelState, ev: Discard) -> DuelState:
     if not me.tokens.covers(ev.tokens):
         raise RuleError(
             "not_enough_tokens", N_("%(name)s does not hold %(tokens)s."), "D-10",
-            name=me.name, tokens=ev.tokens.describe(),
+            name=me.name, tokens=ev.tokens,
         )
     if ev.tokens.total != pending.count:
         raise RuleError(

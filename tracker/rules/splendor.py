@@ -311,7 +311,7 @@ def _require_held(state: SplendorState, seat: int, tokens: Tokens, rule: str) ->
     me = state.players[seat]
     if not me.tokens.covers(tokens):
         raise RuleError(
-            "not_enough_tokens", N_("%(name)s does not hold %(tokens)s."), rule, name=me.name, tokens=tokens.describe()
+            "not_enough_tokens", N_("%(name)s does not hold %(tokens)s."), rule, name=me.name, tokens=tokens
         )
 
 
@@ -352,7 +352,7 @@ def _take_tokens(state: SplendorState, ev: TakeTokens) -> SplendorState:
             "take_three_distinct", N_("Take gems of different colours, or exactly 2 of one colour."), "S-2.1"
         )
     elif not state.board.covers(tokens):
-        raise RuleError("not_enough_tokens", N_("The supply does not hold %(tokens)s."), "S-2.1", tokens=tokens.describe())
+        raise RuleError("not_enough_tokens", N_("The supply does not hold %(tokens)s."), "S-2.1", tokens=tokens)
     elif n < TAKE_THREE and len(colors_in_supply(state)) >= TAKE_THREE:
         raise RuleError(
             "take_three_count",
@@ -416,7 +416,7 @@ def _purchase(state: SplendorState, ev: Purchase) -> SplendorState:
     if not payment_is_exact(owed, ev.payment):
         raise RuleError(
             "wrong_payment", N_("%(card)s costs %(owed)s after bonuses (gold may replace any gem), not %(paid)s."),
-            "S-2.4", card=card.id, owed=owed.describe(), paid=ev.payment.describe(),
+            "S-2.4", card=card.id, owed=owed, paid=ev.payment,
         )
     _require_held(state, ev.player, ev.payment, "S-2.4")
     state = _give_back(state, ev.player, ev.payment)

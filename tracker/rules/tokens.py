@@ -118,6 +118,10 @@ class Tokens:
         """A short English list such as ``2 red, 1 pearl`` (for logs and tests)."""
         return ", ".join(f"{v} {k}" for k, v in self.items() if v) or "nothing"
 
+    def __str__(self) -> str:
+        """``describe()``: a bag in a rule's English message (translated where it is shown)."""
+        return self.describe()
+
 
 def _bag(white: int, blue: int, green: int, red: int, black: int, pearl: int, gold: int) -> Tokens:
     """``Tokens(white, …, gold)`` without the frozen ``__init__`` (seven guarded attribute sets).
