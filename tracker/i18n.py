@@ -56,11 +56,14 @@ KIND_PARAMS = frozenset(("color", "kind"))
 
 def _param(name: str, value: Any) -> Any:
     """A parameter as the reader's language says it: a bag of tokens (``Tokens``) as its list
-    ("빨강 2, 진주 1"), a token kind by its name; anything else as it is."""
+    ("빨강 2, 진주 1"), a token kind by its name, a quoted refusal (``RuleError``) translated;
+    anything else as it is."""
     from .narrate import TOKEN_NAMES, token_list  # narrate builds its sentences with ``tr``
 
     if isinstance(value, Tokens):
         return token_list(value)
+    if isinstance(value, RuleError):  # a refusal quoted in another ("event 12 is refused: …")
+        return error_message(value)
     if name in KIND_PARAMS and isinstance(value, str) and value in TOKEN_NAMES:
         return TOKEN_NAMES[value]
     return value

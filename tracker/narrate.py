@@ -9,7 +9,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_babel import ngettext
+from flask_babel import ngettext, pgettext
 
 from .i18n import tr
 from .rules import catalog
@@ -80,10 +80,12 @@ def _player_change(before: Any, after: Any, seat: int) -> str:
     """What changed on a player's route meters: ``prestige 9 → 11, crowns 2 → 3``."""
     b, a = before.players[seat], after.players[seat]
     parts = []
+    if not hasattr(a, "crowns"):  # classic Splendor: its own word for prestige in Korean (GLOSSARY.md)
+        if a.prestige != b.prestige:
+            parts.append(pgettext("splendor", "prestige %(a)s → %(b)s", a=b.prestige, b=a.prestige))
+        return ", ".join(parts)
     if a.prestige != b.prestige:
         parts.append(_("prestige %(a)s → %(b)s", a=b.prestige, b=a.prestige))
-    if not hasattr(a, "crowns"):
-        return ", ".join(parts)
     if a.crowns != b.crowns:
         parts.append(_("crowns %(a)s → %(b)s", a=b.crowns, b=a.crowns))
     if a.best_color != b.best_color and a.best_color[0]:
@@ -156,11 +158,16 @@ def describe(event: Event, before: Any, after: Any) -> str:
             text += f" “{event.note}”"
     else:  # pragma: no cover - every Duel event is handled above
         text = event.type
-    consequences = [tr(a.template, a.params) for a in after.alerts if a.kind != "victory"]
+    # The alerts the entry raised, but not the ones its own sentence already says.
+    said = ("victory", "noble_visit") if isinstance(event, TakeNoble) else ("victory",)
+    consequences = [tr(a.template, a.params) for a in after.alerts if a.kind not in said]
     if after.winner is not None and hasattr(after.winner, "routes"):
         routes = ", ".join(str(ROUTE_NAMES[r]) for r in after.winner.routes)
         consequences.append(_("%(name)s wins by %(routes)s!", name=after.players[after.winner.player].name, routes=routes))
+    elif after.winner is not None and len(after.winner.players) == 1:
+        consequences.append(_("Game over: %(name)s wins with %(p)s prestige.",
+                              name=after.players[after.winner.players[0]].name, p=after.winner.prestige))
     elif after.winner is not None:
         names = ", ".join(after.players[s].name for s in after.winner.players)
-        consequences.append(_("Game over: %(names)s win(s) with %(p)s prestige.", names=names, p=after.winner.prestige))
+        consequences.append(_("Game over: %(names)s share the win with %(p)s prestige.", names=names, p=after.winner.prestige))
     return " ".join([text] + consequences)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask_babel import gettext as _
+from flask_babel import pgettext
 from flask_babel import lazy_gettext as _l
 
 from . import charts, narrate, people, screen
@@ -115,8 +116,8 @@ def review_context(view: GameView, at: Any = None) -> dict[str, Any]:
         goals = {"prestige": duel.PRESTIGE_TO_WIN, "crowns": duel.CROWNS_TO_WIN, "color": duel.COLOR_POINTS_TO_WIN,
                  "tokens": duel.TOKEN_LIMIT, "reserved": duel.MAX_RESERVED}
     else:
-        chart_list = [charts.line_chart("prestige", _("Prestige"), names, _series(start, turns, lambda p: p.prestige),
-                                        SPLENDOR_PRESTIGE, numbers[index])]
+        chart_list = [charts.line_chart("prestige", pgettext("splendor", "Prestige"), names,
+                                        _series(start, turns, lambda p: p.prestige), SPLENDOR_PRESTIGE, numbers[index])]
         goals = {"prestige": SPLENDOR_PRESTIGE}
     winner = view.to_json().get("winner") if view.state.status == "finished" else None
     winners = people.winner_seats(row) if winner else []

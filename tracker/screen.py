@@ -15,7 +15,7 @@ from typing import Any
 from flask import current_app, url_for
 from jinja2 import pass_context
 from markupsafe import Markup, escape
-from flask_babel import get_locale, get_translations
+from flask_babel import get_locale, get_translations, pgettext
 from flask_babel import gettext as _
 
 from flask_babel import lazy_gettext as _l
@@ -238,7 +238,7 @@ def near_wins(view: GameView, seat: int) -> list[str]:
         if color and 0 < duel.COLOR_POINTS_TO_WIN - points <= distance:
             out.append(_("%(name)s: %(n)s in %(color)s", name=p.name, n=points, color=narrate.TOKEN_NAMES[color]))
     elif 0 < splendor.PRESTIGE_TO_END - p.prestige <= distance:
-        out.append(_("%(name)s: %(n)s prestige", name=p.name, n=p.prestige))
+        out.append(pgettext("splendor", "%(name)s: %(n)s prestige", name=p.name, n=p.prestige))
     return out if state.winner is None else []
 
 

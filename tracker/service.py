@@ -609,7 +609,7 @@ def _replay_log(log: Any) -> tuple[str, dict[str, Any], Any, list[RuleEvent]]:
             state = engine.apply(state, ev)
         except RuleError as exc:
             raise RuleError(
-                "import_mismatch", N_("Event %(n)s of the log is refused: %(reason)s"), exc.rule, n=i, reason=exc.message
+                "import_mismatch", N_("Event %(n)s of the log is refused: %(reason)s"), exc.rule, n=i, reason=exc
             ) from exc
         parsed.append(ev)
     expected = log.get("result")
@@ -617,7 +617,8 @@ def _replay_log(log: Any) -> tuple[str, dict[str, Any], Any, list[RuleEvent]]:
     if state.status == "finished":
         actual = {"winner": engine.to_json(state)["winner"], "turns": state.turn}
     if expected != actual:
-        raise RuleError("import_mismatch", N_("Replaying the log does not give its recorded result."), "D-11")
+        raise RuleError("import_mismatch", N_("Replaying the log does not give its recorded result."),
+                        "S-4" if kind == "splendor" else "D-11")
     return kind, setup, state, parsed
 
 

@@ -113,8 +113,9 @@ def test_compiled_catalogue_matches_the_po(korean) -> None:
         compiled = read_mo(f)
     for message in korean:
         if message.id and message.string:
-            assert compiled.get(message.id) is not None, f"messages.mo is stale: run scripts/i18n.sh compile ({message.id!r})"
-            assert _strings(compiled.get(message.id).string) == _strings(message.string), message.id
+            found = compiled.get(message.id, context=message.context)  # "prestige" and ("splendor", "prestige")
+            assert found is not None, f"messages.mo is stale: run scripts/i18n.sh compile ({message.id!r})"
+            assert _strings(found.string) == _strings(message.string), (message.context, message.id)
 
 
 def test_home_page_in_korean_and_english(client) -> None:
@@ -246,3 +247,14 @@ def test_error_pages_are_pages_of_the_app_in_the_readers_language(client) -> Non
     assert "GET" in wrong.headers["Allow"]
     api = client.get("/api/games/no-such-game-0000000000000", headers=KO)
     assert api.status_code == 404 and api.get_json()["error"]["code"] == "not_found"
+
+
+def test_a_refused_import_quotes_the_refusal_in_the_readers_language(client) -> None:
+    """"Event 2 of the log is refused: …": the quoted refusal is translated with the sentence."""
+    log = {"format": "splendor-tracker/1", "game": "duel", "players": ["Ana", "Ben"], "first_player": 0,
+           "events": [{"type": "take_tokens", "player": 0, "tokens": {"red": 1}},
+                      {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}], "result": None}
+    flask_babel.refresh()
+    resp = client.post("/api/games/import", json=log, headers=KO)
+    message = resp.get_json()["error"]["message"]
+    assert resp.status_code == 422 and "지금은 Ben 차례입니다." in message and "turn" not in message

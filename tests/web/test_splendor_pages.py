@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from helpers import load_fixture
@@ -99,9 +100,12 @@ def test_the_noble_choice_opens_when_several_qualify(client):
     for noble in state["pending"]["choices"]:
         assert f'data-noble="{noble}"' in body
     event = {"type": "take_noble", "player": state["pending"]["player"], "noble": log["events"][at]["noble"]}
+    assert "−0" not in body and "✓</span>" in body  # the qualifying nobles are shown as ready, not "−0"
     resp = client.post(f"/games/{state['id']}/events", data={"event": json.dumps(event), "expected_version": str(state["version"])},
                        headers=HX)
     assert resp.status_code == 200
+    toast = re.search(r'data-kind="done">([^<]*)<', resp.get_data(as_text=True)).group(1)
+    assert toast.count(event["noble"]) == 1 and "welcomed noble" in toast  # said once, not again as "visits"
 
 
 @pytest.mark.parametrize("sheet", ["take", "buy", "reserve", "correction"])
@@ -133,3 +137,15 @@ def test_a_splendor_correction_from_the_form(client):
     assert resp.status_code == 200
     after = client.get(f"/api/games/{state['id']}").get_json()
     assert after["players"][0]["tokens"][moved] == seat_tokens[moved] + 1
+
+
+def test_classic_splendor_says_prestige_with_its_own_korean_word(client):
+    """GLOSSARY.md: Duel's prestige is 위신, classic Splendor's 명성 (the near-win warning and the
+    buy preview of a Splendor screen)."""
+    import flask_babel
+
+    log = load_fixture("splendor-153.json")
+    state = import_log(client, log, len(log["events"]) - 6)  # near the end: somebody is near 15
+    flask_babel.refresh()
+    body = client.get(f"/games/{state['id']}", headers={"Accept-Language": "ko"}).get_data(as_text=True)
+    assert "명성" in body and "위신" not in body

@@ -541,10 +541,10 @@ def _end_turn(state: SplendorState) -> SplendorState:
         winner = _winner(state)
         state = replace(state, winner=winner)
         names = ", ".join(_name(state, s) for s in winner.players)
-        return _alert(
-            state, "victory", winner.players[0], N_("%(names)s wins with %(prestige)s prestige!"),
-            names=names, prestige=winner.prestige, players=list(winner.players),
-        )
+        template = N_("%(names)s wins with %(prestige)s prestige!") if len(winner.players) == 1 else \
+            N_("%(names)s share the win with %(prestige)s prestige!")
+        return _alert(state, "victory", winner.players[0], template,
+                      names=names, prestige=winner.prestige, players=list(winner.players))
     return replace(state, current_player=(seat + 1) % len(state.players), turn=state.turn + 1, action_done=False)
 
 
