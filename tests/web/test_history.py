@@ -246,7 +246,15 @@ def test_history_exports_json_and_csv(client):
 
 def upload(client, data, name="game.json"):
     body = data if isinstance(data, bytes) else json.dumps(data).encode()
-    return client.post("/history/import", data={"file": (io.BytesIO(body), name)}, content_type="multipart/form-data")
+    return client.post("/history/import", data={"file": (io.BytesIO(body), name)}, content_type="multipart/form-data",
+                       follow_redirects=True)
+
+
+def test_an_import_answers_with_a_redirect_so_a_reload_sends_nothing_again(client):
+    body = json.dumps(fixture_log("own-crowns.json", ["Ana", "Ben"])).encode()
+    resp = client.post("/history/import", data={"file": (io.BytesIO(body), "g.json")}, content_type="multipart/form-data")
+    assert resp.status_code == 303 and resp.headers["Location"] == "/history?imported=1&existing=0"
+    assert "Imported 1 game(s); 0 already stored." in client.get(resp.headers["Location"]).get_data(as_text=True)
 
 
 def test_importing_from_the_history_page_never_duplicates(client):

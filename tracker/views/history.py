@@ -95,7 +95,9 @@ def history():  # type: ignore[no-untyped-def]
         notice = "deleted"
     elif request.args.get("restored"):
         notice = "restored"
-    return _history_page(notice=notice, notice_game=request.args.get("deleted") or request.args.get("restored"))
+    imported = [people.small_int(request.args.get(k, "")) or 0 for k in ("imported", "existing")]
+    return _history_page(notice=notice, notice_game=request.args.get("deleted") or request.args.get("restored"),
+                         import_result=tuple(imported) if "imported" in request.args else None)
 
 
 @bp.get("/history/<game_id>/delete")
@@ -152,7 +154,8 @@ def import_file():  # type: ignore[no-untyped-def]
         created, existing = service.import_any(data)
     except RuleError as err:
         return _history_page(422, import_error=error_message(err))
-    return _history_page(import_result=(created, existing))
+    # Post/redirect/get: reloading the page that says what was imported sends nothing again.
+    return redirect(url_for("history.history", imported=created, existing=existing), code=303)
 
 
 # ------------------------------------------------------------------------------------ players
