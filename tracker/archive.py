@@ -46,7 +46,8 @@ def filename(row: Game, names: list[str], ext: str = "json") -> str:
 
 
 def _figures(row: Game) -> list[dict[str, Any]]:
-    """Each seat's final prestige, crowns and best colour (a replay); empty for an unknown kind."""
+    """Each seat's final prestige, crowns, cards bought and best colour (a replay); empty for an
+    unknown kind."""
     from . import service  # the service imports this module
 
     if row.game not in service.ENGINES:
@@ -55,7 +56,7 @@ def _figures(row: Game) -> list[dict[str, Any]]:
     out = []
     for p in view.engine.to_json(view.state)["players"]:
         best = p.get("best_color")
-        out.append({"prestige": p.get("prestige"), "crowns": p.get("crowns", ""),
+        out.append({"prestige": p.get("prestige"), "crowns": p.get("crowns", ""), "cards": len(p.get("cards") or ()),
                     "best_color": best or "", "best_points": (p.get("color_points") or {}).get(best, 0) if best else
                     ("" if "color_points" not in p else 0)})
     return out
@@ -63,14 +64,16 @@ def _figures(row: Game) -> list[dict[str, Any]]:
 
 def history_csv() -> str:
     """Every game not deleted, oldest first, one CSV row each: date, players, winner, routes,
-    turns and each seat's final prestige, crowns and best colour (blank where a game has none)."""
+    turns and each seat's final prestige, crowns, best colour and cards bought (Splendor's
+    tie-break; blank where a game has none)."""
     rows = list(db.session.scalars(select(Game).where(Game.deleted_at.is_(None)).order_by(Game.started)))
     seats = people.seats_of(r.id for r in rows)
     out = io.StringIO()
     writer = csv.writer(out)
     header = ["id", "date", "finished", "game", "status", "players", "winner", "routes", "turns"]
     for n in range(1, CSV_SEATS + 1):
-        header += [f"p{n}_name", f"p{n}_prestige", f"p{n}_crowns", f"p{n}_best_colour", f"p{n}_best_colour_points"]
+        header += [f"p{n}_name", f"p{n}_prestige", f"p{n}_crowns", f"p{n}_best_colour", f"p{n}_best_colour_points",
+                   f"p{n}_cards"]
     writer.writerow(header)
     for row in rows:
         names = [p.name for p in seats.get(row.id, [])] or list(row.setup.get("players", []))
@@ -84,9 +87,9 @@ def history_csv() -> str:
             if seat < len(names):
                 f = figures[seat] if seat < len(figures) else {}
                 line += [names[seat], f.get("prestige", ""), f.get("crowns", ""), f.get("best_color", ""),
-                         f.get("best_points", "")]
+                         f.get("best_points", ""), f.get("cards", "")]
             else:
-                line += ["", "", "", "", ""]
+                line += ["", "", "", "", "", ""]
         writer.writerow(line)
     return out.getvalue()
 

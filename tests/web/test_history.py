@@ -242,6 +242,7 @@ def test_history_exports_json_and_csv(client):
     splendor = rows[1]
     assert splendor["winner"] == "Player B" and splendor["turns"] == "96" and splendor["routes"] == ""
     assert splendor["p2_prestige"] == "21" and splendor["p3_name"] == "Player C" and splendor["p4_name"] == ""
+    assert int(splendor["p2_cards"]) > 0 and splendor["p4_cards"] == ""  # the cards bought: Splendor's tie-break
 
 
 def upload(client, data, name="game.json"):
