@@ -98,3 +98,18 @@ def test_a_rule_error_shows_its_message_and_changes_nothing(page: Page, live_ser
     assert table.version == version
     page.screenshot(path=str(shots / "06-correction-error.png"))
     assert re.search(r"Ana", page.locator("#panel-0").inner_text())
+
+
+def test_the_back_button_closes_an_open_sheet_before_it_leaves_the_game(page: Page, live_server: str, shots: Path):
+    """A phone's back gesture on an open Buy sheet returns to the game's screen (fresh from the
+    server), not to the page before the game; after an entry the address is the game's again."""
+    table = start_game(page, live_server, ("Ana", "Ben"), 0)
+    game_url = page.url.split("?")[0]
+    table.open("buy")
+    assert page.url == game_url + "?sheet=buy"
+    page.go_back()
+    expect(page.locator('#sheet [data-sheet="take"]')).to_be_visible()
+    assert page.url == game_url
+    table.open("reserve")
+    table.enter({"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    page.wait_for_function("u => location.href === u", arg=game_url)  # the entry's answer names the game again

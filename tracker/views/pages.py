@@ -69,21 +69,27 @@ def _render_game(view: service.GameView, status: int = 200, *, announce: bool = 
     ctx = _game_context(view, args=MultiDict(), done=done, **extra)
     ctx["alerts"] = screen.alerts(view) if announce else []
     if not _is_htmx():
-        return _game_response(render_template(ctx["template"], **ctx), view.version, [], status)
+        return _game_response(render_template(ctx["template"], **ctx), view.row.id, view.version, [], status)
     if shared is None:
         shared = announce and not any(extra.values())
     if status == 200 and shared and not ctx["finished"] and not ctx["deleted"]:
         ctx.update(screens.placeholders())
         html = render_block(ctx["template"], "game", **ctx)
         screens.keep(view.row.id, view.version, html, ctx["alerts"])
-        return _game_response(screens.personal(html, screen.new_entry_id()), view.version, ctx["alerts"], status)
-    return _game_response(render_block(ctx["template"], "game", **ctx), view.version, ctx["alerts"], status)
+        return _game_response(screens.personal(html, screen.new_entry_id()), view.row.id, view.version, ctx["alerts"], status)
+    return _game_response(render_block(ctx["template"], "game", **ctx), view.row.id, view.version, ctx["alerts"], status)
 
 
-def _game_response(body: str, version: int, alerts: list[dict[str, Any]], status: int = 200):  # type: ignore[no-untyped-def]
-    """A game screen answer: the alerts as ``HX-Trigger`` (htmx), the version as a header."""
-    trigger = {"tracker:alerts": alerts} if alerts and _is_htmx() else None
-    resp = make_response(body, status, trigger=trigger)
+def _game_response(body: str, game_id: str, version: int, alerts: list[dict[str, Any]],
+                   status: int = 200):  # type: ignore[no-untyped-def]
+    """A game screen answer: the alerts as ``HX-Trigger`` and the game's own address as
+    ``HX-Replace-Url`` (htmx: the new screen shows the default sheet, whatever sheet the address
+    had named), the version as a header."""
+    if _is_htmx():
+        resp = make_response(body, status, trigger={"tracker:alerts": alerts} if alerts else None,
+                             replace_url=url_for("pages.game", game_id=game_id))
+    else:
+        resp = make_response(body, status)
     resp.headers[VERSION_HEADER] = str(version)
     return resp
 
@@ -321,7 +327,7 @@ def shared_screen(game_id: str, version: int):  # type: ignore[no-untyped-def]
     shared = screens.find(game_id, version)
     if shared is None:
         return None
-    return _game_response(screens.personal(shared.html, screen.new_entry_id()), version, shared.alerts)
+    return _game_response(screens.personal(shared.html, screen.new_entry_id()), game_id, version, shared.alerts)
 
 
 SETTINGS = {"theme": ("system", "light", "dark"), "lang": ("auto", "en", "ko"), "sound": ("off", "on"),
