@@ -300,6 +300,11 @@ def test_a_short_toast_says_what_was_just_recorded_on_both_phones(client):
     assert 'data-kind="done"' not in client.get(f"/games/{game['id']}").get_data(as_text=True)
     undone = client.post(f"/games/{game['id']}/undo", data={"expected_version": "1"}, headers=HX).get_data(as_text=True)
     assert 'data-kind="done"' not in undone and "The last entry was undone." in undone
+    # An entry that raises an alert: the alert has its toast, the entry's toast does not repeat it.
+    answer = form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 3}}, 2, entry_id="f3")
+    body = answer.get_data(as_text=True)
+    assert re.findall(r'data-kind="done">([^<]*)<', body) == ["✓ Ana took 3 red."]
+    assert re.search(r'data-kind="privilege_given">Ben gains a privilege', body)  # the alert's own toast
 
 
 def test_a_correction_forms_odd_fields_get_the_right_sentence(client):

@@ -81,7 +81,8 @@
     var target = evt.detail.target;
     if (!cfg || cfg.verb !== "post" || !target || target.id !== "game") { return; }
     var prompt = document.querySelector("#sheet .prompt");
-    if (prompt) { prompt.scrollIntoView({ block: "nearest" }); } else { window.scrollTo(0, 0); }
+    // (centred: the toasts at the top of the screen must not cover the prompt they announce)
+    if (prompt) { prompt.scrollIntoView({ block: "center" }); } else { window.scrollTo(0, 0); }
   });
 
   // Times in the history and review are shown in this phone's time zone: tell the server which

@@ -66,8 +66,11 @@ def _render_game(view: service.GameView, status: int = 200, *, announce: bool = 
     and notice included (an undo's notice reaches both phones). By default an announced screen
     with no notice or error is; a finished or deleted game's never is (htmx only).
     """
+    alerts = screen.alerts(view)
+    for alert in alerts:  # the log sentence ends with what the entry raised; those have their own toasts
+        done = done.replace(" " + alert["message"], "")
     ctx = _game_context(view, args=MultiDict(), done=done, **extra)
-    ctx["alerts"] = screen.alerts(view) if announce else []
+    ctx["alerts"] = alerts if announce else []
     if not _is_htmx():
         return _game_response(render_template(ctx["template"], **ctx), view.row.id, view.version, [], status)
     if shared is None:
