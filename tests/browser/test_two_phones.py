@@ -59,6 +59,24 @@ def test_an_entry_on_one_phone_appears_on_the_other(browser: Browser, live_serve
     expect(ana_phone.locator(".whose-turn")).to_have_text("Ana's turn", timeout=3500)
 
 
+def test_the_sheet_a_phone_has_open_stays_open_when_the_other_phone_enters(browser: Browser, live_server: str):
+    """Ben browses level 2 of the Buy sheet while Ana records her move: his screen updates (and
+    says what Ana did) and his Buy sheet is open again on level 2, drawn for the new position."""
+    ana_phone = phone(browser)
+    ana = start(ana_phone, live_server)
+    ben_phone = phone(browser)
+    ben_phone.goto(ana_phone.url)
+    ben_phone.locator("#action-buy").click()
+    expect(ben_phone.locator('#sheet [data-sheet="buy"]')).to_be_visible()
+    ben_phone.locator('#sheet .tabs [data-tab="2"]').click()
+    expect(ben_phone.locator('#sheet .tabs [data-tab="2"]')).to_have_class(re.compile(r"\bon\b"))
+    ana.enter({"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    expect(ben_phone.locator(".whose-turn")).to_have_text("Ben's turn", timeout=3500)
+    expect(ben_phone.locator(".alert-done")).to_contain_text("Ana took 1 red")
+    expect(ben_phone.locator('#sheet [data-sheet="buy"]')).to_be_visible()
+    expect(ben_phone.locator('#sheet .tabs [data-tab="2"]')).to_have_class(re.compile(r"\bon\b"))
+
+
 def test_a_double_tap_is_stored_once(page: Page, live_server: str):
     page.on("dialog", lambda d: d.accept())
     table = start(page, live_server)

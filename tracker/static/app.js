@@ -85,6 +85,28 @@
     if (prompt) { prompt.scrollIntoView({ block: "center" }); } else { window.scrollTo(0, 0); }
   });
 
+  // The other phone's entry redraws this screen (a poll): a sheet this phone had open to plan
+  // its move (buy, reserve, privileges, fix) opens again, drawn for the new position, unless the
+  // rules raised a prompt. This phone's own entry or undo starts from the default sheet.
+  var openSheet = null;
+  document.body.addEventListener("htmx:afterRequest", function (evt) {
+    var target = evt.detail.target;
+    var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
+    if (!evt.detail.successful || !target || !path) { return; }
+    if (target.id === "sheet") {
+      openSheet = /\/sheet\/take(\?|$)/.test(path) ? null : path;
+    } else if (target.id === "game" && evt.detail.requestConfig && evt.detail.requestConfig.verb === "post") {
+      openSheet = null;
+    }
+  });
+  document.body.addEventListener("htmx:afterSettle", function (evt) {
+    var target = evt.detail.target;
+    var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
+    if (!openSheet || !target || target.id !== "game" || !path || path.indexOf("/poll") < 0) { return; }
+    if (!document.querySelector("#sheet [data-sheet]") || document.querySelector("#sheet .prompt")) { return; }
+    htmx.ajax("GET", openSheet, { target: "#sheet" });
+  });
+
   // Times in the history and review are shown in this phone's time zone: tell the server which
   // one it is (an IANA name such as "Asia/Seoul"; the server ignores names it does not know).
   try {
