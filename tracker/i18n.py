@@ -56,7 +56,7 @@ KIND_PARAMS = frozenset(("color", "kind"))
 
 def _param(name: str, value: Any) -> Any:
     """A parameter as the reader's language says it: a bag of tokens (``Tokens``) as its list
-    ("빨강 2, 진주 1"), a token kind by its name, a quoted refusal (``RuleError``) translated;
+    ("빨간색 2, 진주 1"), a token kind by its name, a quoted refusal (``RuleError``) translated;
     anything else as it is."""
     from .narrate import TOKEN_NAMES, token_list  # narrate builds its sentences with ``tr``
 

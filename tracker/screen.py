@@ -54,18 +54,43 @@ LETTERS = _Letters({"white": "W", "blue": "U", "green": "G", "red": "R", "black"
                     "wild": "✦", "none": "·"})
 
 
-def _chip_html(kind: str, text: Any, extra: str, letter: str) -> str:
+class _Names:
+    """Token kinds' names in the reader's language ("red" / "빨간색"), for the chips' spoken
+    labels: one table per language, made on first use (the names are the log's, ``narrate``)."""
+
+    def __init__(self) -> None:
+        self._tables: dict[str, dict[str, str]] = {}
+
+    def table(self) -> dict[str, str]:
+        """The names of this request's language as a plain dict."""
+        locale = str(get_locale())
+        found = self._tables.get(locale)
+        if found is None:
+            found = self._tables[locale] = {kind: str(name) for kind, name in narrate.TOKEN_NAMES.items()}
+        return found
+
+
+CHIP_NAMES = _Names()
+
+
+def _chip_html(kind: str, text: Any, extra: str, letter: str, name: str) -> str:
     count = "" if text == "" else f"<i>{escape(text)}</i>"
-    return f'<span class="chip gem-{escape(kind)} {escape(extra)}" title="{escape(kind)}"><b>{escape(letter)}</b>{count}</span>'
+    label = name if text == "" else f"{name} {text}"
+    return (f'<span class="chip gem-{escape(kind)} {escape(extra)}" role="img" aria-label="{escape(label)}" '
+            f'title="{escape(name)}"><b>{escape(letter)}</b>{count}</span>')
+
+
+def _names(context: Any) -> dict[str, str]:
+    return context.get("chip_names") or CHIP_NAMES.table()
 
 
 @pass_context
 def chip(context: Any, kind: str, text: Any, extra: str = "") -> Markup:
-    """A gem chip as HTML: ``<span class="chip gem-red small" title="red"><b>R</b><i>3</i></span>``
-    (the letter from the context's ``letters``, in the reader's language; no ``<i>`` when
-    ``text`` is ""). A template global: a game screen draws about forty of them, so it is plain
-    Python, not a macro."""
-    return Markup(_chip_html(kind, text, extra, context["letters"][kind]))
+    """A gem chip as HTML: ``<span class="chip gem-red small" role="img" aria-label="red 3"
+    title="red"><b>R</b><i>3</i></span>`` (letter and name from the context's ``letters`` and
+    ``chip_names``, in the reader's language; no ``<i>`` when ``text`` is ""). A template
+    global: a game screen draws about forty of them, so it is plain Python, not a macro."""
+    return Markup(_chip_html(kind, text, extra, context["letters"][kind], _names(context).get(kind, kind)))
 
 
 @pass_context
@@ -73,9 +98,10 @@ def chips(context: Any, items: Any, extra: str = "") -> Markup:
     """A row of chips, one per ``{"kind", "count"}`` item (``extra`` classes, plus ``zero``
     for a count of 0), in one call: ``{{ chips(p.tokens, "small") }}``."""
     letters = context["letters"]
+    names = _names(context)
     return Markup("".join(
         _chip_html(i["kind"], i["count"], (f"{extra} zero" if extra else "zero") if not i["count"] else extra,
-                   letters[i["kind"]])
+                   letters[i["kind"]], names.get(i["kind"], i["kind"]))
         for i in items
     ))
 
@@ -267,6 +293,7 @@ def _common(view: GameView) -> dict[str, Any]:
         "board_total": state.board.total,
         "entry_id": new_entry_id(),
         "letters": LETTERS.table(),
+        "chip_names": CHIP_NAMES.table(),
         "i18n": get_translations(),
         "token_names": narrate.TOKEN_NAMES,
         "actions": kind.actions,

@@ -66,3 +66,7 @@ def test_every_chip_carries_a_letter(client):
     refresh()  # the test app context outlives requests; forget the English of the last one
     korean = client.get(f"/games/{game['id']}", headers={"Accept-Language": "ko"}).get_data(as_text=True)
     assert re.search(r'gem-red[^>]*><b>빨</b>', korean)
+    # Screen readers hear each chip by its name and count, in the reader's language.
+    assert re.search(r'class="chip gem-red[^"]*" role="img" aria-label="빨간색 4"', korean)
+    assert re.search(r'class="chip gem-red[^"]*" role="img" aria-label="red 4"', page)
+    assert re.search(r'id="action-take" [^>]*aria-current="true"', page)  # the open entry tab is said so

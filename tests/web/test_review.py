@@ -36,7 +36,7 @@ def panel(page: str, seat: int) -> dict:
     start = page.index(f'id="panel-{seat}"')
     html = page[start:page.index("</section>", start)]
     meters = dict((label, int(v)) for v, label in re.findall(r'aria-valuenow="(\d+)"[^>]*aria-label="([^"]+)"', html))
-    tokens = {k: int(n) for k, n in re.findall(r'class="chip gem-(\w+)[^"]*" title="\w+"><b>[^<]*</b><i>(\d+)</i>', html)
+    tokens = {k: int(n) for k, n in re.findall(r'class="chip gem-(\w+)[^"]*"[^>]*><b>[^<]*</b><i>(\d+)</i>', html)
               if k in ("white", "blue", "green", "red", "black", "pearl", "gold")}
     return {"name": re.search(r'class="player-name">([^<]+)<', html).group(1), "prestige": meters["prestige"],
             "crowns": meters["crowns"], "privileges": int(re.search(r'data-field="privileges">(\d+)<', html).group(1)),

@@ -28,6 +28,16 @@
     beep();
   });
 
+  // Screen readers: the toasts of a new screen are read from the page's lasting live region
+  // (a region that arrives with its text, as the swapped screen's own does, is not read).
+  var announcer = document.getElementById("announcer");
+  document.body.addEventListener("htmx:afterSettle", function (evt) {
+    if (!announcer || !evt.detail.target || evt.detail.target.id !== "game") { return; }
+    var said = Array.prototype.map.call(document.querySelectorAll("#alerts .alert"), function (p) { return p.textContent.trim(); });
+    announcer.textContent = "";
+    if (said.length) { setTimeout(function () { announcer.textContent = said.join(" "); }, 50); }
+  });
+
   // The victory banner stays until someone closes it.
   document.addEventListener("click", function (evt) {
     var btn = evt.target.closest("[data-dismiss]");
