@@ -113,3 +113,20 @@ def test_the_back_button_closes_an_open_sheet_before_it_leaves_the_game(page: Pa
     table.open("reserve")
     table.enter({"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
     page.wait_for_function("u => location.href === u", arg=game_url)  # the entry's answer names the game again
+
+
+def test_a_take_can_be_entered_with_the_keyboard_without_losing_the_focus(page: Page, live_server: str, shots: Path):
+    """Enter on a token chip redraws the sheet; the focus stays on that chip, so a second Enter
+    takes another of the same colour (no tabbing back from the top of the page)."""
+    table = start_game(page, live_server, ("Ana", "Ben"), 0)
+    page.locator('.pick-source a[data-kind="red"]').focus()
+    for n in (1, 2):
+        page.keyboard.press("Enter")
+        expect(page.locator(".pick-chosen .chip-btn")).to_have_count(n)
+        page.wait_for_function("() => document.activeElement && document.activeElement.dataset.kind === 'red'")
+    assert page.evaluate("document.activeElement.closest('.pick-source') !== null")
+    before = table.version
+    page.locator("#sheet form button.save").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("v => Number(document.querySelector('#game').dataset.version) > v", arg=before)
+    expect(page.locator(".alert-done")).to_contain_text("Ana took 2 red")

@@ -117,6 +117,31 @@
     htmx.ajax("GET", openSheet, { target: "#sheet" });
   });
 
+  // Keyboard: a sheet redrawn by a tap inside it (a token chip, a tab, a card) gives the focus
+  // back to the same control in the new sheet, not to the top of the page.
+  var KEYS = ["data-kind", "data-tab", "data-card", "data-wild", "data-steal", "data-reveal", "data-gold-for"];
+  var refocus = null;
+  document.body.addEventListener("htmx:beforeSwap", function (evt) {
+    var active = document.activeElement;
+    refocus = null;
+    if (!evt.detail.target || evt.detail.target.id !== "sheet" || !active || !evt.detail.target.contains(active)) { return; }
+    if (active.id) { refocus = "#" + active.id; return; }
+    for (var i = 0; i < KEYS.length; i++) {
+      var value = active.getAttribute(KEYS[i]);
+      if (value) {
+        var area = active.closest(".pick-source, .pick-chosen, .tabs, .choice-row, .grid");
+        refocus = (area ? "." + area.classList[0] + " " : "") + "[" + KEYS[i] + '="' + value.replace(/"/g, "") + '"]';
+        return;
+      }
+    }
+  });
+  document.body.addEventListener("htmx:afterSettle", function (evt) {
+    if (!refocus || !evt.detail.target || evt.detail.target.id !== "sheet") { return; }
+    var again = document.querySelector("#sheet " + refocus) || document.querySelector("#sheet a[href], #sheet button");
+    refocus = null;
+    if (again) { again.focus({ preventScroll: true }); }
+  });
+
   // Times in the history and review are shown in this phone's time zone: tell the server which
   // one it is (an IANA name such as "Asia/Seoul"; the server ignores names it does not know).
   try {
