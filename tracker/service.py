@@ -110,6 +110,8 @@ def _setup(payload: Mapping[str, Any]) -> tuple[str, dict[str, Any], Any]:
 
 #: The game's version by id (``:game_id``): one indexed read, built once.
 VERSION_OF = select(Game.version).where(Game.id == bindparam("game_id"))
+#: The game's version and whether it is deleted, by id (``:game_id``): what a poll compares.
+HEAD_OF = select(Game.version, Game.deleted_at.is_not(None)).where(Game.id == bindparam("game_id"))
 
 
 def current_version(game_id: str) -> int | None:

@@ -100,7 +100,7 @@ class QuietPolls:
     """
 
     PATH = re.compile(r"^/games/([A-Za-z0-9_-]{16,64})/poll$")
-    QUERY = re.compile(rf"^v=({VERSION_TEXT})(?:&n=[0-9]{{1,9}})?$")
+    QUERY = re.compile(rf"^v=({VERSION_TEXT})(?:&n=[0-9]{{1,9}})?(&d=1)?$")
     HEADERS = [*SECURITY_HEADERS, ("Vary", "HX-Request, Accept-Encoding")]
 
     def __init__(self, app: Flask, wsgi_app: Any) -> None:
@@ -112,7 +112,10 @@ class QuietPolls:
         if environ.get("REQUEST_METHOD") == "GET" and self.app.config.get("QUIET_POLLS", True):
             path = self.PATH.match(environ.get("PATH_INFO", ""))
             query = self.QUERY.match(environ.get("QUERY_STRING", "")) if path else None
-            version = self._version(path[1]) if query is not None else None
+            head = self._head(path[1]) if query is not None else None
+            version = head[0] if head is not None else None
+            if head is not None and head[1] != bool(query[2]):
+                version = None  # deleted or restored since the screen was drawn: the app draws it
             if version is not None and version == int(query[1]):
                 start_response("204 NO CONTENT", list(self.HEADERS))
                 return []
@@ -137,8 +140,9 @@ class QuietPolls:
             resp = pages.shared_screen(game_id, version)
             return None if resp is None else self.app.process_response(resp)
 
-    def _version(self, game_id: str) -> int | None:
-        """The stored version of ``game_id`` (None for an unknown game or a failed read)."""
+    def _head(self, game_id: str) -> tuple[int, bool] | None:
+        """The stored version of ``game_id`` and whether it is deleted (None for an unknown game
+        or a failed read)."""
         if self._engine is None:
             from .db import db
 
@@ -146,7 +150,8 @@ class QuietPolls:
                 self._engine = db.engine
         try:
             with self._engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-                return conn.execute(service.VERSION_OF, {"game_id": game_id}).scalar()  # type: ignore[no-any-return]
+                found = conn.execute(service.HEAD_OF, {"game_id": game_id}).first()
+                return None if found is None else (found[0], bool(found[1]))
         except Exception:  # noqa: BLE001 — the app answers instead, with its own error handling
             return None
 

@@ -119,15 +119,24 @@ def test_a_deleted_game_records_nothing_until_it_is_restored(client, three_games
         refused = client.post(f"/api/games/{game_id}/events", json={**take, "expected_version": expected})
         assert refused.status_code == 422 and refused.get_json()["error"]["code"] == "game_deleted"
     assert client.post(f"/api/games/{game_id}/undo", json={}).get_json()["error"]["code"] == "game_deleted"
+    # The second phone's poll brings the deleted screen at once (the version did not change)...
+    polled = client.get(f"/games/{game_id}/poll?v={version}&n={version}", headers={"HX-Request": "true"})
+    assert polled.status_code == 200 and 'id="restore-game"' in polled.get_data(as_text=True)
+    assert f"poll?v={version}&amp;n=" in polled.get_data(as_text=True) and "&amp;d=1" in polled.get_data(as_text=True)
+    deleted_poll = polled.get_data(as_text=True).split('hx-get="', 2)[1].split('"')[0].replace("&amp;", "&")
+    assert client.get(deleted_poll, headers={"HX-Request": "true"}).status_code == 204
+    # ...and an entry from a screen drawn before is answered with that screen, saying why.
     form = client.post(f"/games/{game_id}/events", headers={"HX-Request": "true"},
                        data={"event": json.dumps(take), "expected_version": str(version)})
-    assert form.status_code == 422 and "This game was deleted" in form.get_data(as_text=True)
+    body = form.get_data(as_text=True)
+    assert form.status_code == 409 and "This game was deleted" in body and 'id="restore-game"' in body
     assert client.get(f"/api/games/{game_id}").get_json()["version"] == version
     screen = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert "nothing can be recorded in it until it is restored" in screen
     assert 'id="restore-game"' in screen and 'id="action-take"' not in screen
 
     restored = client.post(f"/history/{game_id}/restore", data={"next": "game"})
+    assert client.get(deleted_poll, headers={"HX-Request": "true"}).status_code == 200  # restored: redrawn
     assert restored.status_code == 303 and restored.headers["Location"] == f"/games/{game_id}"
     assert 'id="action-take"' in client.get(f"/games/{game_id}").get_data(as_text=True)
     assert client.post(f"/api/games/{game_id}/events", json={**take, "expected_version": version}).status_code == 200

@@ -250,6 +250,8 @@ def post_event(game_id: str):  # type: ignore[no-untyped-def]
 
 def _rule_error(game_id: str, err: RuleError):  # type: ignore[no-untyped-def]
     message = error_message(err)
+    if err.code == "game_deleted" and _is_htmx():  # a screen of a game deleted since: show it as it is now
+        return _render_game(_view(game_id), 409, announce=False, notice=message)
     if _is_htmx():
         return make_response(
             render_template("partials/error.html", message=message, rule=err.rule), 422,
@@ -301,6 +303,9 @@ def poll(game_id: str):  # type: ignore[no-untyped-def]
     row = service.game_head(game_id)  # one read: the version, and the row a changed screen needs
     if row is None:
         abort(404)
+    deleted = row.deleted_at is not None
+    if deleted != (request.args.get("d") == "1"):  # deleted or restored since this screen was drawn
+        return _render_game(service.load_row(row), announce=False)
     if screen.seen_version(request.args) == row.version:
         return "", 204
     shared = shared_screen(row.id, row.version) if _is_htmx() else None
