@@ -452,6 +452,12 @@ def test_unknown_api_paths_and_methods_answer_json(client):
     game = new_game(client)
     resp = client.delete(f"/api/games/{game['id']}")
     assert resp.status_code == 405 and resp.get_json()["error"]["code"] == "method_not_allowed"
+    assert "GET" in resp.headers["Allow"]  # as HTTP asks of a 405
+    import flask_babel
+
+    flask_babel.refresh()
+    korean = client.get("/api/nothing-here", headers={"Accept-Language": "ko"}).get_json()["error"]
+    assert korean["code"] == "not_found" and "링크" in korean["message"]
 
 
 @pytest.mark.parametrize("players", [

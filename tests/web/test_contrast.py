@@ -34,6 +34,10 @@ def test_gold_chip_letter_passes_wcag_aa():
     assert contrast(VARS["goldc"], VARS["gold-fg"]) >= 4.5
 
 
+def test_the_colourless_card_letter_passes_wcag_aa():
+    assert contrast(VARS["none"], "#ffffff") >= 4.5  # white "·" on a points-only card
+
+
 #: The dark theme's variables: the same block for the system's dark mode and the manual switch.
 DARK_BLOCKS = re.findall(r"html(?::not\(\[data-theme=light\]\)|\[data-theme=dark\]) \{([^}]*--bg[^}]*)\}", CSS)
 DARK = {**VARS, **dict(re.findall(r"--([a-z-]+):\s*(#[0-9a-fA-F]{6})", DARK_BLOCKS[0]))}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, jsonify, make_response, request
 from flask_babel import gettext as _
 from werkzeug.exceptions import BadRequest, HTTPException
 
@@ -63,9 +63,19 @@ def _conflict(exc: service.VersionConflict):  # type: ignore[no-untyped-def]
 
 @bp.errorhandler(HTTPException)
 def http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
-    """Any HTTP error under /api as GAME-LOG.md's JSON error body."""
+    """Any HTTP error under /api as GAME-LOG.md's JSON error body: the message is the error
+    page's sentence in the reader's language (``pages.ERROR_PAGES``), the error's own headers
+    (``Allow``, ``Retry-After``) kept."""
+    from .pages import ERROR_PAGES
+
     code = "not_found" if exc.code == 404 else (exc.name or "error").lower().replace(" ", "_")
-    return _error(exc.code or 500, code, exc.description or exc.name)
+    sentence = ERROR_PAGES.get(exc.code or 500)
+    resp = _error(exc.code or 500, code, _(sentence[1]) if sentence else (exc.description or exc.name))
+    resp = make_response(resp)
+    for name, value in exc.get_headers():
+        if name.lower() != "content-type":
+            resp.headers[name] = value
+    return resp
 
 
 @bp.post("/games")
