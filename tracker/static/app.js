@@ -148,6 +148,8 @@
     var tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
     if (tz && /^[A-Za-z0-9_+\/-]+$/.test(tz) && document.cookie.split("; ").indexOf("tz=" + tz) < 0) {
       document.cookie = "tz=" + tz + "; path=/; max-age=31536000; samesite=lax";
+      // A page that shows times was drawn in the instance's zone: draw it again in this one.
+      if (document.querySelector("time[datetime]") && document.cookie.indexOf("tz=" + tz) >= 0) { location.reload(); }
     }
   } catch (e) { /* no Intl: the instance's default time zone */ }
 
