@@ -248,6 +248,15 @@ def last_entry(view: GameView) -> str:
     return service.narrated(view, narrate.describe, str(get_locale()))[-1]
 
 
+def entry_toast(view: GameView) -> str:
+    """The short toast after an entry: its log sentence without the alerts it raised, which
+    have toasts of their own ('' when there is no entry)."""
+    text = last_entry(view)
+    for alert in alerts(view):
+        text = text.replace(" " + alert["message"], "")
+    return text
+
+
 def near_wins(view: GameView, seat: int) -> list[str]:
     """Near-win warnings for one player, per route, within ``NEAR_WIN_DISTANCE`` of it (UX.md)."""
     distance = current_app.config.get("NEAR_WIN_DISTANCE", 2)

@@ -78,9 +78,14 @@ def test_a_spectator_sees_the_game_without_controls_and_never_its_id(client):
     assert game["id"] not in page
     assert client.get(watch + "/poll?v=1", headers=HX).status_code == 204
     post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}})
-    fresh = client.get(watch + "/poll?v=1", headers=HX)
+    assert f'{watch}/poll?v=1&amp;n=1"' in page  # the spectator's poller says what its screen shows
+    fresh = client.get(watch + "/poll?v=1&n=1", headers=HX)
     assert fresh.status_code == 200 and 'data-version="2"' in fresh.get_data(as_text=True)
     assert game["id"] not in fresh.get_data(as_text=True)
+    assert 'data-kind="done">✓ Ben took 1 blue.<' in fresh.get_data(as_text=True)  # the spectator's toast too
+    client.post(f"/api/games/{game['id']}/undo", json={})
+    undone = client.get(watch + "/poll?v=2&n=2", headers=HX).get_data(as_text=True)
+    assert "The last entry was undone." in undone and 'data-kind="done"' not in undone
 
 
 def test_a_spectator_cannot_write(client):

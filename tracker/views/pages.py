@@ -66,11 +66,8 @@ def _render_game(view: service.GameView, status: int = 200, *, announce: bool = 
     and notice included (an undo's notice reaches both phones). By default an announced screen
     with no notice or error is; a finished or deleted game's never is (htmx only).
     """
-    alerts = screen.alerts(view)
-    for alert in alerts:  # the log sentence ends with what the entry raised; those have their own toasts
-        done = done.replace(" " + alert["message"], "")
     ctx = _game_context(view, args=MultiDict(), done=done, **extra)
-    ctx["alerts"] = alerts if announce else []
+    ctx["alerts"] = screen.alerts(view) if announce else []
     if not _is_htmx():
         return _game_response(render_template(ctx["template"], **ctx), view.row.id, view.version, [], status)
     if shared is None:
@@ -237,7 +234,7 @@ def _write(game_id: str, action: Any, notice: str | None = None):  # type: ignor
         return redirect(url_for("pages.game", game_id=game_id), code=303)
     if notice is not None:  # an undo: its notice is what the other phone sees too
         return _render_game(view, announce=False, notice=notice, shared=True)
-    return _render_game(view, done=screen.last_entry(view))
+    return _render_game(view, done=screen.entry_toast(view))
 
 
 @bp.post("/games/<game_id>/events")
@@ -293,7 +290,7 @@ def error_page(exc: HTTPException):  # type: ignore[no-untyped-def]
     return resp
 
 
-__all__ = ["bp", "register_template_helpers", "form_event", "error_page"]
+__all__ = ["bp", "register_template_helpers", "form_event", "error_page", "poll_news", "shared_screen"]
 
 
 @bp.get("/games/<game_id>/poll")
@@ -312,10 +309,10 @@ def poll(game_id: str):  # type: ignore[no-untyped-def]
     if shared is not None:
         return shared
     view = service.load_row(row)
-    return _render_game(view, **_news(view, screen.seen_version(request.args), request.args.get("n", "")))
+    return _render_game(view, **poll_news(view, screen.seen_version(request.args), request.args.get("n", "")))
 
 
-def _news(view: service.GameView, seen: int | None, count: str) -> dict[str, Any]:
+def poll_news(view: service.GameView, seen: int | None, count: str) -> dict[str, Any]:
     """How a poll's freshly drawn screen tells the one write the phone missed (version ``seen``
     with ``count`` entries, ``n`` of the poll): an entry's toast, or the undo's notice without
     the alerts of the entry now last. Nothing special when more than one write came or the
@@ -323,7 +320,7 @@ def _news(view: service.GameView, seen: int | None, count: str) -> dict[str, Any
     if seen is None or view.version != seen + 1 or not _DIGITS.fullmatch(count):
         return {}
     if len(view.events) == int(count) + 1:
-        return {"done": screen.last_entry(view)}
+        return {"done": screen.entry_toast(view)}
     if len(view.events) == int(count) - 1:
         return {"announce": False, "notice": _(UNDONE_NOTICE)}
     return {}

@@ -84,7 +84,7 @@ def _watch_context(sid: str) -> dict:
     ctx = screen.game_context(view)
     # Nothing on a spectator's page may reveal the game's id, which is its write key.
     ctx.update(readonly=True, game_id=None, sid=sid, sheet=None,
-               poll_url=url_for("share.watch_poll", sid=sid, v=view.version),
+               poll_url=url_for("share.watch_poll", sid=sid, v=view.version, n=len(view.events)),
                log_url=url_for("share.watch_log", sid=sid))
     return ctx
 
@@ -114,10 +114,15 @@ def watch_poll(sid: str):  # type: ignore[no-untyped-def]
         game_id = service.game_id_for_spectator(sid)
     except service.GameNotFound:
         abort(404)
-    if screen.seen_version(request.args) == service.current_version(game_id):
+    seen = screen.seen_version(request.args)
+    if seen == service.current_version(game_id):
         return "", 204
+    from .pages import poll_news
+
     ctx = _watch_context(sid)
-    ctx["alerts"] = screen.alerts(ctx["view"])
+    news = poll_news(ctx["view"], seen, request.args.get("n", ""))  # the toast of what was recorded, or the undo
+    ctx.update(done=news.get("done", ""), notice=news.get("notice"))
+    ctx["alerts"] = screen.alerts(ctx["view"]) if news.get("announce", True) else []
     return render_block(ctx["template"], "game", **ctx)
 
 
