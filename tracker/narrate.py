@@ -18,6 +18,7 @@ from .rules.events import (
     Discard,
     Event,
     Purchase,
+    Pass,
     Replenish,
     Reserve,
     TakeNoble,
@@ -105,6 +106,8 @@ def describe(event: Event, before: Any, after: Any) -> str:
                         event.tokens.total, name=who, tokens=token_list(event.tokens))
     elif isinstance(event, Replenish):
         text = _("%(name)s replenished the board.", name=who)
+    elif isinstance(event, Pass):
+        text = _("%(name)s could take no action and passed.", name=who)
     elif isinstance(event, Reserve):
         gold = after.players[event.player].tokens.gold > before.players[event.player].tokens.gold
         if event.card and gold:

@@ -388,8 +388,13 @@ def take_sheet(view: GameView, args: Any) -> dict[str, Any]:
     kind = kind_of(view)
     chosen = picked(args)
     data = {"type": "take_tokens", "player": state.current_player, "tokens": chosen.to_dict(skip_zero=True)}
-    return {"sheet": "take", "pick": picker(state.board, chosen, kind.max_take, kind.take_kinds),
-            "preview": preview(view, data) if chosen else None, "data": data}
+    out = {"sheet": "take", "pick": picker(state.board, chosen, kind.max_take, kind.take_kinds),
+           "preview": preview(view, data) if chosen else None, "data": data, "pass": None}
+    if view.row.game == "splendor" and not any(state.board.get(c) for c in GEM_COLORS):
+        # No gem to take: a player who cannot reserve or buy either passes (S-2 ruling).
+        passing = {"type": "pass", "player": state.current_player}
+        out["pass"] = {"data": passing, "preview": preview(view, passing)}
+    return out
 
 
 def privileges_sheet(view: GameView, args: Any) -> dict[str, Any]:

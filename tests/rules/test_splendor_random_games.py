@@ -7,15 +7,19 @@ must be refused with its GAME-LOG.md code.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tracker.rules import catalog, splendor, splendor_autoplay
 from tracker.rules.errors import RuleError
-from tracker.rules.events import Correction, Discard, Event, Purchase, Reserve, TakeNoble, TakeTokens, event_to_dict, parse_event
+from tracker.rules.events import (
+    Correction, Discard, Event, Pass, Purchase, Reserve, TakeNoble, TakeTokens, event_to_dict, parse_event,
+)
 from tracker.rules.tokens import GEM_COLORS, Tokens
 
 MAX_EVENTS = 400
@@ -24,7 +28,7 @@ CODES = {
     "bad_event", "unknown_card", "not_your_turn", "game_over", "invariant_broken", "not_enough_tokens",
     "too_many_tokens", "gold_not_allowed", "reserve_limit", "deck_empty", "card_unavailable", "not_reserved",
     "wrong_payment", "discard_required", "noble_required", "no_discard_due", "wrong_discard", "no_noble_due",
-    "noble_not_eligible", "take_two_needs_four", "take_three_distinct", "take_three_count",
+    "noble_not_eligible", "take_two_needs_four", "take_three_distinct", "take_three_count", "pass_not_allowed",
 }
 ALERTS = {"discard_due", "noble_visit", "noble_due", "final_round", "victory"}
 
@@ -146,3 +150,39 @@ def test_random_legal_games_keep_every_token_total_and_reach_a_winner(seed, play
     exported = [json.loads(json.dumps(event_to_dict(e))) for e in log]
     assert [parse_event(d, players) for d in exported] == log
     assert splendor.replay(setup, exported) == state
+
+
+def test_a_player_who_can_take_no_action_passes():
+    """S-2 ruling: with no gem in the supply and 3 cards reserved a player passes (found by the
+    random games: seed 28841634, 3 players); with a gem left, or a reserve possible, passing is
+    refused."""
+    rnd = random.Random(28841634)
+    setup, table = splendor_autoplay.deal(rnd, 3)
+    state = splendor.new_game(setup["players"], setup["first_player"], setup["nobles"])
+    while state.winner is None:
+        probe, _code = rnd.choice(forbidden(state, rnd))
+        try:
+            splendor.apply(state, probe)
+        except RuleError:
+            pass
+        if rnd.random() < 0.03:
+            state = splendor.apply(state, harmless_correction(state, rnd))
+        proposed = splendor_autoplay.propose(state, table, rnd)
+        if [type(e) for e in proposed] == [Pass]:
+            break
+        for event in proposed:
+            try:
+                after = splendor.apply(state, event)
+            except RuleError:
+                continue
+            table.record(event)
+            state = after
+            break
+    me = state.players[state.current_player]
+    assert not any(state.board.get(c) for c in GEM_COLORS) and len(me.reserved) == 3
+    after = splendor.apply(state, Pass(player=state.current_player))
+    assert after.current_player == (state.current_player + 1) % 3 and after.players == state.players
+    with_a_gem = dataclasses.replace(state, board=state.board + Tokens(red=1))
+    with pytest.raises(RuleError) as refused:
+        splendor.apply(with_a_gem, Pass(player=state.current_player))
+    assert refused.value.code == "pass_not_allowed" and refused.value.rule == "S-2"

@@ -107,6 +107,14 @@ class TakeNoble(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Pass(Event):
+    """Splendor, S-2 ruling: the player to act can take no action at all (no gem in the supply,
+    3 cards reserved, nothing they can buy) and passes the turn."""
+
+    type: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True, kw_only=True)
 class Correction(Event):
     """A table fix, kept in the log: any of ``tokens``, ``privileges``, ``board``, ``bag``.
 
@@ -123,7 +131,7 @@ class Correction(Event):
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
-    for cls in (UsePrivileges, Replenish, TakeTokens, Reserve, Purchase, TakeRoyal, Discard, TakeNoble, Correction)
+    for cls in (UsePrivileges, Replenish, TakeTokens, Reserve, Purchase, TakeRoyal, Discard, TakeNoble, Pass, Correction)
 }
 
 
@@ -186,8 +194,8 @@ def parse_event(data: Any, seats: int) -> Event:
     assert player is not None
     if cls in (UsePrivileges, TakeTokens, Discard):
         return cls(player=player, tokens=_bag(data, "tokens"))  # type: ignore[call-arg]
-    if cls is Replenish:
-        return Replenish(player=player)
+    if cls in (Replenish, Pass):
+        return cls(player=player)
     if cls is Reserve:
         card = _str(data, "card", required=False)
         level = _int(data, "level", 1, 3, required=False)
@@ -263,6 +271,7 @@ __all__ = [
     "TakeRoyal",
     "Discard",
     "TakeNoble",
+    "Pass",
     "Correction",
     "EVENT_TYPES",
     "parse_event",

@@ -17,7 +17,7 @@ from .common import Alert, Reserved
 from . import catalog
 from .catalog import DevelopmentCard, Noble
 from .errors import N_, RuleError
-from .events import Correction, Discard, Event, Purchase, Reserve, TakeNoble, TakeTokens, parse_event
+from .events import Correction, Discard, Event, Pass, Purchase, Reserve, TakeNoble, TakeTokens, parse_event
 from .text import player_names
 from .tokens import GEM_COLORS, GOLD, PEARL, Tokens, payment_is_exact, single, suggest_payment
 
@@ -478,7 +478,19 @@ def _correct(state: SplendorState, ev: Correction) -> SplendorState:
     return state
 
 
+def _pass(state: SplendorState, ev: Pass) -> SplendorState:
+    """S-2 ruling: a player who can take no action passes. Only when no gem is in the supply
+    (S-2.1/S-2.2 impossible) and they hold 3 reserved cards (S-2.3 impossible); that they can buy
+    no face-up card is the table's word (the app does not see the face-up cards)."""
+    me = state.players[ev.player]
+    if any(state.board.get(c) for c in GEM_COLORS) or len(me.reserved) < MAX_RESERVED:
+        raise RuleError("pass_not_allowed", N_("%(name)s can still take gems or reserve a card: passing is only "
+                                               "for a player who can take no action."), "S-2", name=me.name)
+    return replace(state, action_done=True)
+
+
 HANDLERS: dict[type[Event], Callable[[SplendorState, Any], SplendorState]] = {
+    Pass: _pass,
     TakeTokens: _take_tokens,
     Reserve: _reserve,
     Purchase: _purchase,

@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from . import catalog, splendor
 from .errors import RuleError
-from .events import Discard, Event, Purchase, Reserve, TakeNoble, TakeTokens
+from .events import Discard, Event, Pass, Purchase, Reserve, TakeNoble, TakeTokens
 from .tokens import GEM_COLORS, Tokens
 
 
@@ -160,6 +160,8 @@ def propose(state: splendor.SplendorState, table: Table, rng: random.Random) -> 
     others = _takes(state, rng, wanted)
     if len(me.reserved) < splendor.MAX_RESERVED and (rng.random() < 0.12 or not others):
         others = _reserves(state, table, rng) + others
+    if not events and not others:  # nothing to take, reserve or buy: the player passes (S-2 ruling)
+        return [Pass(player=seat)]
     if purchases and rng.random() < 0.15:
         return others + events
     return events + others
