@@ -148,14 +148,20 @@ def kind_of(view: GameView) -> Kind:
     return KINDS[view.row.game]
 
 
-#: A version as a phone sends it (a poll's ``v``, a form's ``expected_version``): ASCII digits only.
+#: A number as a phone sends it (a poll's ``v`` and ``n``, a form's ``expected_version`` or
+#: counts): ASCII digits only (``int()`` would also take "٣", "1_0" or " 3").
 VERSION_TEXT = r"[0-9]{1,9}"
+_NUMBER = re.compile(VERSION_TEXT)
+
+
+def whole_number(raw: Any) -> int | None:
+    """``raw`` as a whole number when it is ``VERSION_TEXT`` (1–9 ASCII digits), else None."""
+    return int(raw) if isinstance(raw, str) and _NUMBER.fullmatch(raw) else None
 
 
 def seen_version(args: Any) -> int | None:
-    """The version a poll says its screen shows (``?v=<n>``, ``VERSION_TEXT``), else None."""
-    raw = args.get("v", "")
-    return int(raw) if isinstance(raw, str) and re.fullmatch(VERSION_TEXT, raw) else None
+    """The version a poll says its screen shows (``?v=<n>``), else None."""
+    return whole_number(args.get("v", ""))
 
 
 def new_entry_id() -> str:
@@ -390,10 +396,10 @@ def take_sheet(view: GameView, args: Any) -> dict[str, Any]:
     data = {"type": "take_tokens", "player": state.current_player, "tokens": chosen.to_dict(skip_zero=True)}
     out = {"sheet": "take", "pick": picker(state.board, chosen, kind.max_take, kind.take_kinds),
            "preview": preview(view, data) if chosen else None, "data": data, "pass": None}
-    if view.row.game == "splendor" and not any(state.board.get(c) for c in GEM_COLORS):
-        # No gem to take: a player who cannot reserve or buy either passes (S-2 ruling).
+    if view.row.game == "splendor":  # the rules say when a player can take no action (S-2 ruling)
         passing = {"type": "pass", "player": state.current_player}
-        out["pass"] = {"data": passing, "preview": preview(view, passing)}
+        allowed = preview(view, passing)
+        out["pass"] = {"data": passing, "preview": allowed} if allowed.ok else None
     return out
 
 

@@ -66,16 +66,12 @@ def http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
     """Any HTTP error under /api as GAME-LOG.md's JSON error body: the message is the error
     page's sentence in the reader's language (``pages.ERROR_PAGES``), the error's own headers
     (``Allow``, ``Retry-After``) kept."""
-    from .pages import ERROR_PAGES
+    from .pages import ERROR_PAGES, with_error_headers
 
     code = "not_found" if exc.code == 404 else (exc.name or "error").lower().replace(" ", "_")
     sentence = ERROR_PAGES.get(exc.code or 500)
     resp = _error(exc.code or 500, code, _(sentence[1]) if sentence else (exc.description or exc.name))
-    resp = make_response(resp)
-    for name, value in exc.get_headers():
-        if name.lower() != "content-type":
-            resp.headers[name] = value
-    return resp
+    return with_error_headers(make_response(resp), exc)
 
 
 @bp.post("/games")

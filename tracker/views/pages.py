@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import secrets
 from typing import Any
 
@@ -155,13 +154,9 @@ def sheet(game_id: str, name: str):  # type: ignore[no-untyped-def]
     return render_template(ctx["template"], **ctx)
 
 
-#: A count a form sends: ASCII digits only (``int()`` would also take "٣", "1_0" or " 3").
-_DIGITS = re.compile(r"[0-9]{1,9}")
-
-
 def _int_field(form: Any, name: str, low: int, high: int) -> int:
     raw = form.get(name, "0").strip() or "0"
-    value = int(raw) if _DIGITS.fullmatch(raw) else None
+    value = screen.whole_number(raw)
     if value is None or not low <= value <= high:
         raise RuleError("bad_event", N_("%(field)s must be a whole number from %(low)s to %(high)s."),
                         field=name, low=low, high=high)
@@ -191,9 +186,10 @@ def form_event(form: Any) -> dict[str, Any]:
             if "orig-privileges" not in form or privileges != _int_field(form, "orig-privileges", 0, 3):
                 fixed["privileges"] = privileges
         player = form.get("player", "")
+        seat = screen.whole_number(player)
         # The seat is judged by the event's parser, which knows the game's seats (0–1 in Duel).
-        return {"type": "correction", "player": int(player) if _DIGITS.fullmatch(player) else player,
-                "set": fixed, "note": form.get("note", "")}
+        return {"type": "correction", "player": player if seat is None else seat, "set": fixed,
+                "note": form.get("note", "")}
     try:
         data = json.loads(form.get("event", ""))
     except (ValueError, RecursionError):
@@ -206,9 +202,10 @@ def _expected_version(form: Any) -> int | None:
     raw = form.get("expected_version", "")
     if raw == "":
         return None
-    if not re.fullmatch(screen.VERSION_TEXT, raw):
+    version = screen.whole_number(raw)
+    if version is None:
         raise RuleError("bad_event", N_("expected_version must be a whole number."))
-    return int(raw)
+    return version
 
 
 UNDONE_NOTICE = N_("The last entry was undone.")
@@ -283,14 +280,21 @@ def error_page(exc: HTTPException):  # type: ignore[no-untyped-def]
     (``Allow``, ``Retry-After``)."""
     code = exc.code or 500
     title, message = ERROR_PAGES.get(code, ERROR_PAGES[500])
-    resp = make_response(render_template("error.html", status=code, title=_(title), message=_(message)), code)
+    return with_error_headers(make_response(render_template("error.html", status=code, title=_(title),
+                                                             message=_(message)), code), exc)
+
+
+def with_error_headers(resp: Any, exc: HTTPException) -> Any:
+    """``resp`` with the headers ``exc`` asks for (``Allow`` of a 405, ``Retry-After`` of a 429),
+    its own content type kept (an error page, or the API's JSON)."""
     for name, value in exc.get_headers():
         if name.lower() != "content-type":
             resp.headers[name] = value
     return resp
 
 
-__all__ = ["bp", "register_template_helpers", "form_event", "error_page", "poll_news", "shared_screen"]
+__all__ = ["bp", "register_template_helpers", "form_event", "error_page", "with_error_headers", "poll_news",
+           "shared_screen"]
 
 
 @bp.get("/games/<game_id>/poll")
@@ -317,11 +321,12 @@ def poll_news(view: service.GameView, seen: int | None, count: str) -> dict[str,
     with ``count`` entries, ``n`` of the poll): an entry's toast, or the undo's notice without
     the alerts of the entry now last. Nothing special when more than one write came or the
     poll did not say (the alerts of the latest write, as always)."""
-    if seen is None or view.version != seen + 1 or not _DIGITS.fullmatch(count):
+    shown = screen.whole_number(count)
+    if seen is None or view.version != seen + 1 or shown is None:
         return {}
-    if len(view.events) == int(count) + 1:
+    if len(view.events) == shown + 1:
         return {"done": screen.entry_toast(view)}
-    if len(view.events) == int(count) - 1:
+    if len(view.events) == shown - 1:
         return {"announce": False, "notice": _(UNDONE_NOTICE)}
     return {}
 
