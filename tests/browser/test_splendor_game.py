@@ -43,3 +43,32 @@ def test_a_three_player_game_is_tapped_to_the_final_ranking(page: Page, live_ser
     expect(banner.locator("#ranking li").first).to_contain_text(winner)
     expect(banner.locator("#ranking li")).to_have_count(3)
     page.screenshot(path=str(shots / "s03-ranking.png"))
+
+
+def test_the_pass_button_shows_above_the_action_tabs_when_the_take_sheet_opens(page: Page, live_server: str, shots: Path):
+    """A stuck player (no gem in the supply, 3 cards reserved) taps Take: the sheet's Pass button
+    is scrolled into view above the tabs that stay at the bottom of the screen, not under them."""
+    api = page.request
+    game = api.post(live_server + "/api/games", data={"game": "splendor", "players": ["Ana", "Ben", "Cho"],
+                                                       "first_player": 0, "nobles": ["N-01", "N-02", "N-03", "N-04"]}).json()
+    gid = game["id"]
+    for turn in range(9):
+        assert api.post(f"{live_server}/api/games/{gid}/events", data={"type": "reserve", "player": turn % 3, "level": 1}).ok
+    for seat, tokens in enumerate(({"white": 5, "blue": 3, "gold": 2}, {"green": 5, "red": 3, "gold": 2},
+                                   {"black": 5, "blue": 2, "red": 2, "gold": 1})):
+        now = api.get(f"{live_server}/api/games/{gid}").json()
+        held = now["players"][seat]["tokens"]
+        board = {k: n - tokens.get(k, 0) + held.get(k, 0) for k, n in now["board"].items()}
+        fix = {"type": "correction", "player": seat, "set": {"tokens": tokens, "board": board}}
+        assert api.post(f"{live_server}/api/games/{gid}/events", data=fix).ok
+    page.goto(f"{live_server}/games/{gid}")
+    page.click("#action-take")
+    button = page.locator('form[data-type="pass"] button')
+    expect(button).to_be_visible()
+    page.wait_for_timeout(300)  # the scroll follows the swap's settling
+    tabs = page.locator("nav.actions").bounding_box()
+    box = button.bounding_box()
+    assert tabs and box and box["y"] + box["height"] <= tabs["y"], (box, tabs)
+    page.screenshot(path=str(shots / "s04-pass-above-tabs.png"))
+    button.click()
+    expect(page.locator("#game")).to_contain_text("Ben's turn")

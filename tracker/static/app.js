@@ -117,6 +117,22 @@
     htmx.ajax("GET", openSheet, { target: "#sheet" });
   });
 
+  // A sheet opened or redrawn by a tap (a tab, a chip, a card) shows its save button above the
+  // action tabs that stay at the bottom of the screen: the page scrolls just enough, never so
+  // far that the sheet's own top leaves the screen.
+  document.body.addEventListener("htmx:afterSettle", function (evt) {
+    var cfg = evt.detail.requestConfig;
+    if (!cfg || !cfg.triggeringEvent || !evt.detail.target || evt.detail.target.id !== "sheet") { return; }
+    var sheet = evt.detail.target;
+    var saves = sheet.querySelectorAll(".entry-form button.save");
+    var last = saves.length ? saves[saves.length - 1] : sheet;
+    var bar = document.querySelector("nav.actions");
+    var floor = window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0) - 8;
+    var below = last.getBoundingClientRect().bottom - floor;
+    var room = sheet.getBoundingClientRect().top - 8;
+    if (below > 0 && room > 0) { window.scrollBy(0, Math.min(below, room)); }
+  });
+
   // Keyboard: a sheet redrawn by a tap inside it (a token chip, a tab, a card) gives the focus
   // back to the same control in the new sheet, not to the top of the page.
   var KEYS = ["data-kind", "data-tab", "data-card", "data-wild", "data-steal", "data-reveal", "data-gold-for"];
