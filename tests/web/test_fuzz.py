@@ -684,7 +684,7 @@ def send(target: Target, req: Request, test: str) -> Any:
             check_d12(body)
     if not req.write:
         return resp
-    if accepted(status):
+    if accepted(status) and not asks_to_confirm(req, status):
         entry = entry_id_of(req)
         if req.on_target and req.path.endswith("/events") and isinstance(entry, str) and entry in target.stored:
             statistic("repeated entry_id")
@@ -707,6 +707,13 @@ def send(target: Target, req: Request, test: str) -> Any:
     assert after == target.state, f"the refused {req!r} ({status}) changed the game"
     assert db_fingerprint() == target.rows, f"the refused {req!r} ({status}) stored something"
     return resp
+
+
+def asks_to_confirm(req: Request, status: int) -> bool:
+    """A plain (not htmx) undo without ``confirmed=1``: the screen asks first and changes nothing."""
+    form = dict(req.kwargs.get("form", ()))
+    return (status == 200 and req.path.startswith("/games/") and req.path.endswith("/undo") and "HX-Request" not in req.kwargs.get("headers", {})
+            and form.get("confirmed") != "1")
 
 
 def entry_id_of(req: Request) -> Any:
@@ -888,6 +895,8 @@ def form_requests(draw: Any, target: Target) -> Request:
         pairs = [("expected_version", v) for v in draw(st.one_of(
             st.just([]), st.lists(st.one_of(st.sampled_from([str(version), str(version - 1)]), ODD_STRINGS, TEXT),
                                   min_size=1, max_size=2)))]
+        if draw(st.booleans()):
+            pairs.append(("confirmed", "1"))
         return Request("POST", f"/games/{gid}/undo", {"form": pairs, **hx(draw)}, True, on_target)
     if kind == "create":
         pairs = [(k, draw(CREATE_VALUES)) for k in CREATE_FIELDS if draw(st.integers(0, 5)) > (k in RARE_FIELDS) * 3]

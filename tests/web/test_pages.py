@@ -171,6 +171,26 @@ def test_undo_from_the_screen(client):
     assert resp.status_code == 422 and "no entry to undo" in resp.get_data(as_text=True)
 
 
+def test_an_undo_without_javascript_asks_first_and_undoes_only_once_confirmed(client):
+    """UX.md: undo is one tap plus a confirmation. htmx confirms on the phone; a plain form post
+    gets the screen asking "Undo the last entry: …" and nothing changes until it is confirmed."""
+    game = new_game(client)
+    form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}, 0)
+    asked = client.post(f"/games/{game['id']}/undo", data={"expected_version": "1"})
+    body = asked.get_data(as_text=True)
+    assert asked.status_code == 200 and 'id="undo-confirm"' in body
+    assert "Undo the last entry: Ana took 1 red." in body and 'name="confirmed" value="1"' in body
+    assert 'name="expected_version" value="1"' in body
+    state = client.get(f"/api/games/{game['id']}").get_json()
+    assert state["version"] == 1 and state["players"][0]["tokens"]["red"] == 1
+    done = client.post(f"/games/{game['id']}/undo", data={"expected_version": "1", "confirmed": "1"})
+    assert done.status_code == 303
+    state = client.get(f"/api/games/{game['id']}").get_json()
+    assert state["version"] == 2 and state["players"][0]["tokens"]["red"] == 0
+    nothing = client.post(f"/games/{game['id']}/undo", data={"expected_version": "2"})
+    assert nothing.status_code == 422 and "no entry to undo" in nothing.get_data(as_text=True)
+
+
 def test_a_correction_from_the_form_is_kept_in_the_log(client):
     game = new_game(client, ("Ana", "Ben"))
     data = {"type": "correction", "player": "0", "expected_version": "0", "entry_id": "c1", "privileges": "0",

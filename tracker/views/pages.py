@@ -256,6 +256,13 @@ def _rule_error(game_id: str, err: RuleError):  # type: ignore[no-untyped-def]
 
 @bp.post("/games/<game_id>/undo")
 def undo(game_id: str):  # type: ignore[no-untyped-def]
+    """Undo the last entry (UX.md: one tap plus a confirmation). htmx asks on the phone
+    (``hx-confirm``); a plain form post without ``confirmed=1`` gets the screen asking first,
+    and nothing is undone until that confirmation is posted."""
+    if not _is_htmx() and request.form.get("confirmed") != "1":
+        view = _view(game_id)
+        if view.events:
+            return _render_game(view, announce=False, confirm_undo=request.form.get("expected_version", ""))
     return _write(game_id, lambda: service.undo(game_id, expected_version=_expected_version(request.form)),
                   notice=_(UNDONE_NOTICE))
 
