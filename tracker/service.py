@@ -99,8 +99,12 @@ def _setup(payload: Mapping[str, Any]) -> tuple[str, dict[str, Any], Any]:
     """Validate a setup body; returns ``(kind, setup, initial_state)``."""
     if not isinstance(payload, Mapping):
         raise RuleError("bad_setup", N_("A new game needs a JSON object."))
-    kind = payload.get("game", "duel")
+    if "game" not in payload:
+        raise RuleError("bad_setup", N_("Say which game: duel or splendor."))
+    kind = payload["game"]
     engine = _engine(kind)
+    if kind == "duel" and payload.get("nobles") is not None:
+        raise RuleError("bad_setup", N_("Splendor Duel has no nobles: leave them out (null)."), "D-1")
     state = engine.start(payload)
     nobles = getattr(state, "nobles_available", None)
     setup = {"players": [p.name for p in state.players], "first_player": state.first_player,
@@ -597,7 +601,7 @@ def _replay_log(log: Any) -> tuple[str, dict[str, Any], Any, list[RuleEvent]]:
     if not isinstance(events, list):
         raise RuleError("bad_log", N_("A game log needs a list of events."))
     log_id = log.get("id")
-    if log_id is not None and (not isinstance(log_id, str) or not ID_PATTERN.match(log_id)):
+    if log_id is not None and not is_game_id(log_id):
         raise RuleError("bad_log", N_("A game id is 22 to 64 letters, digits, - or _."))
     try:
         kind, setup, state = _setup(log)
@@ -608,6 +612,11 @@ def _replay_log(log: Any) -> tuple[str, dict[str, Any], Any, list[RuleEvent]]:
     for i, data in enumerate(events, start=1):
         try:
             ev = parse_event(data, len(setup["players"]))
+        except RuleError as exc:  # not an entry at all: the log is malformed
+            raise RuleError(
+                "bad_log", N_("Event %(n)s of the log is malformed: %(reason)s"), exc.rule, n=i, reason=exc
+            ) from exc
+        try:
             state = engine.apply(state, ev)
         except RuleError as exc:
             raise RuleError(
@@ -628,13 +637,14 @@ def import_log(log: Any) -> tuple[GameView, bool]:
     """Store a game from its log; returns ``(view, created)``.
 
     A log whose ``id`` is already stored is not imported again (``created`` is False).
-    Raises ``RuleError``: ``bad_log`` (malformed), ``import_mismatch`` (an event refused,
-    or a replay whose outcome differs from ``result``).
+    Raises ``RuleError``: ``bad_log`` (malformed: its setup, id or an event that is no entry at
+    all), ``import_mismatch`` (an event the rules refuse, or a replay whose outcome differs from
+    ``result``).
     """
     log_id = log.get("id") if isinstance(log, Mapping) else None
     if log_id is None and isinstance(log, Mapping):
         log_id = archive.log_key(log)  # the same id-less log imported twice is stored once
-    if isinstance(log_id, str) and ID_PATTERN.match(log_id) and db.session.get(Game, log_id) is not None:
+    if is_game_id(log_id) and db.session.get(Game, log_id) is not None:
         return load(log_id), False
     kind, setup, state, parsed = _replay_log(log)
     started = _parse_time(log.get("started")) or utcnow()

@@ -115,6 +115,72 @@ def test_a_body_that_is_not_json_answers_400(client):
     assert error_of(client.post("/api/games", data="{oops", content_type="application/json"), 400) == "bad_json"
 
 
+def test_a_number_too_long_for_python_is_json_and_refused_as_a_bad_field(client):
+    """A 5,000-digit integer is JSON (GAME-LOG.md: 400 is for a body that is not JSON at all):
+    the field is refused as out of range (422 bad_event) and nothing is stored."""
+    game = new_game(client)
+    body = '{"type": "take_tokens", "player": ' + "9" * 5000 + ', "tokens": {"red": 1}}'
+    resp = client.post(f"/api/games/{game['id']}/events", data=body, content_type="application/json")
+    assert error_of(resp) == "bad_event"
+    body = '{"type": "take_tokens", "player": 0, "tokens": {"red": -' + "1" * 5000 + '}}'
+    assert error_of(client.post(f"/api/games/{game['id']}/events", data=body, content_type="application/json")) == "bad_event"
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
+
+
+def test_an_import_id_with_a_trailing_newline_is_a_malformed_log(client):
+    """An id is 22 to 64 letters, digits, - or _: a trailing newline is not allowed (it once made
+    a game nobody could open, and a second import of it failed)."""
+    log = {k: v for k, v in load_fixture("duel-1069.json").items() if k not in ("expected", "checkpoints", "source")}
+    log["id"] = "nleu9F-sxDmtEcpU-fcVhhZn\n"
+    assert error_of(client.post("/api/games/import", json=log)) == "bad_log"
+    assert error_of(client.post("/api/games/import", json=log)) == "bad_log"
+    assert all(g["id"] != log["id"] for g in client.get("/api/games").get_json())
+
+
+def test_a_log_event_that_is_no_entry_is_a_malformed_log_and_a_refused_one_a_mismatch(client):
+    """GAME-LOG.md: bad_log for a malformed log, import_mismatch for a replay that disagrees."""
+    log = {k: v for k, v in load_fixture("duel-1069.json").items() if k not in ("expected", "checkpoints", "source")}
+    log.pop("id", None)
+    for broken in (None, {"type": "teleport", "player": 0}, {"type": "take_tokens", "player": 0, "tokens": {"ruby": 1}}):
+        resp = client.post("/api/games/import", json={**log, "events": [broken] + log["events"][1:]})
+        assert error_of(resp) == "bad_log"
+        assert "Event 1 of the log is malformed" in resp.get_json()["error"]["message"]
+    wrong_turn = dict(log["events"][0], player=1 - log["events"][0]["player"])
+    resp = client.post("/api/games/import", json={**log, "events": [wrong_turn] + log["events"][1:]})
+    assert error_of(resp) == "import_mismatch"
+
+
+def test_a_correction_never_fixes_cards(client):
+    """GAME-LOG.md: "cards are never corrected (undo instead)": a correction naming cards is
+    refused, not half applied."""
+    game = new_game(client)
+    fix = {"type": "correction", "player": 0, "set": {"privileges": 0, "cards": ["D1-01"]}}
+    resp = client.post(f"/api/games/{game['id']}/events", json=fix)
+    assert error_of(resp) == "bad_event" and "cards are never corrected" in resp.get_json()["error"]["message"]
+    top = {"type": "correction", "player": 0, "privileges": 0, "royals": ["R-1"]}
+    assert error_of(client.post(f"/api/games/{game['id']}/events", json=top)) == "bad_event"
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
+
+
+def test_a_setup_says_its_game_and_duel_has_no_nobles(client):
+    """GAME-LOG.md: game is duel or splendor; for duel, nobles is null."""
+    assert error_of(client.post("/api/games", json={"players": ["Ana", "Ben"], "first_player": 0})) == "bad_setup"
+    resp = client.post("/api/games", json={"game": "duel", "players": ["Ana", "Ben"], "first_player": 0,
+                                           "nobles": ["N-01", "N-02", "N-03"]})
+    assert error_of(resp) == "bad_setup"
+    ok = client.post("/api/games", json={"game": "duel", "players": ["Ana", "Ben"], "first_player": 0, "nobles": None})
+    assert ok.status_code == 201
+
+
+def test_a_name_typed_with_a_combining_accent_is_the_same_name(client):
+    """"é" as one character or as e + combining accent is one name: two such players are refused,
+    and a name is stored in its composed form."""
+    resp = client.post("/api/games", json={"game": "duel", "players": ["e\u0301", "\u00e9"], "first_player": 0})
+    assert error_of(resp) == "bad_setup"
+    game = client.post("/api/games", json={"game": "duel", "players": ["Rene\u0301e", "Ben"], "first_player": 0}).get_json()
+    assert game["players"][0]["name"] == "Ren\u00e9e"
+
+
 def test_a_stale_expected_version_answers_409_with_the_current_state(client):
     game = new_game(client)
     post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}, expected_version=0)

@@ -61,7 +61,7 @@ def player_names(players: Any, seats: Sequence[int], rule: str) -> list[str]:
         text = clean_text(name, MAX_NAME)
         if not text or not is_visible(text) or "\n" in text:
             raise RuleError("bad_setup", N_("Each player needs a name of 1 to %(max)s characters."), rule, max=MAX_NAME)
-        names.append(text)
+        names.append(unicodedata.normalize("NFC", text))  # "é" typed either way is one name
     if len({n.casefold() for n in names}) != len(names):
         raise RuleError("bad_setup", N_("Each player needs a different name."), rule)
     return names
