@@ -176,3 +176,4 @@ def test_a_player_who_can_take_no_action_passes_from_the_take_sheet(client):
                        data={"event": json.dumps({"type": "pass", "player": 0}), "expected_version": str(state["version"])})
     assert resp.status_code == 200 and "Ana could take no action and passed." in resp.get_data(as_text=True)
     assert client.get(f"/api/games/{gid}").get_json()["current_player"] == 1
+

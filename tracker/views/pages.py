@@ -348,7 +348,7 @@ def shared_screen(game_id: str, version: int):  # type: ignore[no-untyped-def]
 
 
 SETTINGS = {"theme": ("system", "light", "dark"), "lang": ("auto", "en", "ko"), "sound": ("off", "on"),
-            "table": ("off", "on")}
+            "table": ("off", "on", "turned")}
 
 
 @bp.get("/settings")
