@@ -118,6 +118,19 @@ VERSION_OF = select(Game.version).where(Game.id == bindparam("game_id"))
 HEAD_OF = select(Game.version, Game.deleted_at.is_not(None)).where(Game.id == bindparam("game_id"))
 
 
+#: When the game's latest entry was stored and its latest undo made (``:game_id``).
+LAST_WRITES = select(func.max(Event.created), func.max(Event.undone_at)).where(Event.game_id == bindparam("game_id"))
+
+
+def last_write_was_undo(game_id: str) -> bool:
+    """True when the game's latest write was an undo (a later entry would be newer); for telling
+    a phone whose write lost the race what the other phone did."""
+    if not is_game_id(game_id):
+        return False
+    created, undone = db.session.execute(LAST_WRITES, {"game_id": game_id}).one()
+    return undone is not None and (created is None or undone >= created)
+
+
 def current_version(game_id: str) -> int | None:
     """The game's version (one indexed read, no replay); None for an unknown game."""
     if not is_game_id(game_id):

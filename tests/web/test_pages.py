@@ -164,7 +164,7 @@ def test_undo_from_the_screen(client):
     game = new_game(client)
     form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}, 0)
     resp = client.post(f"/games/{game['id']}/undo", data={"expected_version": "1"}, headers=HX)
-    assert resp.status_code == 200 and "The last entry was undone." in resp.get_data(as_text=True)
+    assert resp.status_code == 200 and "Undone: Ana took 1 red." in resp.get_data(as_text=True)
     state = client.get(f"/api/games/{game['id']}").get_json()
     assert state["version"] == 2 and state["players"][0]["tokens"]["red"] == 0
     resp = client.post(f"/games/{game['id']}/undo", data={}, headers=HX)
@@ -319,7 +319,7 @@ def test_a_short_toast_says_what_was_just_recorded_on_both_phones(client):
     assert re.findall(r'data-kind="done">([^<]*)<', polled) == toast
     assert 'data-kind="done"' not in client.get(f"/games/{game['id']}").get_data(as_text=True)
     undone = client.post(f"/games/{game['id']}/undo", data={"expected_version": "1"}, headers=HX).get_data(as_text=True)
-    assert 'data-kind="done"' not in undone and "The last entry was undone." in undone
+    assert 'data-kind="done"' not in undone and "Undone: Ana took 1 blue, 1 red." in undone
     # An entry that raises an alert: the alert has its toast, the entry's toast does not repeat it.
     answer = form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 3}}, 2, entry_id="f3")
     body = answer.get_data(as_text=True)
@@ -358,3 +358,25 @@ def test_counts_of_one_and_of_many_read_as_english(client):
     answer = form_post(client, game["id"], {"type": "use_privileges", "player": 0, "tokens": {"blue": 1}}, 1,
                        entry_id="f2").get_data(as_text=True)
     assert "Ana used 1 privilege for 1 blue." in answer and "privilege(s)" not in answer
+
+
+def test_a_phone_whose_write_lost_to_an_undo_is_told_an_undo_came_first(client):
+    """Both phones act at once: one undoes, the other's entry (or undo) on the same screen is
+    refused, and it is told what really happened, not that an older entry was "recorded first"."""
+    game = new_game(client, ("Ana", "Ben"))
+    form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}, 0)
+    form_post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}}, 1, entry_id="f2")
+    undone = client.post(f"/games/{game['id']}/undo", data={"expected_version": "2"}, headers=HX)
+    assert undone.status_code == 200 and "Undone: Ben took 1 blue." in undone.get_data(as_text=True)
+    late = form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"green": 1}}, 2, entry_id="f3")
+    body = late.get_data(as_text=True)
+    assert late.status_code == 409 and "Another phone undid an entry first, so this was not recorded." in body
+    assert "recorded this first" not in body
+    second = client.post(f"/games/{game['id']}/undo", data={"expected_version": "2"}, headers=HX)
+    body = second.get_data(as_text=True)
+    assert second.status_code == 409 and "The game changed on another phone first, so nothing was undone." in body
+    state = client.get(f"/api/games/{game['id']}").get_json()
+    assert state["version"] == 3 and state["players"][0]["tokens"]["red"] == 1 and state["players"][1]["tokens"]["blue"] == 0
+    form_post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"black": 1}}, 3, entry_id="f4")
+    stale = form_post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"white": 1}}, 3, entry_id="f5")
+    assert stale.status_code == 409 and "Another phone recorded this first: Ben took 1 black." in stale.get_data(as_text=True)

@@ -30,15 +30,15 @@ def test_the_poll_brings_the_other_phones_entry_with_its_alerts(client):
 
 def test_an_undo_on_one_phone_reaches_the_other_as_a_notice_without_old_alerts(client):
     """Phone A undoes the entry that gave Ben a privilege: phone B's poll brings the screen with
-    "The last entry was undone." and does not announce (vibrate for) that privilege again."""
+    "Undone: Ben took 1 blue." and does not announce (vibrate for) that privilege again."""
     game = new_game(client, ("Ana", "Ben"))
     post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 3}})  # Ben gains a privilege
     post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}})
     undone = client.post(f"/games/{game['id']}/undo", data={"expected_version": "2"}, headers=HX)
-    assert undone.status_code == 200 and "The last entry was undone." in undone.get_data(as_text=True)
+    assert undone.status_code == 200 and "Undone: Ben took 1 blue." in undone.get_data(as_text=True)
     polled = client.get(f"/games/{game['id']}/poll?v=2", headers=HX)
     body = polled.get_data(as_text=True)
-    assert polled.status_code == 200 and 'data-version="3"' in body and "The last entry was undone." in body
+    assert polled.status_code == 200 and 'data-version="3"' in body and "Undone: Ben took 1 blue." in body
     assert "HX-Trigger" not in polled.headers and 'data-kind="done"' not in body
 
 

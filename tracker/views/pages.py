@@ -209,22 +209,33 @@ def _expected_version(form: Any) -> int | None:
 
 
 UNDONE_NOTICE = N_("The last entry was undone.")
+UNDONE_ENTRY_NOTICE = N_("Undone: %(entry)s")
 CONFLICT_NOTICE = N_("Another phone recorded this first: %(entry)s The screen is up to date; check and try again.")
+UNDO_CONFLICT_NOTICE = N_("The game changed on another phone first, so nothing was undone. "
+                          "The screen is up to date; check and try again.")
+UNDONE_FIRST_NOTICE = N_("Another phone undid an entry first, so this was not recorded. "
+                         "The screen is up to date; check and try again.")
 
 
-def _conflict_notice(view: service.GameView) -> str:
+def _conflict_notice(view: service.GameView, undoing: bool) -> str:
+    """What a phone whose write lost the race is told: what the other phone did, if it can be told."""
+    if undoing:
+        return _(UNDO_CONFLICT_NOTICE)
+    if service.last_write_was_undo(view.row.id):
+        return _(UNDONE_FIRST_NOTICE)
     last = screen.last_entry(view)
     return _(CONFLICT_NOTICE, entry=last) if last else _("Another phone recorded an entry first; check and try again.")
 
 
 def _write(game_id: str, action: Any, notice: str | None = None):  # type: ignore[no-untyped-def]
-    """Run a write (an entry or an undo) and answer with the screen, a 409 notice or the rule error."""
+    """Run a write (an entry, or an undo when ``notice`` is given: what both phones are told
+    after it) and answer with the screen, a 409 notice or the rule error."""
     try:
         view = action()
     except service.GameNotFound:
         abort(404)
     except service.VersionConflict as exc:
-        return _render_game(exc.view, 409, announce=False, notice=_conflict_notice(exc.view))
+        return _render_game(exc.view, 409, announce=False, notice=_conflict_notice(exc.view, notice is not None))
     except RuleError as err:
         return _rule_error(game_id, err)
     if not _is_htmx():
@@ -259,12 +270,16 @@ def undo(game_id: str):  # type: ignore[no-untyped-def]
     """Undo the last entry (UX.md: one tap plus a confirmation). htmx asks on the phone
     (``hx-confirm``); a plain form post without ``confirmed=1`` gets the screen asking first,
     and nothing is undone until that confirmation is posted."""
-    if not _is_htmx() and request.form.get("confirmed") != "1":
-        view = _view(game_id)
-        if view.events:
-            return _render_game(view, announce=False, confirm_undo=request.form.get("expected_version", ""))
-    return _write(game_id, lambda: service.undo(game_id, expected_version=_expected_version(request.form)),
-                  notice=_(UNDONE_NOTICE))
+    before = _view(game_id)
+    if not _is_htmx() and request.form.get("confirmed") != "1" and before.events:
+        return _render_game(before, announce=False, confirm_undo=request.form.get("expected_version", ""))
+    try:
+        expected = _expected_version(request.form)
+    except RuleError as err:
+        return _rule_error(game_id, err)
+    undone = screen.entry_toast(before) if expected == before.version else ""  # else it conflicts
+    notice = _(UNDONE_ENTRY_NOTICE, entry=undone) if undone else _(UNDONE_NOTICE)
+    return _write(game_id, lambda: service.undo(game_id, expected_version=expected), notice=notice)
 
 
 #: The title and sentence of each HTTP error page a phone can meet (translated when shown).
