@@ -42,6 +42,22 @@ def test_random_first_player_picks_a_seat(client):
     assert client.get(f"/api/games/{game_id}").get_json()["current_player"] in (0, 1)
 
 
+def test_an_empty_name_field_never_changes_who_starts(client):
+    """Splendor with the third name left empty: the fourth field's player starts when chosen
+    (the seats close up), and choosing the empty field is refused with the choice kept."""
+    form = {"game": "splendor", "player0": "Ana", "player1": "Ben", "player2": "", "player3": "Dee",
+            "noble": ["N-01", "N-02", "N-03", "N-04"]}
+    resp = client.post("/games", data={**form, "first": "3"})
+    assert resp.status_code == 303
+    state = client.get(f"/api/games/{resp.headers['Location'].rsplit('/', 1)[-1]}").get_json()
+    assert [p["name"] for p in state["players"]] == ["Ana", "Ben", "Dee"] and state["current_player"] == 2
+    refused = client.post("/games", data={**form, "first": "2"})
+    body = refused.get_data(as_text=True)
+    assert refused.status_code == 422 and "The player chosen to start has no name" in body
+    assert 'value="2" checked' in body and 'value="0" checked' not in body
+    assert len(client.get("/api/games").get_json()) == 1
+
+
 def test_a_new_game_without_names_is_refused_with_a_message(client):
     resp = client.post("/games", data={"player0": "Ana", "player1": "  ", "first": "0"})
     assert resp.status_code == 422

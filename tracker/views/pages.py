@@ -109,11 +109,20 @@ def _home(form: Any, error: str | None = None, status: int = 200):  # type: igno
 def create_game():  # type: ignore[no-untyped-def]
     form = request.form
     kind = "splendor" if form.get("game") == "splendor" else "duel"
-    names = [form.get(f"player{i}", "") for i in range(4 if kind == "splendor" else 2)]
-    if kind == "splendor":
-        names = [n for n in names if n.strip()]
+    fields = [form.get(f"player{i}", "") for i in range(4 if kind == "splendor" else 2)]
+    # Splendor: the name fields left empty are skipped; the start player is the one whose field
+    # was chosen, wherever the empty fields are (the seats close up, play order kept).
+    seats = [i for i, n in enumerate(fields) if n.strip()] if kind == "splendor" else list(range(len(fields)))
+    names = [fields[i] for i in seats]
     first = form.get("first", "0")
-    first_player = secrets.randbelow(max(len(names), 1)) if first == "random" else (int(first) if first in "0123" and first else 0)
+    if first == "random":
+        first_player = secrets.randbelow(max(len(names), 1))
+    elif first in ("0", "1", "2", "3") and int(first) in seats:
+        first_player = seats.index(int(first))
+    elif first in ("0", "1", "2", "3") and int(first) < len(fields):
+        return _home(form, _("The player chosen to start has no name: fill in that name or choose another."), 422)
+    else:
+        first_player = 0
     payload: dict[str, Any] = {"game": kind, "players": names, "first_player": first_player,
                                "best_of": form.get("best_of"), "session": form.get("session")}
     if kind == "splendor":
