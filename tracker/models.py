@@ -40,6 +40,9 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     #: The read-only key (>= 128 random bits) of the spectator link; never reveals ``id``.
     spectator_id: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True, index=True)
+    #: The game the same table started from this one's victory banner ("New game, same players"):
+    #: the other phones, still on this finished game, are offered it.
+    next_game_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
     events: Mapped[list["Event"]] = relationship(
         back_populates="game_row", order_by="Event.seq", cascade="all, delete-orphan", lazy="raise"

@@ -115,7 +115,8 @@ def _setup(payload: Mapping[str, Any]) -> tuple[str, dict[str, Any], Any]:
 #: The game's version by id (``:game_id``): one indexed read, built once.
 VERSION_OF = select(Game.version).where(Game.id == bindparam("game_id"))
 #: The game's version and whether it is deleted, by id (``:game_id``): what a poll compares.
-HEAD_OF = select(Game.version, Game.deleted_at.is_not(None)).where(Game.id == bindparam("game_id"))
+HEAD_OF = select(Game.version, Game.deleted_at.is_not(None), Game.next_game_id.is_not(None)).where(
+    Game.id == bindparam("game_id"))
 
 
 #: When the game's latest entry was stored and its latest undo made (``:game_id``).
@@ -277,12 +278,21 @@ def _remember_undo(game_id: str, view: GameView, version: int, last_seq: int, fo
                                     game=view.row.game, setup=view.row.setup))
 
 
-def create_game(payload: Mapping[str, Any]) -> GameView:
-    """Create a game from ``{"game", "players", "first_player"}``. Raises ``RuleError("bad_setup")``."""
+def create_game(payload: Mapping[str, Any], *, after: str | None = None) -> GameView:
+    """Create a game from ``{"game", "players", "first_player"}``. Raises ``RuleError("bad_setup")``.
+
+    ``after``: the finished game whose table starts this one ("New game, same players"); it
+    then names this game as its next (``Game.next_game_id``), once, so the other phones still
+    on it are offered the new game. An ``after`` that is not such a game is ignored.
+    """
     kind, setup, state = _setup(payload)
     row = Game(id=new_id(), game=kind, setup=setup, version=0, status="active", started=utcnow())
     db.session.add(row)
     people.attach(row, payload)
+    previous = game_row(after) if after is not None else None
+    if previous is not None and previous.status == "finished" and previous.next_game_id is None \
+            and previous.deleted_at is None:
+        previous.next_game_id = row.id
     db.session.commit()
     return GameView(row=row, events=(), state=state)
 

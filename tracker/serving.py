@@ -8,7 +8,7 @@
 - **Compression** of responses (Flask-Compress): brotli or gzip, whichever the client prefers,
   for HTML, htmx partials, JSON, CSS and JavaScript of 500 bytes or more.
 - **Quiet polls**: a game screen's poll while nothing changed (``GET /games/<id>/poll?v=<the
-  version it shows>``: a third of a busy night's requests) is answered 204 by ``QuietPolls``
+  version it shows>``, ``d=1`` when it shows the game deleted, ``x=1`` when it offers the next game: a third of a busy night's requests) is answered 204 by ``QuietPolls``
   after one read of the game's version, without the Flask request around it.
 - **Fingerprinted static files**: ``url_for('static', filename='app.css')`` gives
   ``/static/app.<hash>.css`` (12 hex digits of the file's SHA-256). A fingerprinted URL is
@@ -100,7 +100,7 @@ class QuietPolls:
     """
 
     PATH = re.compile(r"^/games/([A-Za-z0-9_-]{16,64})/poll$")
-    QUERY = re.compile(rf"^v=({VERSION_TEXT})(?:&n=[0-9]{{1,9}})?(&d=1)?$")
+    QUERY = re.compile(rf"^v=({VERSION_TEXT})(?:&n=[0-9]{{1,9}})?(&d=1)?(&x=1)?$")
     HEADERS = [*SECURITY_HEADERS, ("Vary", "HX-Request, Accept-Encoding")]
 
     def __init__(self, app: Flask, wsgi_app: Any) -> None:
@@ -114,8 +114,8 @@ class QuietPolls:
             query = self.QUERY.match(environ.get("QUERY_STRING", "")) if path else None
             head = self._head(path[1]) if query is not None else None
             version = head[0] if head is not None else None
-            if head is not None and head[1] != bool(query[2]):
-                version = None  # deleted or restored since the screen was drawn: the app draws it
+            if head is not None and (head[1] != bool(query[2]) or head[2] != bool(query[3])):
+                version = None  # deleted, restored or followed by a next game since: the app draws it
             if version is not None and version == int(query[1]):
                 start_response("204 NO CONTENT", list(self.HEADERS))
                 return []
@@ -140,9 +140,9 @@ class QuietPolls:
             resp = pages.shared_screen(game_id, version)
             return None if resp is None else self.app.process_response(resp)
 
-    def _head(self, game_id: str) -> tuple[int, bool] | None:
-        """The stored version of ``game_id`` and whether it is deleted (None for an unknown game
-        or a failed read)."""
+    def _head(self, game_id: str) -> tuple[int, bool, bool] | None:
+        """The stored version of ``game_id``, whether it is deleted and whether it names a next
+        game (None for an unknown game or a failed read)."""
         if self._engine is None:
             from .db import db
 
@@ -151,7 +151,7 @@ class QuietPolls:
         try:
             with self._engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
                 found = conn.execute(service.HEAD_OF, {"game_id": game_id}).first()
-                return None if found is None else (found[0], bool(found[1]))
+                return None if found is None else (found[0], bool(found[1]), bool(found[2]))
         except Exception:  # noqa: BLE001 — the app answers instead, with its own error handling
             return None
 

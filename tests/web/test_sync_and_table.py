@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from helpers import load_fixture, new_game, post
+from helpers import fixture_log, import_log, load_fixture, new_game, post
 
 HX = {"HX-Request": "true"}
 
@@ -129,3 +129,32 @@ def test_the_app_is_installable(client):
     assert "/offline" in text
     assert client.get("/offline").status_code == 200
     assert 'rel="manifest"' in client.get("/").get_data(as_text=True)
+
+
+def test_the_other_phone_on_a_finished_game_is_offered_the_next_game(client):
+    """"New game, same players" on one phone: the other phone, still on the finished game, gets
+    its screen redrawn by its poll (x=1 from then on) with the way to the new game."""
+    finished = import_log(client, fixture_log("duel-1069.json"))
+    gid = finished["id"]
+    page = client.get(f"/games/{gid}").get_data(as_text=True)
+    link = re.search(r'id="same-players" href="([^"]+)"', page)[1].replace("&amp;", "&")
+    assert f"after={gid}" in link
+    assert client.get(f"/games/{gid}/poll?v={finished['version']}&n={finished['version']}", headers=HX).status_code == 204
+    home = client.get(link).get_data(as_text=True)
+    assert f'name="after" value="{gid}"' in home
+    names = finished["players"]
+    created = client.post("/games", data={"game": "duel", "player0": names[0]["name"], "player1": names[1]["name"],
+                                          "first": "1", "after": gid})
+    new_id = created.headers["Location"].rsplit("/", 1)[-1]
+    polled = client.get(f"/games/{gid}/poll?v={finished['version']}&n={finished['version']}", headers=HX)
+    body = polled.get_data(as_text=True)
+    assert polled.status_code == 200 and f'href="/games/{new_id}"' in body and 'id="next-game"' in body
+    assert f"&amp;x=1" in body  # the redrawn screen's poller says it shows the next game: quiet again
+    again = re.search(r'hx-get="([^"]+/poll[^"]+)"', body)[1].replace("&amp;", "&")
+    assert client.get(again, headers=HX).status_code == 204
+    # A second "same players" game from the same finished game does not move the link.
+    client.post("/games", data={"game": "duel", "player0": "X", "player1": "Y", "first": "0", "after": gid})
+    assert f'href="/games/{new_id}"' in client.get(f"/games/{gid}").get_data(as_text=True)
+    # An active game names no next game, whatever a form says.
+    client.post("/games", data={"game": "duel", "player0": "P", "player1": "Q", "first": "0", "after": new_id})
+    assert 'id="next-game"' not in client.get(f"/games/{new_id}").get_data(as_text=True)

@@ -96,6 +96,7 @@ def _game_response(body: str, game_id: str, version: int, alerts: list[dict[str,
 @bp.get("/")
 def home():  # type: ignore[no-untyped-def]
     prefill = MultiDict({k: request.args.get(k, "")[:40] for k in ("game", "player0", "player1", "player2", "player3")})
+    prefill["after"] = request.args.get("after", "")[:64]  # the finished game this one follows
     return _home(prefill)
 
 
@@ -128,7 +129,7 @@ def create_game():  # type: ignore[no-untyped-def]
     if kind == "splendor":
         payload["nobles"] = form.getlist("noble")[:10]
     try:
-        view = service.create_game(payload)
+        view = service.create_game(payload, after=form.get("after") or None)
     except RuleError as err:
         return _home(form, error_message(err), 422)
     return redirect(url_for("pages.game", game_id=view.row.id), code=303)
@@ -337,6 +338,8 @@ def poll(game_id: str):  # type: ignore[no-untyped-def]
         abort(404)
     deleted = row.deleted_at is not None
     if deleted != (request.args.get("d") == "1"):  # deleted or restored since this screen was drawn
+        return _render_game(service.load_row(row), announce=False)
+    if (row.next_game_id is not None) != (request.args.get("x") == "1"):  # the table started its next game
         return _render_game(service.load_row(row), announce=False)
     if screen.seen_version(request.args) == row.version:
         return "", 204
