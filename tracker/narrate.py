@@ -57,7 +57,8 @@ ABILITY_NAMES = {
 
 def token_list(bag: Tokens) -> str:
     """``2 red, 1 pearl`` in the current language."""
-    parts = [_("%(n)s %(kind)s", n=n, kind=TOKEN_NAMES[k]) for k, n in bag.items() if n]
+    parts = [ngettext("%(num)s pearl", "%(num)s pearls", n) if k == "pearl" else _("%(n)s %(kind)s", n=n, kind=TOKEN_NAMES[k])
+             for k, n in bag.items() if n]
     return ", ".join(parts) if parts else _("nothing")
 
 
@@ -123,9 +124,12 @@ def describe(event: Event, before: Any, after: Any) -> str:
         if event.wild_color:
             text += " " + _("on %(color)s", color=TOKEN_NAMES[event.wild_color])
         text += " " + _("paying %(tokens)s", tokens=token_list(event.payment))
-        if event.steal:
-            text += _(", stealing 1 %(kind)s", kind=TOKEN_NAMES[event.steal])
+        other = before.players[1 - event.player].name if len(before.players) == 2 else ""
         card = _card(event.card)
+        if event.steal:
+            text += _(", stealing 1 %(kind)s from %(other)s", kind=TOKEN_NAMES[event.steal], other=other)
+        elif getattr(card, "ability", "none") == "steal_token":
+            text += _(" (nothing to steal: %(other)s holds no gem or pearl)", other=other)
         if getattr(card, "ability", "none") == "take_token":
             gained = after.players[event.player].tokens.get(card.color) - (
                 before.players[event.player].tokens.get(card.color) - event.payment.get(card.color))
@@ -140,12 +144,18 @@ def describe(event: Event, before: Any, after: Any) -> str:
         ability = ABILITY_NAMES[royal.ability]
         text = _("%(name)s took royal card %(card)s (%(points)s prestige%(ability)s).",
                  name=who, card=royal.id, points=royal.points, ability=f", {ability}" if ability else "")
+        other = before.players[1 - event.player].name
         if event.steal:
-            text += " " + _("Stole 1 %(kind)s.", kind=TOKEN_NAMES[event.steal])
+            text += " " + _("Stole 1 %(kind)s from %(other)s.", kind=TOKEN_NAMES[event.steal], other=other)
+        elif royal.ability == "steal_token":
+            text += " " + _("Nothing to steal: %(other)s holds no gem or pearl.", other=other)
     elif isinstance(event, TakeNoble):
         text = _("%(name)s welcomed noble %(noble)s (3 prestige).", name=who, noble=event.noble)
     elif isinstance(event, Discard):
-        text = _("%(name)s returned %(tokens)s to the bag.", name=who, tokens=token_list(event.tokens))
+        if getattr(before, "game", "duel") == "splendor":  # classic Splendor has no bag (S-3.1)
+            text = _("%(name)s returned %(tokens)s to the supply.", name=who, tokens=token_list(event.tokens))
+        else:
+            text = _("%(name)s returned %(tokens)s to the bag.", name=who, tokens=token_list(event.tokens))
     elif isinstance(event, Correction):
         fixed = []
         if event.tokens is not None:

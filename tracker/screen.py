@@ -503,7 +503,7 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
         }
         ctx["data"] = data
         ctx["preview"] = preview(view, data)
-        if not affordable:
+        if not affordable and not (is_joker and not jokers):  # a joker with no colour to join: the rule's reason
             ctx["preview"] = Preview(error=_("%(name)s cannot pay for %(card)s: it costs %(owed)s after bonuses.",
                                              name=me.name, card=card.id, owed=narrate.token_list(owed)))
     return ctx
@@ -521,7 +521,8 @@ def reserve_sheet(view: GameView, args: Any) -> dict[str, Any]:
     ctx: dict[str, Any] = {"sheet": "reserve", "src": str(level), "color": color, "levels": LEVELS,
                            "filters": [(c, letters[c], narrate.TOKEN_NAMES[c]) for c in kind.filters],
                            "grid": _catalogue_grid(kind, state, level, color, me),
-                           "decks": [(lv, state.deck_left(lv)) for lv in LEVELS], "selected": None}
+                           "decks": [(lv, max(0, state.deck_left(lv))) for lv in LEVELS], "selected": None,
+                           "gold": state.board.gold > 0}
     card = kind.card(args.get("card"))
     secret = _int_arg(args, "secret", LEVELS, 0)
     data: dict[str, Any] | None = None
@@ -612,8 +613,11 @@ def ranking(state: splendor.SplendorState) -> list[dict[str, Any]]:
     """Players by final standing (S-4): most prestige, then fewest development cards."""
     order = sorted(range(len(state.players)), key=lambda s: (-state.players[s].prestige, len(state.players[s].cards)))
     winners = set(state.winner.players) if state.winner is not None else set()
+    standing = {s: (-state.players[s].prestige, len(state.players[s].cards)) for s in order}
     return [{"seat": s, "name": state.players[s].name, "prestige": state.players[s].prestige,
-             "cards": len(state.players[s].cards), "winner": s in winners} for s in order]
+             "cards": len(state.players[s].cards), "winner": s in winners,
+             "rank": 1 + sum(1 for t in order if standing[t] < standing[s])}  # a tie shares its rank
+            for s in order]
 
 
 def splendor_context(view: GameView) -> dict[str, Any]:

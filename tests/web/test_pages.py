@@ -6,7 +6,7 @@ import json
 import re
 
 import pytest
-from helpers import load_fixture, new_game, post
+from helpers import fixture_log, load_fixture, new_game, post
 
 HX = {"HX-Request": "true"}
 
@@ -396,3 +396,36 @@ def test_a_phone_whose_write_lost_to_an_undo_is_told_an_undo_came_first(client):
     form_post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"black": 1}}, 3, entry_id="f4")
     stale = form_post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"white": 1}}, 3, entry_id="f5")
     assert stale.status_code == 409 and "Another phone recorded this first: Ben took 1 black." in stale.get_data(as_text=True)
+
+
+def test_the_log_says_from_whom_a_token_is_stolen_and_when_nothing_can_be(client):
+    """D-8 steal: the sentence names the opponent robbed; with nothing to steal (no gem or pearl
+    held, gold never) it says so, as "take a token" does; pearls are counted in the plural."""
+    game = new_game(client, ("Ana", "Ben"))
+    gid = game["id"]
+    fix = {"type": "correction", "player": 0, "set": {
+        "tokens": {"blue": 4, "red": 3},
+        "board": {"white": 4, "blue": 0, "green": 4, "red": 1, "black": 4, "pearl": 2, "gold": 3}}}
+    assert client.post(f"/api/games/{gid}/events", json=fix).status_code == 200
+    buy = {"type": "purchase", "player": 0, "card": "D2-02", "payment": {"blue": 4, "red": 3}}
+    sheet = client.get(f"/games/{gid}/sheet/buy?src=board&card=D2-02", headers=HX).get_data(as_text=True)
+    assert "(nothing to steal: Ben holds no gem or pearl)" in sheet
+    assert client.post(f"/api/games/{gid}/events", json=buy).status_code == 200
+    assert client.post(f"/api/games/{gid}/events", json={"type": "take_tokens", "player": 1, "tokens": {"pearl": 2}}).status_code == 200
+    log = client.get(f"/games/{gid}/log", headers=HX).get_data(as_text=True)
+    assert "(nothing to steal: Ben holds no gem or pearl)" in log and "Ben took 2 pearls." in log
+    stolen = client.post("/api/games/import", json=fixture_log("duel-1102.json", players=("Ana", "Ben"))).get_json()
+    log = client.get(f"/games/{stolen['id']}/log", headers=HX).get_data(as_text=True)
+    assert "stealing 1 white from Ben" in log
+
+
+def test_a_joker_without_a_bonus_card_is_refused_with_the_reason(client):
+    """D-7: the buy sheet of a joker for a player who owns no bonus card says why it cannot be
+    bought (joker_needs_bonus), not "choose the colour" with no colour to choose."""
+    game = new_game(client, ("Ana", "Ben"))
+    sheet = client.get(f"/games/{game['id']}/sheet/buy?src=board&card=D1-26", headers=HX).get_data(as_text=True)
+    assert "A joker needs a card with a bonus already owned." in sheet
+    assert "Choose the colour the joker joins." not in sheet
+    resp = client.post(f"/api/games/{game['id']}/events",
+                       json={"type": "purchase", "player": 0, "card": "D1-26", "payment": {"white": 4, "pearl": 1}})
+    assert resp.status_code == 422 and resp.get_json()["error"]["code"] == "joker_needs_bonus"

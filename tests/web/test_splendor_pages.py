@@ -177,3 +177,47 @@ def test_a_player_who_can_take_no_action_passes_from_the_take_sheet(client):
     assert resp.status_code == 200 and "Ana could take no action and passed." in resp.get_data(as_text=True)
     assert client.get(f"/api/games/{gid}").get_json()["current_player"] == 1
 
+
+
+def test_splendor_tokens_go_back_to_the_supply_not_a_bag(client):
+    """S-3.1: classic Splendor has no bag; the discard prompt and the log say "supply"."""
+    gid = client.post("/api/games", json={"game": "splendor", "players": ["Ana", "Ben"], "first_player": 0,
+                                          "nobles": ["N-01", "N-02", "N-03"]}).get_json()["id"]
+    tens = {"white": 2, "blue": 2, "green": 2, "red": 2, "black": 2}
+    fix = {"type": "correction", "player": 0, "set": {"tokens": tens,
+           "board": {"white": 2, "blue": 2, "green": 2, "red": 2, "black": 2, "gold": 5}}}
+    assert client.post(f"/api/games/{gid}/events", json=fix).status_code == 200
+    take = {"type": "take_tokens", "player": 0, "tokens": {"white": 1, "blue": 1, "green": 1}}
+    assert client.post(f"/api/games/{gid}/events", json=take).get_json()["pending"]["kind"] == "discard"
+    page = client.get(f"/games/{gid}").get_data(as_text=True)
+    assert "Tap the tokens returned to the supply" in page and "to the bag" not in page
+    back = {"type": "discard", "player": 0, "tokens": {"white": 1, "blue": 1, "green": 1}}
+    assert client.post(f"/api/games/{gid}/events", json=back).status_code == 200
+    log = client.get(f"/games/{gid}/log", headers=HX).get_data(as_text=True)
+    assert "Ana returned 1 white, 1 blue, 1 green to the supply." in log
+
+
+def test_a_shared_win_ranks_both_winners_first(client):
+    """S-4: tied on prestige and on cards, the winners share first place: both are ranked 1."""
+    from types import SimpleNamespace
+
+    from tracker.screen import ranking
+
+    players = [SimpleNamespace(name=n, prestige=p, cards=[0] * c) for n, p, c in
+               (("Ana", 15, 9), ("Ben", 15, 9), ("Cho", 12, 7), ("Dee", 12, 8))]
+    state = SimpleNamespace(players=players, winner=SimpleNamespace(players=(0, 1)))
+    assert [(r["name"], r["rank"]) for r in ranking(state)] == [("Ana", 1), ("Ben", 1), ("Cho", 3), ("Dee", 4)]
+
+
+def test_an_empty_deck_is_shown_as_empty_never_as_a_negative_count(client, monkeypatch):
+    """The reserve sheet's secret-card buttons: a deck with no card left (the face-up slots
+    then stay empty) says "deck empty" and cannot be tapped; never "(-4)"."""
+    from tracker.rules import splendor
+
+    gid = client.post("/api/games", json={"game": "splendor", "players": ["Ana", "Ben"], "first_player": 0,
+                                          "nobles": ["N-01", "N-02", "N-03"]}).get_json()["id"]
+    monkeypatch.setattr(splendor.SplendorState, "deck_left", lambda self, level: -4 if level == 1 else 20)
+    sheet = client.get(f"/games/{gid}/sheet/reserve", headers=HX).get_data(as_text=True)
+    assert "(-4)" not in sheet and "(deck empty)" in sheet
+    assert re.search(r'<span class="small-btn secret disabled" id="secret-1"', sheet)
+    assert re.search(r'<a class="small-btn secret" id="secret-2"', sheet)

@@ -589,12 +589,12 @@ def _purchase(state: DuelState, ev: Purchase) -> DuelState:
     elif _is_taken(state, card.id):
         raise RuleError("card_unavailable", N_("Card %(card)s is already bought or reserved."), "D-7", card=card.id)
     if card.is_joker:
-        if ev.wild_color is None:
-            raise RuleError("bad_event", N_("Choose the colour the joker joins."), "D-7")
-        if not joker_colors(me):
+        if not joker_colors(me):  # said first: no colour could be chosen
             raise RuleError(
                 "joker_needs_bonus", N_("A joker needs a card with a bonus already owned."), "D-7"
             )
+        if ev.wild_color is None:
+            raise RuleError("bad_event", N_("Choose the colour the joker joins."), "D-7")
         if ev.wild_color not in joker_colors(me):
             raise RuleError(
                 "joker_color", N_("%(name)s has no %(color)s card for the joker to join."), "D-7",
