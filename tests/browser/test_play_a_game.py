@@ -51,7 +51,7 @@ def test_a_complete_game_is_tapped_to_the_victory_banner_with_an_undo(page: Page
             before = table.version
             page.locator("#undo").click()
             page.wait_for_function("v => Number(document.querySelector('#game').dataset.version) > v", arg=before)
-            expect(page.locator(".alert-notice")).to_contain_text("undone")
+            expect(page.locator(".alert-notice")).to_contain_text("Undone: ")
             expect(page.locator("#log summary")).to_contain_text("(2)")
             table.enter(event)
         if n == 45:
