@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from driver import Table
 from playwright.sync_api import Page, expect
+from tables import stuck_splendor
 
 pytestmark = pytest.mark.browser
 
@@ -49,18 +50,12 @@ def test_the_pass_button_shows_above_the_action_tabs_when_the_take_sheet_opens(p
     """A stuck player (no gem in the supply, 3 cards reserved) taps Take: the sheet's Pass button
     is scrolled into view above the tabs that stay at the bottom of the screen, not under them."""
     api = page.request
-    game = api.post(live_server + "/api/games", data={"game": "splendor", "players": ["Ana", "Ben", "Cho"],
-                                                       "first_player": 0, "nobles": ["N-01", "N-02", "N-03", "N-04"]}).json()
-    gid = game["id"]
-    for turn in range(9):
-        assert api.post(f"{live_server}/api/games/{gid}/events", data={"type": "reserve", "player": turn % 3, "level": 1}).ok
-    for seat, tokens in enumerate(({"white": 5, "blue": 3, "gold": 2}, {"green": 5, "red": 3, "gold": 2},
-                                   {"black": 5, "blue": 2, "red": 2, "gold": 1})):
-        now = api.get(f"{live_server}/api/games/{gid}").json()
-        held = now["players"][seat]["tokens"]
-        board = {k: n - tokens.get(k, 0) + held.get(k, 0) for k, n in now["board"].items()}
-        fix = {"type": "correction", "player": seat, "set": {"tokens": tokens, "board": board}}
-        assert api.post(f"{live_server}/api/games/{gid}/events", data=fix).ok
+
+    def post(gid: str, event: dict) -> None:
+        assert api.post(f"{live_server}/api/games/{gid}/events", data=event).ok, event
+
+    gid = stuck_splendor(lambda setup: api.post(live_server + "/api/games", data=setup).json()["id"], post,
+                         lambda gid: api.get(f"{live_server}/api/games/{gid}").json())
     page.goto(f"{live_server}/games/{gid}")
     page.click("#action-take")
     button = page.locator('form[data-type="pass"] button')

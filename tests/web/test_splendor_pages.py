@@ -7,6 +7,7 @@ import re
 
 import pytest
 from helpers import load_fixture
+from tables import stuck_splendor
 
 from tracker.rules import splendor_autoplay
 from tracker.rules.events import event_to_dict
@@ -154,20 +155,17 @@ def test_classic_splendor_says_prestige_with_its_own_korean_word(client):
 def test_a_player_who_can_take_no_action_passes_from_the_take_sheet(client):
     """No gem left in the supply and 3 cards reserved: the take sheet offers Pass, and the turn
     goes on (S-2 ruling; random games found such a table). Earlier, passing is refused."""
-    game = client.post("/api/games", json={"game": "splendor", "players": ["Ana", "Ben", "Cho"], "first_player": 0,
-                                           "nobles": ["N-01", "N-02", "N-03", "N-04"]}).get_json()
-    gid = game["id"]
-    refused = client.post(f"/api/games/{gid}/events", json={"type": "pass", "player": 0})
+    def create(setup: dict) -> str:
+        return client.post("/api/games", json=setup).get_json()["id"]
+
+    def post(gid: str, event: dict) -> None:
+        assert client.post(f"/api/games/{gid}/events", json=event).status_code == 200, event
+
+    fresh = create({"game": "splendor", "players": ["Ana", "Ben", "Cho"], "first_player": 0,
+                    "nobles": ["N-01", "N-02", "N-03", "N-04"]})
+    refused = client.post(f"/api/games/{fresh}/events", json={"type": "pass", "player": 0})
     assert refused.status_code == 422 and refused.get_json()["error"]["code"] == "pass_not_allowed"
-    for turn in range(9):  # everybody reserves 3 secret cards; the 5 golds go to the first five
-        assert client.post(f"/api/games/{gid}/events", json={"type": "reserve", "player": turn % 3, "level": 1}).status_code == 200
-    for seat, tokens in enumerate(({"white": 5, "blue": 3, "gold": 2}, {"green": 5, "red": 3, "gold": 2},
-                                   {"black": 5, "blue": 2, "red": 2, "gold": 1})):
-        now = client.get(f"/api/games/{gid}").get_json()
-        held = now["players"][seat]["tokens"]
-        board = {k: n - tokens.get(k, 0) + held.get(k, 0) for k, n in now["board"].items()}
-        fix = {"type": "correction", "player": seat, "set": {"tokens": tokens, "board": board}}
-        assert client.post(f"/api/games/{gid}/events", json=fix).status_code == 200, fix
+    gid = stuck_splendor(create, post, lambda gid: client.get(f"/api/games/{gid}").get_json())
     state = client.get(f"/api/games/{gid}").get_json()
     assert state["current_player"] == 0 and not any(state["board"].values())
     sheet = client.get(f"/games/{gid}/sheet/take", headers=HX).get_data(as_text=True)
