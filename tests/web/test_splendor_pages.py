@@ -219,3 +219,16 @@ def test_an_empty_deck_is_shown_as_empty_never_as_a_negative_count(client, monke
     assert "(-4)" not in sheet and "(deck empty)" in sheet
     assert re.search(r'<span class="small-btn secret disabled" id="secret-1"', sheet)
     assert re.search(r'<a class="small-btn secret" id="secret-2"', sheet)
+
+
+def test_four_panels_show_one_nearest_noble_each_so_the_token_chips_fit_the_screen(client):
+    """At four players each panel names its one nearest noble (two at 2–3 players): the four
+    panels and the take sheet's chips then fit a 390×844 screen above the action tabs."""
+    for players, shown in ((["Ana", "Ben", "Cho", "Dee"], 1), (["Ana", "Ben", "Cho"], 2)):
+        gid = client.post("/api/games", json={"game": "splendor", "players": players, "first_player": 0,
+                                              "nobles": ["N-01", "N-02", "N-03", "N-04", "N-05"][:len(players) + 1]}
+                          ).get_json()["id"]
+        page = client.get(f"/games/{gid}").get_data(as_text=True)
+        rows = re.findall(r'<div class="noble-row">(.*?)</div>', page, re.S)
+        assert len(rows) == len(players)
+        assert all(row.split("nearest", 1)[1].count('class="noble"') == shown for row in rows), rows[0]
