@@ -48,8 +48,15 @@ def required() -> bool:
     return bool(current_app.config.get("ACCESS_CODE"))
 
 
-def _safe_next(target: str | None) -> str:
-    if not target or urlsplit(target).netloc or not target.startswith("/") or target.startswith("//"):
+#: A path of this site to go back to: "/" then path and query characters only (no "//" or "/\\"
+#: start, no space, tab, newline or backslash, which browsers may drop or read as "/").
+LOCAL_PATH = re.compile(r"^/(?![/\\])[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$")
+
+
+def safe_next(target: str | None) -> str:
+    """``target`` when it is a path of this site, else the home page: where a ``next`` parameter
+    may send the browser (never another site: no open redirect)."""
+    if not target or not LOCAL_PATH.match(target) or urlsplit(target).netloc:
         return url_for("pages.home")
     return target
 
@@ -71,7 +78,7 @@ def check_access():  # type: ignore[no-untyped-def]
 @limiter.limit("10 per minute;50 per hour", methods=["POST"])
 def enter():  # type: ignore[no-untyped-def]
     """The access-code page: one correct entry unlocks this device (a lasting session cookie)."""
-    target = _safe_next(request.values.get("next"))
+    target = safe_next(request.values.get("next"))
     if not required():
         return redirect(target)
     error = None

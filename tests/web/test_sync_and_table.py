@@ -107,6 +107,12 @@ def test_settings_are_remembered_and_go_back(client):
     page = client.get(f"/games/{game['id']}").get_data(as_text=True)
     assert 'data-theme="dark"' in page and 'class="table-mode"' in page and 'data-sound="on"' in page
     assert client.get("/settings?theme=neon&next=https://evil.example").headers["Location"] == "/"
+    # Never another site, however the address is disguised (browsers drop tabs and newlines,
+    # and read a backslash as a slash).
+    for disguised in ("/%09/evil.example", "/%0a/evil.example", "//evil.example", "/%5Cevil.example",
+                      "/\\evil.example", "%2F%2Fevil.example", "/%20/evil.example"):
+        resp = client.get(f"/settings?table=on&next={disguised}")
+        assert resp.status_code == 303 and resp.headers["Location"] == "/", disguised
 
 
 def test_the_language_switch_is_remembered(client):

@@ -19,7 +19,7 @@ from jinja2_fragments.flask import render_block
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
 
-from .. import screen, screens, service
+from .. import access, screen, screens, service
 from ..i18n import error_message
 from ..rules import catalog
 from ..rules.errors import N_, RuleError
@@ -382,10 +382,7 @@ SETTINGS = {"theme": ("system", "light", "dark"), "lang": ("auto", "en", "ko"), 
 def settings():  # type: ignore[no-untyped-def]
     """Remember a display choice on this device (cookies), then go back: theme, language,
     alert sound, table mode."""
-    target = request.args.get("next", "/")
-    if not target.startswith("/") or target.startswith("//"):
-        target = "/"
-    resp = redirect(target, code=303)
+    resp = redirect(access.safe_next(request.args.get("next")), code=303)
     for name, allowed in SETTINGS.items():
         value = request.args.get(name)
         if value in allowed:
