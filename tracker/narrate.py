@@ -97,8 +97,9 @@ def _player_change(before: Any, after: Any, seat: int) -> str:
     return ", ".join(parts)
 
 
-def describe(event: Event, before: Any, after: Any) -> str:
-    """One sentence for an applied event, with what it caused (alerts the rules raised)."""
+def describe(event: Event, before: Any, after: Any, *, consequences: bool = True) -> str:
+    """One sentence for an applied event, with what it caused (alerts the rules raised, the
+    win) unless ``consequences`` is False (an undo's notice names the entry, not its effects)."""
     who = before.players[event.player].name
     if isinstance(event, TakeTokens):
         text = _("%(name)s took %(tokens)s.", name=who, tokens=token_list(event.tokens))
@@ -171,6 +172,8 @@ def describe(event: Event, before: Any, after: Any) -> str:
             text += f" “{event.note}”"
     else:  # pragma: no cover - every Duel event is handled above
         text = event.type
+    if not consequences:
+        return text
     # The alerts the entry raised, but not the ones its own sentence already says.
     said = ("victory", "noble_visit") if isinstance(event, TakeNoble) else ("victory",)
     consequences = [tr(a.template, a.params) for a in after.alerts if a.kind not in said]

@@ -132,6 +132,21 @@ def last_write_was_undo(game_id: str) -> bool:
     return undone is not None and (created is None or undone >= created)
 
 
+def last_undone(view: GameView) -> tuple[RuleEvent, Any] | None:
+    """The entry the game's latest undo took back and the state it had led to, for telling a
+    phone that missed the undo what went: ``(event, state_with_it)``; None when there is none
+    or it no longer follows the game as it stands (a later undo or entry)."""
+    row = db.session.scalars(select(Event).where(Event.game_id == view.row.id, Event.undone.is_(True))
+                             .order_by(Event.undone_at.desc().nulls_last(), Event.seq.desc()).limit(1)).first()
+    if row is None:
+        return None
+    try:
+        event = parse_event(row.data, len(view.row.setup["players"]))
+        return event, view.engine.apply(view.state, event)
+    except RuleError:
+        return None
+
+
 def current_version(game_id: str) -> int | None:
     """The game's version (one indexed read, no replay); None for an unknown game."""
     if not is_game_id(game_id):

@@ -159,6 +159,11 @@ def test_a_correction_never_fixes_cards(client):
     assert error_of(resp) == "bad_event" and "cards are never corrected" in resp.get_json()["error"]["message"]
     top = {"type": "correction", "player": 0, "privileges": 0, "royals": ["R-1"]}
     assert error_of(client.post(f"/api/games/{game['id']}/events", json=top)) == "bad_event"
+    beside = {"type": "correction", "player": 1, "set": {"privileges": 1}, "cards": ["D1-07"]}
+    assert error_of(client.post(f"/api/games/{game['id']}/events", json=beside)) == "bad_event"
+    for key in ("card", "Cards", "royal", "noble"):
+        odd = {"type": "correction", "player": 0, "privileges": 0, key: "D1-07"}
+        assert error_of(client.post(f"/api/games/{game['id']}/events", json=odd)) == "bad_event", key
     assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
 
 

@@ -390,7 +390,7 @@ def test_a_phone_whose_write_lost_to_an_undo_is_told_an_undo_came_first(client):
     assert "recorded this first" not in body
     second = client.post(f"/games/{game['id']}/undo", data={"expected_version": "2"}, headers=HX)
     body = second.get_data(as_text=True)
-    assert second.status_code == 409 and "The game changed on another phone first, so nothing was undone." in body
+    assert second.status_code == 409 and "Another phone undid that entry first; nothing more was undone." in body
     state = client.get(f"/api/games/{game['id']}").get_json()
     assert state["version"] == 3 and state["players"][0]["tokens"]["red"] == 1 and state["players"][1]["tokens"]["blue"] == 0
     form_post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"black": 1}}, 3, entry_id="f4")
@@ -429,3 +429,26 @@ def test_a_joker_without_a_bonus_card_is_refused_with_the_reason(client):
     resp = client.post(f"/api/games/{game['id']}/events",
                        json={"type": "purchase", "player": 0, "card": "D1-26", "payment": {"white": 4, "pearl": 1}})
     assert resp.status_code == 422 and resp.get_json()["error"]["code"] == "joker_needs_bonus"
+
+
+def test_an_undo_names_the_entry_without_what_it_caused_and_a_stale_question_is_not_asked(client):
+    """Undoing the winning entry says which entry went, not that somebody wins; a plain undo
+    posted from a screen older than the game gets the conflict, not a question about another
+    entry; the other phone's poll names the undone entry too (also after an API undo)."""
+    state = client.post("/api/games/import", json=fixture_log("duel-1069.json", players=("Ana", "Ben"))).get_json()
+    gid, version = state["id"], state["version"]
+    undone = client.post(f"/games/{gid}/undo", data={"expected_version": str(version)}, headers=HX).get_data(as_text=True)
+    notice = re.search(r'<p class="alert alert-notice">([^<]*)</p>', undone)[1]
+    assert notice.startswith("Undone: Ana ") and "wins" not in notice
+    import flask_babel
+
+    flask_babel.refresh()
+    client.set_cookie("lang", "ko")  # a phone in another language: its screen is drawn for it, not kept
+    polled = client.get(f"/games/{gid}/poll?v={version}&n={version}", headers=HX)
+    client.delete_cookie("lang")
+    flask_babel.refresh()
+    assert "되돌렸습니다: " in polled.get_data(as_text=True)
+    stale = client.post(f"/games/{gid}/undo", data={"expected_version": str(version)})
+    body = stale.get_data(as_text=True)
+    assert stale.status_code == 409 and 'id="undo-confirm"' not in body
+    assert client.get(f"/api/games/{gid}").get_json()["version"] == version + 1

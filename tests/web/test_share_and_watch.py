@@ -85,7 +85,7 @@ def test_a_spectator_sees_the_game_without_controls_and_never_its_id(client):
     assert 'data-kind="done">✓ Ben took 1 blue.<' in fresh.get_data(as_text=True)  # the spectator's toast too
     client.post(f"/api/games/{game['id']}/undo", json={})
     undone = client.get(watch + "/poll?v=2&n=2", headers=HX).get_data(as_text=True)
-    assert "The last entry was undone." in undone and 'data-kind="done"' not in undone
+    assert "Undone: Ben took 1 blue." in undone and 'data-kind="done"' not in undone
 
 
 def test_a_spectator_cannot_write(client):

@@ -180,7 +180,8 @@ def _token_kind(data: Mapping[str, Any], name: str) -> str | None:
 #: What a correction's ``set`` may fix (GAME-LOG.md), and its ``note``.
 CORRECTION_FIELDS = frozenset(("tokens", "privileges", "board", "bag", "note"))
 #: Parts of the position a correction never fixes ("cards are never corrected (undo instead)").
-NEVER_CORRECTED = frozenset(("cards", "royals", "reserved", "nobles", "prestige", "crowns", "bonuses"))
+NEVER_CORRECTED = frozenset(("cards", "card", "royals", "royal", "reserved", "reserve", "nobles", "noble",
+                             "prestige", "crowns", "crown", "bonuses", "bonus"))
 
 
 def parse_event(data: Any, seats: int) -> Event:
@@ -231,10 +232,11 @@ def parse_event(data: Any, seats: int) -> Event:
     source = data.get("set", data)
     if not isinstance(source, Mapping):
         raise _bad(N_("A correction's set must be an object."))
-    fixes = set(source) - CORRECTION_FIELDS if "set" in data else set(source) & NEVER_CORRECTED
+    named = {str(k).casefold() for k in data} | {str(k).casefold() for k in source}
+    fixes = (set(map(str, source)) - CORRECTION_FIELDS if "set" in data else set()) | (named & NEVER_CORRECTED)
     if fixes:
-        raise _bad(N_("A correction fixes only tokens, privileges, the board or the bag, not %(field)s: "
-                      "cards are never corrected (undo instead)."), field=str(sorted(map(str, fixes))[0])[:20])
+        raise _bad(N_("A correction fixes only token counts and privileges, not %(field)s: "
+                      "cards are never corrected (undo instead)."), field=sorted(fixes)[0][:20])
     note = clean_text(data.get("note", source.get("note", "")) or "", MAX_NOTE)
     if note is None:
         raise _bad(N_("A note is plain text of at most %(max)s characters, without control characters."), max=MAX_NOTE)

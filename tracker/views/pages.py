@@ -19,7 +19,7 @@ from jinja2_fragments.flask import render_block
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
 
-from .. import access, screen, screens, service
+from .. import access, narrate, screen, screens, service
 from ..i18n import error_message
 from ..rules import catalog
 from ..rules.errors import N_, RuleError
@@ -223,23 +223,25 @@ UNDONE_ENTRY_NOTICE = N_("Undone: %(entry)s")
 CONFLICT_NOTICE = N_("Another phone recorded this first: %(entry)s The screen is up to date; check and try again.")
 UNDO_CONFLICT_NOTICE = N_("The game changed on another phone first, so nothing was undone. "
                           "The screen is up to date; check and try again.")
+UNDO_TWICE_NOTICE = N_("Another phone undid that entry first; nothing more was undone.")
 UNDONE_FIRST_NOTICE = N_("Another phone undid an entry first, so this was not recorded. "
                          "The screen is up to date; check and try again.")
 
 
 def _conflict_notice(view: service.GameView, undoing: bool) -> str:
     """What a phone whose write lost the race is told: what the other phone did, if it can be told."""
+    undone_first = service.last_write_was_undo(view.row.id)
     if undoing:
-        return _(UNDO_CONFLICT_NOTICE)
-    if service.last_write_was_undo(view.row.id):
+        return _(UNDO_TWICE_NOTICE) if undone_first else _(UNDO_CONFLICT_NOTICE)
+    if undone_first:
         return _(UNDONE_FIRST_NOTICE)
     last = screen.last_entry(view)
     return _(CONFLICT_NOTICE, entry=last) if last else _("Another phone recorded an entry first; check and try again.")
 
 
-def _write(game_id: str, action: Any, notice: str | None = None):  # type: ignore[no-untyped-def]
-    """Run a write (an entry, or an undo when ``notice`` is given: what both phones are told
-    after it) and answer with the screen, a 409 notice or the rule error."""
+def _write(game_id: str, action: Any, notice: Any = None):  # type: ignore[no-untyped-def]
+    """Run a write (an entry, or an undo when ``notice`` is given: ``notice(view)`` is what both
+    phones are told after it) and answer with the screen, a 409 notice or the rule error."""
     try:
         view = action()
     except service.GameNotFound:
@@ -251,7 +253,7 @@ def _write(game_id: str, action: Any, notice: str | None = None):  # type: ignor
     if not _is_htmx():
         return redirect(url_for("pages.game", game_id=game_id), code=303)
     if notice is not None:  # an undo: its notice is what the other phone sees too
-        return _render_game(view, announce=False, notice=notice, shared=True)
+        return _render_game(view, announce=False, notice=notice(view), shared=True)
     return _render_game(view, done=screen.entry_toast(view))
 
 
@@ -281,15 +283,29 @@ def undo(game_id: str):  # type: ignore[no-untyped-def]
     (``hx-confirm``); a plain form post without ``confirmed=1`` gets the screen asking first,
     and nothing is undone until that confirmation is posted."""
     before = _view(game_id)
-    if not _is_htmx() and request.form.get("confirmed") != "1" and before.events:
-        return _render_game(before, announce=False, confirm_undo=request.form.get("expected_version", ""))
     try:
         expected = _expected_version(request.form)
     except RuleError as err:
         return _rule_error(game_id, err)
-    undone = screen.entry_toast(before) if expected == before.version else ""  # else it conflicts
-    notice = _(UNDONE_ENTRY_NOTICE, entry=undone) if undone else _(UNDONE_NOTICE)
+    if not _is_htmx() and request.form.get("confirmed") != "1" and before.events:
+        if expected is not None and expected != before.version:  # the question would name another entry
+            return _render_game(before, 409, announce=False, notice=_conflict_notice(before, True))
+        return _render_game(before, announce=False, confirm_undo=request.form.get("expected_version", ""))
+
+    seen = before.version  # read now: the row object is refreshed by the write
+
+    def notice(after: service.GameView) -> str:
+        """"Undone: <the entry>" when this undo took back ``before``'s last entry."""
+        if after.version != seen + 1 or not before.events:
+            return _(UNDONE_NOTICE)
+        return undone_notice(before.events[-1], after.state, before.state)
+
     return _write(game_id, lambda: service.undo(game_id, expected_version=expected), notice=notice)
+
+
+def undone_notice(event: Any, without: Any, with_it: Any) -> str:
+    """The notice of an undo: the entry taken back, without what it had caused (its alerts, a win)."""
+    return _(UNDONE_ENTRY_NOTICE, entry=narrate.describe(event, without, with_it, consequences=False))
 
 
 #: The title and sentence of each HTTP error page a phone can meet (translated when shown).
@@ -361,7 +377,9 @@ def poll_news(view: service.GameView, seen: int | None, count: str) -> dict[str,
     if len(view.events) == shown + 1:
         return {"done": screen.entry_toast(view)}
     if len(view.events) == shown - 1:
-        return {"announce": False, "notice": _(UNDONE_NOTICE)}
+        undone = service.last_undone(view)
+        notice = undone_notice(undone[0], view.state, undone[1]) if undone else _(UNDONE_NOTICE)
+        return {"announce": False, "notice": notice}
     return {}
 
 
