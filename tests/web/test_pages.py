@@ -56,6 +56,11 @@ def test_an_empty_name_field_never_changes_who_starts(client):
     assert refused.status_code == 422 and "The player chosen to start has no name" in body
     assert 'value="2" checked' in body and 'value="0" checked' not in body
     assert len(client.get("/api/games").get_json()) == 1
+    duel = client.post("/games", data={"game": "duel", "player0": "Ana", "player1": "Ben", "first": "3"})
+    assert duel.status_code == 422 and "Choose who starts among the players named." in duel.get_data(as_text=True)
+    nobody = client.post("/games", data={"game": "splendor", "first": "0"})
+    assert nobody.status_code == 422 and "This game is played by 2 to 4 players." in nobody.get_data(as_text=True)
+    assert len(client.get("/api/games").get_json()) == 1
 
 
 def test_a_new_game_without_names_is_refused_with_a_message(client):

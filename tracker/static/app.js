@@ -133,6 +133,16 @@
     if (below > 0 && room > 0) { window.scrollBy(0, Math.min(below, room)); }
   });
 
+  // New game form: going back to Duel with a third or fourth starter chosen (hidden in Duel)
+  // chooses the first player again, visibly.
+  document.addEventListener("change", function (evt) {
+    var input = evt.target;
+    if (input.name !== "game" || input.value !== "duel" || !input.form) { return; }
+    var chosen = input.form.querySelector("input[name=first]:checked");
+    var first = input.form.querySelector("input[name=first][value='0']");
+    if (chosen && first && chosen.closest(".splendor-only")) { first.checked = true; }
+  });
+
   // Keyboard: a sheet redrawn by a tap inside it (a token chip, a tab, a card) gives the focus
   // back to the same control in the new sheet, not to the top of the page.
   var KEYS = ["data-kind", "data-tab", "data-card", "data-wild", "data-steal", "data-reveal", "data-gold-for"];

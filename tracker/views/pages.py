@@ -120,10 +120,12 @@ def create_game():  # type: ignore[no-untyped-def]
         first_player = secrets.randbelow(max(len(names), 1))
     elif first in ("0", "1", "2", "3") and int(first) in seats:
         first_player = seats.index(int(first))
+    elif len(names) < 2:
+        first_player = 0  # too few players: the setup's own refusal says so
     elif first in ("0", "1", "2", "3") and int(first) < len(fields):
         return _home(form, _("The player chosen to start has no name: fill in that name or choose another."), 422)
-    else:
-        first_player = 0
+    else:  # e.g. "Fourth" left chosen when the form went back to Duel: never a silent first player
+        return _home(form, _("Choose who starts among the players named."), 422)
     payload: dict[str, Any] = {"game": kind, "players": names, "first_player": first_player,
                                "best_of": form.get("best_of"), "session": form.get("session")}
     if kind == "splendor":
