@@ -631,6 +631,11 @@ def _parse_time(value: Any) -> datetime | None:
     return parsed
 
 
+#: Refusals that mean an entry is malformed (GAME-LOG.md: "malformed body or field, unknown
+#: type/kind/id"), not that the rules refuse it: in an imported log they make it ``bad_log``.
+MALFORMED = frozenset(("bad_event", "unknown_card"))
+
+
 def _replay_log(log: Any) -> tuple[str, dict[str, Any], Any, list[RuleEvent]]:
     """Check and replay a log: ``(kind, setup, final_state, events)``; raises ``RuleError``."""
     if not isinstance(log, Mapping) or log.get("format") != LOG_FORMAT:
@@ -645,6 +650,8 @@ def _replay_log(log: Any) -> tuple[str, dict[str, Any], Any, list[RuleEvent]]:
         kind, setup, state = _setup(log)
     except RuleError as exc:
         raise RuleError("bad_log", exc.template, exc.rule, **exc.params) from exc
+    if log.get("result") is not None and not isinstance(log.get("result"), Mapping):
+        raise RuleError("bad_log", N_("A log's result is null or an object with winner and turns."))
     engine = ENGINES[kind]
     parsed = []
     for i, data in enumerate(events, start=1):
@@ -657,6 +664,10 @@ def _replay_log(log: Any) -> tuple[str, dict[str, Any], Any, list[RuleEvent]]:
         try:
             state = engine.apply(state, ev)
         except RuleError as exc:
+            if exc.code in MALFORMED:  # an id no catalogue knows, a field no entry has: malformed
+                raise RuleError(
+                    "bad_log", N_("Event %(n)s of the log is malformed: %(reason)s"), exc.rule, n=i, reason=exc
+                ) from exc
             raise RuleError(
                 "import_mismatch", N_("Event %(n)s of the log is refused: %(reason)s"), exc.rule, n=i, reason=exc
             ) from exc

@@ -39,7 +39,6 @@ def test_a_correction_moving_tokens_between_a_player_and_the_supply_is_accepted_
     [
         dict(tokens={"red": 2}),  # the player's tokens alone: the red would add up to 5
         dict(board={"white": 4, "blue": 4, "green": 4, "red": 4, "black": 4, "gold": 4}),  # a gold lost
-        dict(tokens={"pearl": 1}, board={"white": 4, "blue": 4, "green": 4, "red": 4, "black": 4, "gold": 5}),
     ],
 )
 def test_a_correction_that_breaks_a_total_is_refused(fix):
@@ -47,8 +46,9 @@ def test_a_correction_that_breaks_a_total_is_refused(fix):
     assert error.code == "invariant_broken" and error.rule == "S-1"
 
 
-def test_splendor_has_no_privileges_and_no_bag_to_correct():
-    for fix in (Correction(player=ANA, privileges=1), Correction(player=ANA, bag=Tokens(red=1))):
+def test_splendor_has_no_privileges_no_bag_and_no_pearls_to_correct():
+    for fix in (Correction(player=ANA, privileges=1), Correction(player=ANA, bag=Tokens(red=1)),
+                correct(ANA, tokens={"pearl": 1}, board={"white": 4, "blue": 4, "green": 4, "red": 4, "black": 4, "gold": 5})):
         assert pytest.raises(RuleError, splendor.apply, new(), fix).value.code == "bad_event"
 
 

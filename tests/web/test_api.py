@@ -145,6 +145,9 @@ def test_a_log_event_that_is_no_entry_is_a_malformed_log_and_a_refused_one_a_mis
         resp = client.post("/api/games/import", json={**log, "events": [broken] + log["events"][1:]})
         assert error_of(resp) == "bad_log"
         assert "Event 1 of the log is malformed" in resp.get_json()["error"]["message"]
+    unknown = {"type": "reserve", "player": log["events"][0]["player"], "card": "D9-99"}
+    assert error_of(client.post("/api/games/import", json={**log, "events": [unknown]})) == "bad_log"
+    assert error_of(client.post("/api/games/import", json={**log, "result": "won"})) == "bad_log"
     wrong_turn = dict(log["events"][0], player=1 - log["events"][0]["player"])
     resp = client.post("/api/games/import", json={**log, "events": [wrong_turn] + log["events"][1:]})
     assert error_of(resp) == "import_mismatch"

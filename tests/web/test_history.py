@@ -267,6 +267,13 @@ def test_an_import_answers_with_a_redirect_so_a_reload_sends_nothing_again(clien
     assert "Imported 1 game(s); 0 already stored." in client.get(resp.headers["Location"]).get_data(as_text=True)
 
 
+def test_a_file_saved_with_a_byte_order_mark_imports(client):
+    """Some editors save UTF-8 with a byte order mark: the file is still a game log."""
+    body = b"\xef\xbb\xbf" + json.dumps(fixture_log("own-crowns.json", ["Ana", "Ben"])).encode()
+    resp = client.post("/history/import", data={"file": (io.BytesIO(body), "g.json")}, content_type="multipart/form-data")
+    assert resp.status_code == 303 and resp.headers["Location"] == "/history?imported=1&existing=0"
+
+
 def test_importing_from_the_history_page_never_duplicates(client):
     log = fixture_log("duel-1069.json", ["Ana", "Ben"])
     resp = upload(client, log)

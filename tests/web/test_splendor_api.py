@@ -88,5 +88,7 @@ def test_splendor_errors_come_from_its_rules(client):
     assert again.get_json()["error"]["code"] == "take_two_needs_four"
     pearl = post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"pearl": 1}})
     assert pearl.status_code == 422
+    fix = post(client, gid, {"type": "correction", "player": 1, "set": {"tokens": {"pearl": 1}, "board": {"pearl": 0}}})
+    assert fix.status_code == 422 and "Splendor has no pearls" in fix.get_json()["error"]["message"]
     royal = post(client, gid, {"type": "take_royal", "player": 1, "royal": "DR-1"})
     assert royal.status_code == 422 and royal.get_json()["error"]["code"] == "bad_event"

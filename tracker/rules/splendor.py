@@ -471,6 +471,8 @@ def _correct(state: SplendorState, ev: Correction) -> SplendorState:
     """
     if ev.privileges is not None or ev.bag is not None:
         raise RuleError("bad_event", N_("Splendor has no privileges and no bag: correct tokens or the supply."), "S-1")
+    if any(bag is not None and bag.pearl for bag in (ev.tokens, ev.board)):
+        raise RuleError("bad_event", N_("Splendor has no pearls: correct the gems and gold only."), "S-1")
     if ev.tokens is not None:
         state = _set_player(state, ev.player, tokens=ev.tokens)
     if ev.board is not None:

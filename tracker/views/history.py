@@ -145,7 +145,7 @@ def import_file():  # type: ignore[no-untyped-def]
     request.max_content_length = MAX_IMPORT_BYTES
     upload = request.files.get("file")
     try:
-        data = json.loads(upload.read().decode("utf-8")) if upload else None
+        data = json.loads(upload.read().decode("utf-8-sig")) if upload else None
     except (ValueError, UnicodeDecodeError, RecursionError):
         data = None
     if data is None:
