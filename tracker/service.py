@@ -296,20 +296,34 @@ def _remember_undo(game_id: str, view: GameView, version: int, last_seq: int, fo
 def create_game(payload: Mapping[str, Any], *, after: str | None = None) -> GameView:
     """Create a game from ``{"game", "players", "first_player"}``. Raises ``RuleError("bad_setup")``.
 
-    ``after``: the finished game whose table starts this one ("New game, same players"); it
-    then names this game as its next (``Game.next_game_id``), once, so the other phones still
-    on it are offered the new game. An ``after`` that is not such a game is ignored.
+    ``after``: the finished game whose table starts this one ("New game, same players"); when
+    the same people sit down again it names this game as its next (``Game.next_game_id``;
+    once, unless that game was deleted), so the other phones still on it are offered the new
+    game. An ``after`` that is not such a game is ignored.
     """
     kind, setup, state = _setup(payload)
     row = Game(id=new_id(), game=kind, setup=setup, version=0, status="active", started=utcnow())
     db.session.add(row)
     people.attach(row, payload)
     previous = game_row(after) if after is not None else None
-    if previous is not None and previous.status == "finished" and previous.next_game_id is None \
-            and previous.deleted_at is None:
+    if previous is not None and previous.status == "finished" and previous.deleted_at is None \
+            and next_game(previous) is None and _same_people(previous.setup, setup):
         previous.next_game_id = row.id
     db.session.commit()
     return GameView(row=row, events=(), state=state)
+
+
+def _same_people(one: Mapping[str, Any], other: Mapping[str, Any]) -> bool:
+    """True when two setups seat the same players (names ignoring case, in any order)."""
+    return sorted(n.casefold() for n in one["players"]) == sorted(n.casefold() for n in other["players"])
+
+
+def next_game(row: Game) -> str | None:
+    """The id of the game the table started after this one, while that game is not deleted."""
+    if row.next_game_id is None:
+        return None
+    following = game_row(row.next_game_id)
+    return following.id if following is not None and following.deleted_at is None else None
 
 
 def _summary(state: Any) -> dict[str, Any]:

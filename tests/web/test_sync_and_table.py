@@ -158,9 +158,20 @@ def test_the_other_phone_on_a_finished_game_is_offered_the_next_game(client):
     assert f"&amp;x=1" in body  # the redrawn screen's poller says it shows the next game: quiet again
     again = re.search(r'hx-get="([^"]+/poll[^"]+)"', body)[1].replace("&amp;", "&")
     assert client.get(again, headers=HX).status_code == 204
-    # A second "same players" game from the same finished game does not move the link.
+    # A second "same players" game from the same finished game does not move the link; other
+    # people's game never takes it.
+    client.post("/games", data={"game": "duel", "player0": names[1]["name"], "player1": names[0]["name"],
+                                "first": "0", "after": gid})
     client.post("/games", data={"game": "duel", "player0": "X", "player1": "Y", "first": "0", "after": gid})
     assert f'href="/games/{new_id}"' in client.get(f"/games/{gid}").get_data(as_text=True)
+    # The next game deleted: it is not offered, and a new "same players" game takes its place.
+    client.post(f"/history/{new_id}/delete")
+    assert 'id="next-game"' not in client.get(f"/games/{gid}").get_data(as_text=True)
+    stranger = client.post("/games", data={"game": "duel", "player0": "X", "player1": "Y", "first": "0", "after": gid})
+    assert 'id="next-game"' not in client.get(f"/games/{gid}").get_data(as_text=True), stranger
+    again = client.post("/games", data={"game": "duel", "player0": names[0]["name"], "player1": names[1]["name"],
+                                        "first": "0", "after": gid}).headers["Location"].rsplit("/", 1)[-1]
+    assert f'href="/games/{again}"' in client.get(f"/games/{gid}").get_data(as_text=True)
     # An active game names no next game, whatever a form says.
     client.post("/games", data={"game": "duel", "player0": "P", "player1": "Q", "first": "0", "after": new_id})
     assert 'id="next-game"' not in client.get(f"/games/{new_id}").get_data(as_text=True)
