@@ -642,7 +642,13 @@ def _parse_time(value: Any) -> datetime | None:
             parsed = parsed.astimezone(timezone.utc).replace(tzinfo=None)
     except (ValueError, OverflowError) as exc:
         raise RuleError("bad_log", N_("Times in a log are ISO 8601 texts.")) from exc
+    if not EARLIEST_TIME <= parsed <= utcnow() + timedelta(days=1):  # a day of clock skew at most
+        raise RuleError("bad_log", N_("A game's times lie between the year 2000 and today."))
     return parsed
+
+
+#: The earliest start or end a log may give a game (anything before is a typo or a forgery).
+EARLIEST_TIME = datetime(2000, 1, 1)
 
 
 #: Refusals that mean an entry is malformed (GAME-LOG.md: "malformed body or field, unknown

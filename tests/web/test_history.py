@@ -196,6 +196,31 @@ def test_days_and_times_are_shown_in_the_readers_language_and_time_zone(client):
     assert "Sunday, November 8, 2026" in page and "7:00 PM" in page
 
 
+def test_impossible_times_are_refused_at_import_and_never_break_the_history(app, client):
+    """A log dated in the year 9999 is refused (bad_log); a game stored with such a time anyway
+    (an older release accepted it) still lets the history load in a zone ahead of UTC."""
+    from datetime import datetime
+
+    import flask_babel
+
+    from tracker.db import db
+    from tracker.models import Game
+
+    log = fixture_log("own-crowns.json", ["Ana", "Ben"], "9999-12-30T00:00:00Z")
+    resp = client.post("/api/games/import", json=log)
+    assert resp.status_code == 422 and resp.get_json()["error"]["code"] == "bad_log"
+    game = import_log(client, fixture_log("own-crowns.json", ["Ana", "Ben"]))
+    with app.app_context():
+        row = db.session.get(Game, game["id"])
+        row.started = datetime(9999, 12, 31, 23, 59, 59)
+        db.session.commit()
+    client.set_cookie("tz", "Asia/Seoul")
+    flask_babel.refresh()
+    page = client.get("/history")
+    assert page.status_code == 200 and "9999-12-31" in page.get_data(as_text=True)
+    assert client.get(f"/games/{game['id']}/review").status_code == 200
+
+
 def test_a_best_of_three_session_is_started_and_continued_from_the_home_page(app, client):
     home = client.get("/").get_data(as_text=True)
     assert 'name="best_of" value="3"' in home and 'href="/history"' in home

@@ -41,17 +41,23 @@ def when(value: datetime, with_date: bool = True) -> str:
     """A stored time (naive UTC) as the reader reads times: in their language and time zone
     (the ``tz`` cookie, see ``tracker._timezone``), e.g. ``Nov 30, 2026, 9:17 PM`` / ``2026. 11. 30. 오후 9:17``; only the
     time with ``with_date`` False."""
-    time_text = format_time(value, "short")
-    if not with_date:
-        return time_text
-    joined = get_datetime_format("medium", locale=get_locale()).replace("'", "")  # "{1}, {0}" / "{1} {0}"
-    return joined.replace("{0}", time_text).replace("{1}", format_date(value, "medium"))
+    try:
+        time_text = format_time(value, "short")
+        if not with_date:
+            return time_text
+        joined = get_datetime_format("medium", locale=get_locale()).replace("'", "")  # "{1}, {0}" / "{1} {0}"
+        return joined.replace("{0}", time_text).replace("{1}", format_date(value, "medium"))
+    except (OverflowError, ValueError):  # a time the zone cannot shift (year 9999): shown as stored
+        return value.isoformat(sep=" ", timespec="minutes") + " UTC"
 
 
 def day_name(value: datetime | date) -> str:
     """The day a table session was played, in full (``Monday, November 30, 2026`` /
     ``2026년 11월 30일 월요일``); a stored time is taken in the reader's time zone first."""
-    return format_date(value, "full")
+    try:
+        return format_date(value, "full")
+    except (OverflowError, ValueError):  # a time the zone cannot shift (year 9999): shown as stored
+        return value.isoformat()[:10]
 
 
 def duration(value: Any) -> str:
