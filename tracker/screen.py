@@ -296,6 +296,8 @@ def _common(view: GameView) -> dict[str, Any]:
         "turn": state.turn,
         "finished": state.winner is not None,
         "deleted": view.row.deleted_at is not None,
+        # the game the table started after this finished one: offered instead of starting another
+        "following": service.next_game(view.row) if view.row.next_game_id and state.winner is not None else None,
         "current_name": state.players[state.current_player].name,
         "current": state.current_player,
         "pending": state.pending,

@@ -10,7 +10,7 @@ import re
 
 import pytest
 from flask_migrate import upgrade
-from helpers import fixture_log, import_log, new_game, play
+from helpers import fixture_log, import_log, load_fixture, new_game, play
 from sqlalchemy import event
 
 from tracker import create_app
@@ -238,6 +238,26 @@ def test_a_best_of_three_session_is_started_and_continued_from_the_home_page(app
     assert db.session.get(SessionGame, resp.headers["Location"].rsplit("/", 1)[-1]) is None
     page = client.get("/history").get_data(as_text=True)
     assert "best of 3" in page and "Ana 0 – 0 Ben" in page
+
+
+def test_once_the_series_next_game_is_started_the_old_banner_only_leads_to_it(client):
+    """Best of 3: after game 1, one phone starts game 2 from the banner; the other phone's banner
+    then offers that game and no longer a button that would start a second game 2."""
+    log = load_fixture("duel-1069.json")
+    resp = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": str(log["first_player"]), "best_of": "3"})
+    gid = resp.headers["Location"].rsplit("/", 1)[-1]
+    for event in log["events"]:
+        assert client.post(f"/api/games/{gid}/events", json=event).status_code == 200
+    page = client.get(f"/games/{gid}").get_data(as_text=True)
+    link = re.search(r'id="next-in-series" href="([^"]+)"', page)[1].replace("&amp;", "&")
+    assert f"after={gid}" in link
+    home = client.get(link).get_data(as_text=True)
+    session = re.search(r'name="session" value="([^"]+)"', home)[1]
+    second = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "0", "session": session,
+                                         "after": gid}).headers["Location"].rsplit("/", 1)[-1]
+    page = client.get(f"/games/{gid}").get_data(as_text=True)
+    assert f'id="next-game" href="/games/{second}"' in page
+    assert 'id="next-in-series"' not in page and 'id="same-players"' not in page
 
 
 def test_the_victory_banner_links_to_the_review_and_shows_the_tally(client):

@@ -156,6 +156,7 @@ def test_the_other_phone_on_a_finished_game_is_offered_the_next_game(client):
     body = polled.get_data(as_text=True)
     assert polled.status_code == 200 and f'href="/games/{new_id}"' in body and 'id="next-game"' in body
     assert f"&amp;x=1" in body  # the redrawn screen's poller says it shows the next game: quiet again
+    assert 'id="same-players"' not in body  # nobody starts a second next game from the old banner
     again = re.search(r'hx-get="([^"]+/poll[^"]+)"', body)[1].replace("&amp;", "&")
     assert client.get(again, headers=HX).status_code == 204
     # A second "same players" game from the same finished game does not move the link; other

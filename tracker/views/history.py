@@ -28,12 +28,10 @@ MAX_IMPORT_BYTES = 16 * 1024 * 1024
 
 
 def register_template_helpers(app: Flask) -> None:
-    """Globals other templates use: names to suggest at a new game, a game's table session, the
-    game its table started next."""
+    """Globals other templates use: names to suggest at a new game, a game's table session."""
     app.jinja_env.globals.update(
         known_players=people.known_names, table_night=people.night_of, table_session=people.session_info,
         best_of_choices=people.BEST_OF, percent=stats.percent, duration=duration, when=when, day_name=day_name,
-        next_game=service.next_game,
     )
 
 
