@@ -75,7 +75,12 @@ def card_summary(card_id: str) -> str:
     if getattr(card, "ability", "none") != "none":
         extras.append(str(ABILITY_NAMES[card.ability]))
     detail = f" ({', '.join(extras)})" if extras else ""
-    return _("a level-%(level)s %(color)s card %(card)s", level=card.level, color=TOKEN_NAMES[card.color], card=card.id) + detail
+    if card_id in catalog.jewels():
+        said = _("a level-%(level)s %(color)s card %(card)s", level=card.level, color=TOKEN_NAMES[card.color], card=card.id)
+    else:  # a development card of classic Splendor: its own word in Korean (GLOSSARY.md)
+        said = pgettext("splendor", "a level-%(level)s %(color)s card %(card)s", level=card.level,
+                        color=TOKEN_NAMES[card.color], card=card.id)
+    return said + detail
 
 
 def _player_change(before: Any, after: Any, seat: int) -> str:

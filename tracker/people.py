@@ -299,6 +299,13 @@ class TableNight:
         return self.best_of is not None and any(w > self.best_of // 2 for w in self.wins.values())
 
     @property
+    def series_winner(self) -> str | None:
+        """The name of who won a decided best-of series (None while it is undecided)."""
+        if not self.decided:
+            return None
+        return next(n for n, w in self.tally if w > (self.best_of or 0) // 2)
+
+    @property
     def tally_text(self) -> str:
         """``Ana 2 – 1 Ben`` for two people; ``Ana 2 · Ben 1 · Cho 0`` for more."""
         t = self.tally

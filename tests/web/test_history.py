@@ -253,11 +253,18 @@ def test_once_the_series_next_game_is_started_the_old_banner_only_leads_to_it(cl
     assert f"after={gid}" in link
     home = client.get(link).get_data(as_text=True)
     session = re.search(r'name="session" value="([^"]+)"', home)[1]
-    second = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "0", "session": session,
-                                         "after": gid}).headers["Location"].rsplit("/", 1)[-1]
+    second = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": str(log["first_player"]),
+                                         "session": session, "after": gid}).headers["Location"].rsplit("/", 1)[-1]
     page = client.get(f"/games/{gid}").get_data(as_text=True)
     assert f'id="next-game" href="/games/{second}"' in page
     assert 'id="next-in-series"' not in page and 'id="same-players"' not in page
+    assert 'id="series-winner"' not in page
+    for event in log["events"]:  # the same player wins again: 2-0 decides the best of 3
+        assert client.post(f"/api/games/{second}/events", json=event).status_code == 200
+    winner = ["Ana", "Ben"][log["result"]["winner"]["player"]]
+    page = client.get(f"/games/{second}").get_data(as_text=True)
+    assert f'<strong id="series-winner">{winner} wins the series!</strong>' in page
+    assert 'id="next-in-series"' not in page
 
 
 def test_the_victory_banner_links_to_the_review_and_shows_the_tally(client):
