@@ -47,7 +47,12 @@ def test_an_unknown_or_expired_code_is_refused(app, client):
     db.session.commit()
     resp = client.post("/join", data={"code": code})
     assert resp.status_code == 422 and "unknown or has expired" in resp.get_data(as_text=True)
-    assert client.post("/join", data={"code": "ZZZZZZ"}).status_code == 422
+    refused = client.post("/join", data={"code": "ZZZZZZ"})
+    body = refused.get_data(as_text=True)
+    assert refused.status_code == 422
+    # The refusal is said at the join form, not at the new-game form above it.
+    assert body.index('id="join-error"') > body.index('<form class="join"') > body.index('class="new-game"')
+    assert "autofocus" in body  # the phone brings the code field, and the refusal, into view
     fresh = re.search(r'id="join-code">([A-Z0-9]{6})<', share_page(client, game["id"])).group(1)
     assert fresh != code
 

@@ -124,7 +124,7 @@
     var cfg = evt.detail.requestConfig;
     if (!cfg || !cfg.triggeringEvent || !evt.detail.target || evt.detail.target.id !== "sheet") { return; }
     var sheet = evt.detail.target;
-    var saves = sheet.querySelectorAll(".entry-form button.save");
+    var saves = sheet.querySelectorAll("form button.save");
     var last = saves.length ? saves[saves.length - 1] : sheet;
     var bar = document.querySelector("nav.actions");
     var floor = window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0) - 8;

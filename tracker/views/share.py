@@ -9,6 +9,7 @@ import segno
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from jinja2_fragments.flask import render_block
+from werkzeug.datastructures import MultiDict
 
 from .. import screen, service
 from ..access import limiter
@@ -72,7 +73,8 @@ def join():  # type: ignore[no-untyped-def]
     if game_id is None:
         from .pages import _home
 
-        return _home(request.form, _("That code is unknown or has expired: ask for the code on the other phone."), 422)
+        return _home(MultiDict(), status=422, join_error=_(
+            "That code is unknown or has expired: ask for the code on the other phone."))
     return redirect(url_for("pages.game", game_id=game_id), code=303)
 
 
