@@ -78,6 +78,29 @@ def test_the_sheet_a_phone_has_open_stays_open_when_the_other_phone_enters(brows
     expect(ben_phone.locator('#sheet .tabs [data-tab="2"]')).to_have_class(re.compile(r"\bon\b"))
 
 
+def test_tokens_half_picked_survive_a_fix_on_the_other_phone_but_not_a_new_turn(browser: Browser, live_server: str):
+    """Ana has tapped blue on the take sheet when Ben's phone saves a Fix: her pick is still there
+    after the poll redraws her screen. Once the turn passes, a half-made pick is not carried over."""
+    ana_phone = phone(browser)
+    start(ana_phone, live_server)
+    gid = ana_phone.url.rsplit("/", 1)[-1]
+    ana_phone.locator('.pick-source [data-kind="blue"]').click()
+    expect(ana_phone.locator(".pick-chosen .chip-btn.chosen")).to_have_count(1)
+    state = ana_phone.request.get(f"{live_server}/api/games/{gid}").json()
+    board = dict(state["board"], white=state["board"]["white"] - 1)
+    fix = {"type": "correction", "player": 1, "set": {"tokens": {"white": 1}, "board": board}}
+    assert ana_phone.request.post(f"{live_server}/api/games/{gid}/events", data=fix).ok
+    expect(ana_phone.locator("#game")).to_have_attribute("data-version", "1", timeout=3500)
+    expect(ana_phone.locator(".pick-chosen .chip-btn.chosen.gem-blue")).to_have_count(1)
+    ana_phone.locator('.pick-source [data-kind="red"]').click()
+    expect(ana_phone.locator(".pick-chosen .chip-btn.chosen")).to_have_count(2)
+    ana_move = {"type": "take_tokens", "player": 0, "tokens": {"green": 1}}  # entered for her elsewhere
+    assert ana_phone.request.post(f"{live_server}/api/games/{gid}/events", data=ana_move).ok
+    expect(ana_phone.locator(".whose-turn")).to_have_text("Ben's turn", timeout=3500)
+    ana_phone.wait_for_timeout(500)
+    expect(ana_phone.locator(".pick-chosen .chip-btn.chosen")).to_have_count(0)
+
+
 def test_a_double_tap_is_stored_once(page: Page, live_server: str):
     page.on("dialog", lambda d: d.accept())
     table = start(page, live_server)

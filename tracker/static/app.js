@@ -97,23 +97,34 @@
 
   // The other phone's entry redraws this screen (a poll): a sheet this phone had open to plan
   // its move (buy, reserve, privileges, fix) opens again, drawn for the new position, unless the
-  // rules raised a prompt. This phone's own entry or undo starts from the default sheet.
+  // rules raised a prompt; tokens half picked on the take sheet come back too while it is still
+  // the same player's turn (the other phone fixed something). This phone's own entry or undo
+  // starts from the default sheet.
   var openSheet = null;
+  var turnBefore = null;
+  function whoseTurn() {
+    var el = document.querySelector("#game .whose-turn");
+    return el ? el.textContent : null;
+  }
   document.body.addEventListener("htmx:afterRequest", function (evt) {
     var target = evt.detail.target;
     var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
     if (!evt.detail.successful || !target || !path) { return; }
     if (target.id === "sheet") {
-      openSheet = /\/sheet\/take(\?|$)/.test(path) ? null : path;
+      openSheet = /\/sheet\/take$/.test(path) ? null : path;
     } else if (target.id === "game" && evt.detail.requestConfig && evt.detail.requestConfig.verb === "post") {
       openSheet = null;
     }
+  });
+  document.body.addEventListener("htmx:beforeSwap", function (evt) {
+    if (evt.detail.target && evt.detail.target.id === "game") { turnBefore = whoseTurn(); }
   });
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     var target = evt.detail.target;
     var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
     if (!openSheet || !target || target.id !== "game" || !path || path.indexOf("/poll") < 0) { return; }
     if (!document.querySelector("#sheet [data-sheet]") || document.querySelector("#sheet .prompt")) { return; }
+    if (/\/sheet\/take\?/.test(openSheet) && whoseTurn() !== turnBefore) { openSheet = null; return; }
     htmx.ajax("GET", openSheet, { target: "#sheet" });
   });
 
