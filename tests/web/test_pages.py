@@ -151,7 +151,7 @@ def test_an_entry_from_a_form_is_stored_and_announced(client):
 def test_a_plain_form_post_redirects_after_storing(client):
     game = new_game(client)
     resp = form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}, 0, htmx=False)
-    assert resp.status_code == 303 and resp.headers["Location"].endswith(f"/games/{game['id']}")
+    assert resp.status_code == 303 and resp.headers["Location"].endswith(f"/games/{game['id']}?done=1")
 
 
 def test_a_rule_error_shows_next_to_the_control_and_stores_nothing(client):
@@ -457,3 +457,18 @@ def test_an_undo_names_the_entry_without_what_it_caused_and_a_stale_question_is_
     body = stale.get_data(as_text=True)
     assert stale.status_code == 409 and 'id="undo-confirm"' not in body
     assert client.get(f"/api/games/{gid}").get_json()["version"] == version + 1
+
+
+def test_without_javascript_the_page_after_an_entry_says_what_was_recorded(client):
+    """A plain form post answers with a redirect; the page it leads to shows the entry's toast
+    and the alerts it raised (UX.md: say what happened after), and after an undo its notice."""
+    game = new_game(client, ("Ana", "Ben"))
+    resp = form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 3}}, 0, htmx=False)
+    assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{game['id']}?done=1"
+    page = client.get(resp.headers["Location"]).get_data(as_text=True)
+    assert "✓ Ana took 3 red." in page and "Ben gains a privilege (Ana&#39;s move)." in page
+    assert 'data-kind="done"' not in client.get(f"/games/{game['id']}").get_data(as_text=True)
+    undone = client.post(f"/games/{game['id']}/undo", data={"expected_version": "1", "confirmed": "1"})
+    assert undone.status_code == 303 and undone.headers["Location"] == f"/games/{game['id']}?undone=2"
+    page = client.get(undone.headers["Location"]).get_data(as_text=True)
+    assert "Undone: Ana took 3 red." in page and "gains a privilege" not in page.split('id="alerts"')[1].split("</div>")[0]

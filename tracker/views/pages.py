@@ -141,10 +141,17 @@ def create_game():  # type: ignore[no-untyped-def]
 
 @bp.get("/games/<game_id>")
 def game(game_id: str):  # type: ignore[no-untyped-def]
+    """The game screen. ``done=<version>`` / ``undone=<version>`` (where a plain form post of an
+    entry or an undo leads): while the game is still at that version, the screen says what was
+    recorded or undone, with the alerts it raised, as the htmx answer does."""
     view = _view(game_id)
     ctx = _game_context(view, request.args.get("sheet"))
     if _is_htmx():
         return render_block(ctx["template"], "game", **ctx)
+    if view.events and screen.whole_number(request.args.get("done", "")) == view.version:
+        ctx.update(alerts=screen.alerts(view), done=screen.entry_toast(view))
+    elif screen.whole_number(request.args.get("undone", "")) == view.version:
+        ctx.update(poll_news(view, view.version - 1, str(len(view.events) + 1)))
     return render_template(ctx["template"], **ctx)
 
 
@@ -254,8 +261,9 @@ def _write(game_id: str, action: Any, notice: Any = None):  # type: ignore[no-un
         return _render_game(exc.view, 409, announce=False, notice=_conflict_notice(exc.view, notice is not None))
     except RuleError as err:
         return _rule_error(game_id, err)
-    if not _is_htmx():
-        return redirect(url_for("pages.game", game_id=game_id), code=303)
+    if not _is_htmx():  # the page it leads to says what happened, as the htmx answer does
+        told = {"undone": view.version} if notice is not None else {"done": view.version}
+        return redirect(url_for("pages.game", game_id=game_id, **told), code=303)
     if notice is not None:  # an undo: its notice is what the other phone sees too
         return _render_game(view, announce=False, notice=notice(view), shared=True)
     return _render_game(view, done=screen.entry_toast(view))
