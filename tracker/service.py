@@ -652,7 +652,8 @@ EARLIEST_TIME = datetime(2000, 1, 1)
 
 
 #: Refusals that mean an entry is malformed (GAME-LOG.md: "malformed body or field, unknown
-#: type/kind/id"), not that the rules refuse it: in an imported log they make it ``bad_log``.
+#: type/kind/id"; every refusal of ``parse_event`` is ``bad_event``), not that the rules refuse
+#: it: in an imported log they make it ``bad_log``.
 MALFORMED = frozenset(("bad_event", "unknown_card"))
 
 
@@ -677,14 +678,9 @@ def _replay_log(log: Any) -> tuple[str, dict[str, Any], Any, list[RuleEvent]]:
     for i, data in enumerate(events, start=1):
         try:
             ev = parse_event(data, len(setup["players"]))
-        except RuleError as exc:  # not an entry at all: the log is malformed
-            raise RuleError(
-                "bad_log", N_("Event %(n)s of the log is malformed: %(reason)s"), exc.rule, n=i, reason=exc
-            ) from exc
-        try:
             state = engine.apply(state, ev)
         except RuleError as exc:
-            if exc.code in MALFORMED:  # an id no catalogue knows, a field no entry has: malformed
+            if exc.code in MALFORMED:  # not an entry at all, or an id no catalogue knows: malformed
                 raise RuleError(
                     "bad_log", N_("Event %(n)s of the log is malformed: %(reason)s"), exc.rule, n=i, reason=exc
                 ) from exc

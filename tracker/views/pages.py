@@ -149,9 +149,9 @@ def game(game_id: str):  # type: ignore[no-untyped-def]
     if _is_htmx():
         return render_block(ctx["template"], "game", **ctx)
     if view.events and screen.whole_number(request.args.get("done", "")) == view.version:
-        ctx.update(alerts=screen.alerts(view), done=screen.entry_toast(view))
+        ctx.update(alerts=screen.alerts(view), **entry_news(view))
     elif screen.whole_number(request.args.get("undone", "")) == view.version:
-        ctx.update(poll_news(view, view.version - 1, str(len(view.events) + 1)))
+        ctx.update(undo_news(view))
     return render_template(ctx["template"], **ctx)
 
 
@@ -364,10 +364,10 @@ def poll(game_id: str):  # type: ignore[no-untyped-def]
     row = service.game_head(game_id)  # one read: the version, and the row a changed screen needs
     if row is None:
         abort(404)
-    deleted = row.deleted_at is not None
-    if deleted != (request.args.get("d") == "1"):  # deleted or restored since this screen was drawn
-        return _render_game(service.load_row(row), announce=False)
-    if (row.next_game_id is not None) != (request.args.get("x") == "1"):  # the table started its next game
+    # Deleted, restored or followed by the table's next game since this screen was drawn (none
+    # of these changes the version): the screen is drawn again.
+    if (row.deleted_at is not None) != (request.args.get("d") == "1") \
+            or (row.next_game_id is not None) != (request.args.get("x") == "1"):
         return _render_game(service.load_row(row), announce=False)
     if screen.seen_version(request.args) == row.version:
         return "", 204
@@ -387,12 +387,23 @@ def poll_news(view: service.GameView, seen: int | None, count: str) -> dict[str,
     if seen is None or view.version != seen + 1 or shown is None:
         return {}
     if len(view.events) == shown + 1:
-        return {"done": screen.entry_toast(view)}
+        return entry_news(view)
     if len(view.events) == shown - 1:
-        undone = service.last_undone(view)
-        notice = undone_notice(undone[0], view.state, undone[1]) if undone else _(UNDONE_NOTICE)
-        return {"announce": False, "notice": notice}
+        return undo_news(view)
     return {}
+
+
+def entry_news(view: service.GameView) -> dict[str, Any]:
+    """A screen telling the entry just recorded: its toast."""
+    return {"done": screen.entry_toast(view)}
+
+
+def undo_news(view: service.GameView) -> dict[str, Any]:
+    """A screen telling the undo just made: its notice naming the entry taken back, and none of
+    the alerts of the entry now last."""
+    undone = service.last_undone(view)
+    notice = undone_notice(undone[0], view.state, undone[1]) if undone else _(UNDONE_NOTICE)
+    return {"announce": False, "notice": notice}
 
 
 def shared_screen(game_id: str, version: int):  # type: ignore[no-untyped-def]
