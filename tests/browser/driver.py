@@ -16,6 +16,10 @@ class Table:
 
     def __init__(self, page: Page) -> None:
         self.page = page
+        # A tap before htmx and app.js run would post a plain form (a page load, not a swap):
+        # on a cold first visit the deferred scripts can still be loading when #game shows.
+        page.wait_for_load_state("load")
+        page.wait_for_function("() => window.htmx !== undefined")
 
     @property
     def version(self) -> int:
