@@ -54,9 +54,17 @@ class Table:
 
     def _tap(self, selector: str) -> None:
         """Tap a link that re-renders the sheet and wait until it is marked chosen or replaced."""
+        # The answer arriving is not enough: htmx swaps it in a moment later, and a look at the
+        # sheet in between sees the old one. Mark the old sheet and wait until it is gone.
+        self.page.evaluate(
+            "() => { for (const el of document.querySelectorAll('#sheet > *')) el.dataset.beforeTap = '1'; }"
+        )
         with self.page.expect_response(lambda r: "/sheet/" in r.url):
             self.page.locator(selector).first.click()
-        self.page.wait_for_load_state()
+        self.page.wait_for_function(
+            "() => !document.querySelector('#sheet > [data-before-tap]')"
+            " && !document.querySelector('#sheet .htmx-settling, #sheet.htmx-settling')"
+        )
 
     def enter(self, event: dict) -> None:
         """Enter one event by tapping; raises if the screen refuses it."""
