@@ -397,7 +397,8 @@ def take_sheet(view: GameView, args: Any) -> dict[str, Any]:
     chosen = picked(args)
     data = {"type": "take_tokens", "player": state.current_player, "tokens": chosen.to_dict(skip_zero=True)}
     out = {"sheet": "take", "pick": picker(state.board, chosen, kind.max_take, kind.take_kinds),
-           "preview": preview(view, data) if chosen else None, "data": data, "pass": None}
+           "preview": preview(view, data) if chosen else None, "data": data, "pass": None,
+           "splendor": view.row.game == "splendor"}
     if view.row.game == "splendor":  # the rules say when a player can take no action (S-2 ruling)
         passing = {"type": "pass", "player": state.current_player}
         allowed = preview(view, passing)
@@ -437,7 +438,13 @@ def _int_arg(args: Any, name: str, choices: tuple[int, ...], default: int) -> in
     return value if value in choices else default
 
 
-def _catalogue_grid(kind: Kind, state: Any, level: int, color: str | None, buyer: Any) -> list[dict[str, Any]]:
+def _catalogue_grid(kind: Kind, state: Any, level: int, color: str | None, buyer: Any,
+                    pyramid: bool = True) -> list[dict[str, Any]]:
+    """The catalogue cards of ``level`` a player may name: not bought or reserved by anyone, in
+    ``color`` when given. From the pyramid (``pyramid``) none once every card of the level is out
+    (D-6, S-2.3); naming a secret reserve (``pyramid=False``) any of them."""
+    if pyramid and state.cards_on_table(level) <= 0:
+        return []
     taken = state.taken_cards()
     cards = [c for c in kind.level(level) if c.id not in taken and (color is None or c.color == color)]
     return [card_view(c, buyer) for c in cards]
@@ -465,10 +472,11 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
         reveal = _int_arg(args, "reveal", tuple(secret_levels), 0) if secret_levels else 0
         ctx["secret_levels"] = secret_levels
         ctx["reveal"] = reveal
-        ctx["reveal_grid"] = _catalogue_grid(kind, state, reveal, color, me) if reveal else []
+        ctx["reveal_grid"] = _catalogue_grid(kind, state, reveal, color, me, pyramid=False) if reveal else []
         ctx["reveal_filters"] = bool(reveal)
     else:
         ctx["grid"] = _catalogue_grid(kind, state, level, color, me)
+        ctx["level_out"] = state.cards_on_table(level) <= 0
     card = kind.card(args.get("card"))
     if card is not None:
         owed = kind.engine.cost_after_bonuses(me, card)
@@ -523,8 +531,11 @@ def reserve_sheet(view: GameView, args: Any) -> dict[str, Any]:
     ctx: dict[str, Any] = {"sheet": "reserve", "src": str(level), "color": color, "levels": LEVELS,
                            "filters": [(c, letters[c], narrate.TOKEN_NAMES[c]) for c in kind.filters],
                            "grid": _catalogue_grid(kind, state, level, color, me),
+                           "level_out": state.cards_on_table(level) <= 0,
                            "decks": [(lv, max(0, state.deck_left(lv))) for lv in LEVELS], "selected": None,
-                           "gold": state.board.gold > 0}
+                           "gold": state.board.gold > 0,
+                           # D-6: a Duel reserve takes a gold; said before a card is tapped
+                           "no_gold": view.row.game == "duel" and not state.board.gold}
     card = kind.card(args.get("card"))
     secret = _int_arg(args, "secret", LEVELS, 0)
     data: dict[str, Any] | None = None

@@ -100,6 +100,31 @@ def test_a_rule_error_shows_its_message_and_changes_nothing(page: Page, live_ser
     assert re.search(r"Ana", page.locator("#panel-0").inner_text())
 
 
+def test_taps_faster_than_the_network_are_all_counted_in_order(page: Page, live_server: str):
+    """On a slow connection a player taps red three times, then the first red again to put it
+    back, and blue, without waiting for the sheet: each tap counts, in the order made."""
+    table = start_game(page, live_server, ("Ana", "Ben"), 0)
+    table.open("take")
+
+    def slow(route):
+        page.wait_for_timeout(400)
+        route.continue_()
+
+    page.route("**/sheet/take*", slow)
+    for kind in ("red", "red", "red"):
+        page.locator(f'.pick-source a[data-kind="{kind}"]').click()
+    expect(page.locator(".pick-chosen .chip-btn")).to_have_count(3)
+    expect(page.locator("#sheet .preview")).to_contain_text("Ana took 3 red")
+    expect(page.locator("#sheet .preview")).to_contain_text("Ben gains a privilege")
+    page.locator('.pick-chosen a[data-kind="red"]').first.click()
+    page.locator('.pick-source a[data-kind="blue"]').click()
+    expect(page.locator("#sheet .preview")).to_contain_text("Ana took 1 blue, 2 red", timeout=8000)
+    page.unroute("**/sheet/take*")
+    table._save("take_tokens")
+    state = page.request.get(f"{live_server}/api/games/{page.url.split('?')[0].rsplit('/', 1)[-1]}").json()
+    assert state["players"][0]["tokens"]["red"] == 2 and state["players"][0]["tokens"]["blue"] == 1
+
+
 def test_the_back_button_closes_an_open_sheet_before_it_leaves_the_game(page: Page, live_server: str, shots: Path):
     """A phone's back gesture on an open Buy sheet returns to the game's screen (fresh from the
     server), not to the page before the game; after an entry the address is the game's again."""

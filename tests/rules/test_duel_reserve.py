@@ -130,6 +130,36 @@ def test_a_named_card_may_be_reserved_when_the_deck_is_empty():
     assert after.players[ANA].reserved == (Reserved(3, free[0]),)
 
 
+def test_no_pyramid_card_is_left_once_every_card_of_a_level_is_out():
+    """D-1.2 / D-6: 13 level-3 cards. Ben bought 10 and holds 3 secret reserves: the pyramid's
+    level 3 is empty, so naming any other level-3 card to reserve or buy from it is refused,
+    while a secret reserve may still be named when bought."""
+    gone = _gone(3, DECK[3])
+    state = position(ben=dict(cards=gone, reserved_cards=[3, 3, 3]),
+                     ana=dict(tokens={"white": 4, "blue": 4, "green": 4, "red": 4, "black": 4}))
+    assert state.cards_on_table(3) == 0 and state.deck_left(3) == -3
+    last = sorted({c.id for c in catalog.jewels_of_level(3)} - {g.split(":")[0] for g in gone})
+    assert len(last) == 3  # each one is under one of Ben's secret reserves
+    error = refused(state, reserve(ANA, last[0]))
+    assert (error.code, error.rule) == ("card_unavailable", "D-6")
+    assert "all 13 are bought or reserved" in error.message
+    card = catalog.jewel(last[0])
+    pay = {k: v for k, v in card.cost.items() if v}
+    error = refused(state, buy(ANA, last[0], pay))
+    assert (error.code, error.rule) == ("card_unavailable", "D-7")
+    # Another level still has its cards.
+    assert play(state, reserve(ANA, "D2-05")).players[ANA].reserved == (Reserved(2, "D2-05"),)
+
+
+def test_the_last_card_of_a_level_can_still_be_named_from_the_pyramid():
+    gone = _gone(3, DECK[3])
+    state = position(ben=dict(cards=gone, reserved_cards=[3, 3]))
+    assert state.cards_on_table(3) == 1
+    free = sorted({c.id for c in catalog.jewels_of_level(3)} - {g.split(":")[0] for g in gone})
+    after = play(state, reserve(ANA, free[0]))
+    assert after.cards_on_table(3) == 0 and after.players[ANA].reserved == (Reserved(3, free[0]),)
+
+
 def test_a_secret_card_is_named_when_bought_from_the_reserve():
     state = position(ana=dict(reserved_cards=[1], tokens={"blue": 3, "gold": 1}))
     after = play(state, buy(ANA, "D1-04", {"blue": 3}, from_reserve=True))

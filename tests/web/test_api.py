@@ -228,6 +228,17 @@ def test_undo_with_nothing_applied_is_refused(client):
     assert error_of(client.post(f"/api/games/{game['id']}/undo", json={})) == "nothing_to_undo"
     empty_json = client.post(f"/api/games/{game['id']}/undo", data="", content_type="application/json")
     assert error_of(empty_json) == "nothing_to_undo"
+    bare = client.post(f"/api/games/{game['id']}/undo")  # no body, no Content-Type (curl -X POST)
+    assert error_of(bare) == "nothing_to_undo"
+
+
+def test_a_bare_undo_with_no_body_undoes(client):
+    """GAME-LOG.md: the undo's body is optional: a POST with none at all undoes the last entry."""
+    game = new_game(client)
+    post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    resp = client.post(f"/api/games/{game['id']}/undo")
+    assert resp.status_code == 200 and resp.get_json()["players"][0]["tokens"]["red"] == 0
+    assert resp.get_json()["version"] == 2
 
 
 def test_undo_is_possible_after_the_game_ended(client):

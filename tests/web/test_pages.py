@@ -472,3 +472,26 @@ def test_without_javascript_the_page_after_an_entry_says_what_was_recorded(clien
     assert undone.status_code == 303 and undone.headers["Location"] == f"/games/{game['id']}?undone=2"
     page = client.get(undone.headers["Location"]).get_data(as_text=True)
     assert "Undone: Ana took 3 red." in page and "gains a privilege" not in page.split('id="alerts"')[1].split("</div>")[0]
+
+
+def test_the_reserve_sheet_says_at_once_when_no_gold_is_left(client):
+    """D-6: with the 3 gold reserved away, the reserve sheet says no card can be reserved before
+    a card is tapped (and the card's own sheet says it once, in its preview)."""
+    game = new_game(client)
+    for seat, card in ((0, "D1-01"), (1, "D1-02"), (0, "D1-03")):
+        assert post(client, game["id"], {"type": "reserve", "player": seat, "card": card}).status_code == 200
+    sheet = client.get(f"/games/{game['id']}/sheet/reserve", headers=HX).get_data(as_text=True)
+    assert 'id="no-gold"' in sheet and "There is no gold on the board, so no card can be reserved." in sheet
+    tapped = client.get(f"/games/{game['id']}/sheet/reserve?card=D1-04", headers=HX).get_data(as_text=True)
+    assert 'id="no-gold"' not in tapped and tapped.count("There is no gold on the board") == 1
+    fresh = new_game(client)
+    assert 'id="no-gold"' not in client.get(f"/games/{fresh['id']}/sheet/reserve", headers=HX).get_data(as_text=True)
+
+
+def test_the_take_sheet_is_titled_by_each_game_s_rule(client):
+    duel = new_game(client)
+    assert "Take up to 3 tokens" in client.get(f"/games/{duel['id']}/sheet/take", headers=HX).get_data(as_text=True)
+    splendor = client.post("/api/games", json={"game": "splendor", "players": ["Ana", "Ben"], "first_player": 0,
+                                               "nobles": ["N-01", "N-02", "N-03"]}).get_json()
+    sheet = client.get(f"/games/{splendor['id']}/sheet/take", headers=HX).get_data(as_text=True)
+    assert "Take 3 different gems, or 2 of one colour" in sheet and "Take up to 3 tokens" not in sheet

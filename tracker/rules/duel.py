@@ -263,11 +263,18 @@ class DuelState:
         taken.update(r.card for p in self.players for r in p.reserved if r.card)
         return taken
 
-    def deck_left(self, level: int) -> int:
-        """Cards left in a level's deck (D-6): its size, minus face-up slots, bought and reserved."""
+    def cards_on_table(self, level: int) -> int:
+        """Cards of ``level`` still in the pyramid or its deck (D-1.2, D-6): 30/24/13 minus the
+        cards of that level bought or reserved (named or secret), by anyone."""
         named = sum(1 for c in self.taken_cards() if catalog.jewels()[c].level == level)
         secret = sum(1 for p in self.players for r in p.reserved if r.card is None and r.level == level)
-        return LEVEL_SIZES[level] - FACE_UP[level] - named - secret
+        return LEVEL_SIZES[level] - named - secret
+
+    def deck_left(self, level: int) -> int:
+        """Cards left in a level's deck (D-6): its size, minus face-up slots, bought and reserved.
+
+        Negative once the deck is out and pyramid slots stay empty."""
+        return self.cards_on_table(level) - FACE_UP[level]
 
 
 # ---------------------------------------------------------------------------------- helpers
@@ -517,8 +524,7 @@ def _reserve(state: DuelState, ev: Reserve) -> DuelState:
     if not state.board.gold:
         raise RuleError("no_gold_on_board", N_("There is no gold on the board, so no card can be reserved."), "D-6")
     if card is not None:
-        if _is_taken(state, card.id):
-            raise RuleError("card_unavailable", N_("Card %(card)s is already bought or reserved."), "D-6", card=card.id)
+        _require_in_pyramid(state, card, "D-6")
         entry = Reserved(level=card.level, card=card.id)
     else:
         assert ev.level is not None
@@ -530,6 +536,22 @@ def _reserve(state: DuelState, ev: Reserve) -> DuelState:
         state, ev.player, {"board": state.board - gold, "action_done": True},
         tokens=me.tokens + gold, reserved=me.reserved + (entry,),
     )
+
+
+def _require_in_pyramid(state: DuelState, card: JewelCard, rule: str) -> None:
+    """A face-up pyramid card (D-6, D-7): not bought or reserved, and its level still has a card
+    out of the players' hands (once all 30/24/13 are bought or reserved, secret reserves
+    included, no card of that level can be named from the pyramid).
+
+    Raises ``RuleError("card_unavailable")``."""
+    if _is_taken(state, card.id):
+        raise RuleError("card_unavailable", N_("Card %(card)s is already bought or reserved."), rule, card=card.id)
+    if state.cards_on_table(card.level) <= 0:
+        raise RuleError("card_unavailable", LEVEL_OUT, rule, level=card.level, size=LEVEL_SIZES[card.level])
+
+
+#: Said when a card is named from a level whose every card is already bought or reserved.
+LEVEL_OUT = N_("No level %(level)s card is left in the pyramid: all %(size)s are bought or reserved (secret reserves included).")
 
 
 def _is_taken(state: DuelState, card_id: str) -> bool:
@@ -586,8 +608,8 @@ def _purchase(state: DuelState, ev: Purchase) -> DuelState:
     if ev.from_reserve:
         i = _reserved_index(state, ev.player, card)
         reserved = reserved[:i] + reserved[i + 1 :]
-    elif _is_taken(state, card.id):
-        raise RuleError("card_unavailable", N_("Card %(card)s is already bought or reserved."), "D-7", card=card.id)
+    else:
+        _require_in_pyramid(state, card, "D-7")
     if card.is_joker:
         if not joker_colors(me):  # said first: no colour could be chosen
             raise RuleError(

@@ -316,9 +316,17 @@ def _require_held(state: SplendorState, seat: int, tokens: Tokens, rule: str) ->
 
 
 def _require_on_table(state: SplendorState, card: DevelopmentCard, rule: str) -> None:
-    """A face-up card: not bought or reserved, and its level still has a card on the table."""
-    if card.id in state.taken_cards() or state.cards_on_table(card.level) <= 0:
+    """A face-up card: not bought or reserved, and its level still has a card on the table.
+
+    Raises ``RuleError("card_unavailable")``."""
+    if card.id in state.taken_cards():
         raise RuleError("card_unavailable", N_("Card %(card)s is already bought or reserved."), rule, card=card.id)
+    if state.cards_on_table(card.level) <= 0:
+        raise RuleError("card_unavailable", LEVEL_OUT, rule, level=card.level, size=LEVEL_SIZES[card.level])
+
+
+#: Said when a card is named from a level whose every card is already bought or reserved.
+LEVEL_OUT = N_("No level %(level)s card is left on the table: all %(size)s are bought or reserved (secret reserves included).")
 
 
 # ---------------------------------------------------------------------------------- events

@@ -154,26 +154,62 @@
     if (chosen && first && chosen.closest(".splendor-only")) { first.checked = true; }
   });
 
+  // A control of the sheet named by what it stands for (a chip's colour, a tab, a card...), so
+  // that it can be found again in the sheet drawn after it: ".pick-source [data-kind="red"]".
+  var KEYS = ["data-kind", "data-tab", "data-card", "data-wild", "data-steal", "data-reveal", "data-gold-for"];
+  function controlKey(el) {
+    if (el.id) { return "#" + el.id; }
+    for (var i = 0; i < KEYS.length; i++) {
+      var value = el.getAttribute(KEYS[i]);
+      if (value) {
+        var area = el.closest(".pick-source, .pick-chosen, .tabs, .choice-row, .grid");
+        return (area ? "." + area.classList[0] + " " : "") + "[" + KEYS[i] + '="' + value.replace(/"/g, "") + '"]';
+      }
+    }
+    return null;
+  }
+
+  // Taps faster than the network: each tap in a sheet asks the server for the sheet it leads to
+  // (the picked tokens are in its address), so a tap on the sheet still shown while the previous
+  // tap's answer is on its way would be counted on the old sheet and lost. Such taps wait and
+  // are made again, in order, on each new sheet: three quick taps on red pick three reds.
+  var sheetBusy = false;
+  var waitingTaps = [];
+  function sheetTarget(evt) { return evt.detail.target && evt.detail.target.id === "sheet"; }
+  document.addEventListener("click", function (evt) {
+    var link = sheetBusy && evt.target.closest ? evt.target.closest("#sheet a[hx-get]") : null;
+    if (!link) { return; }
+    evt.preventDefault();
+    evt.stopPropagation();
+    var key = controlKey(link);
+    if (key) { waitingTaps.push(key); }
+  }, true);
+  document.body.addEventListener("htmx:beforeRequest", function (evt) {
+    if (sheetTarget(evt)) { sheetBusy = true; }
+  });
+  document.body.addEventListener("htmx:afterRequest", function (evt) {
+    if (sheetTarget(evt) && !evt.detail.successful) { sheetBusy = false; waitingTaps = []; }
+  });
+  document.body.addEventListener("htmx:afterSettle", function (evt) {
+    if (evt.detail.target && evt.detail.target.id === "game") { sheetBusy = false; waitingTaps = []; return; }
+    if (!sheetTarget(evt)) { return; }
+    sheetBusy = false;
+    var next = waitingTaps.shift();
+    var again = next ? document.querySelector("#sheet " + next) : null;
+    if (again) { again.click(); } else { waitingTaps = []; }
+  });
+
   // Keyboard: a sheet redrawn by a tap inside it (a token chip, a tab, a card) gives the focus
   // back to the same control in the new sheet, not to the top of the page.
-  var KEYS = ["data-kind", "data-tab", "data-card", "data-wild", "data-steal", "data-reveal", "data-gold-for"];
   var refocus = null;
   document.body.addEventListener("htmx:beforeSwap", function (evt) {
     var active = document.activeElement;
     refocus = null;
-    if (!evt.detail.target || evt.detail.target.id !== "sheet" || !active || !evt.detail.target.contains(active)) { return; }
-    if (active.id) { refocus = "#" + active.id; return; }
-    for (var i = 0; i < KEYS.length; i++) {
-      var value = active.getAttribute(KEYS[i]);
-      if (value) {
-        var area = active.closest(".pick-source, .pick-chosen, .tabs, .choice-row, .grid");
-        refocus = (area ? "." + area.classList[0] + " " : "") + "[" + KEYS[i] + '="' + value.replace(/"/g, "") + '"]';
-        return;
-      }
-    }
+    if (!sheetTarget(evt) || !active || !evt.detail.target.contains(active)) { return; }
+    refocus = controlKey(active);
   });
   document.body.addEventListener("htmx:afterSettle", function (evt) {
-    if (!refocus || !evt.detail.target || evt.detail.target.id !== "sheet") { return; }
+    if (!refocus || !sheetTarget(evt)) { return; }
     var again = document.querySelector("#sheet " + refocus) || document.querySelector("#sheet a[href], #sheet button");
     refocus = null;
     if (again) { again.focus({ preventScroll: true }); }

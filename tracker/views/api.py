@@ -23,8 +23,12 @@ def _error(status: int, code: str, message: str, rule: str = "", **extra: Any): 
 def _body(*, optional: bool = False) -> Any:
     """The JSON body of a write. Only ``application/json`` is accepted (a cross-site form cannot
     send it); anything else, or a body that does not parse, is answered 400 by ``_not_json``.
-    ``optional``: an empty body counts as ``{}`` (undo).
+    ``optional``: an empty body counts as ``{}`` (undo), also sent with no ``Content-Type`` at
+    all (``curl -X POST``): a cross-site request without one carries no cookie (they are
+    ``SameSite=Lax``), so it can do nothing a direct request could not.
     """
+    if optional and not request.content_type and not request.get_data(cache=True):
+        return {}
     if not request.is_json:
         raise _NotJson()
     if optional and not request.get_data(cache=True):
