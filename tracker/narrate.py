@@ -97,9 +97,15 @@ def _player_change(before: Any, after: Any, seat: int) -> str:
         parts.append(_("crowns %(a)s → %(b)s", a=b.crowns, b=a.crowns))
     if a.best_color != b.best_color and a.best_color[0]:
         parts.append(
-            _("%(color)s %(a)s → %(b)s", color=TOKEN_NAMES[a.best_color[0]], a=b.color_points[a.best_color[0]], b=a.best_color[1])
+            _("%(color)s points %(a)s → %(b)s", color=TOKEN_NAMES[a.best_color[0]], a=b.color_points[a.best_color[0]], b=a.best_color[1])
         )
     return ", ".join(parts)
+
+
+def _bag_change(old: Tokens, new: Tokens) -> str:
+    """What a correction changed in one bag: ``blue 1 → 2, red 2 → 1``."""
+    return ", ".join(_("%(color)s %(a)s → %(b)s", color=TOKEN_NAMES[k], a=n, b=new.get(k))
+                     for k, n in old.items() if n != new.get(k))
 
 
 def describe(event: Event, before: Any, after: Any, *, consequences: bool = True) -> str:
@@ -126,7 +132,10 @@ def describe(event: Event, before: Any, after: Any, *, consequences: bool = True
         else:
             text = _("%(name)s reserved a secret level-%(level)s card (no gold left to take).", name=who, level=event.level)
     elif isinstance(event, Purchase):
-        text = _("%(name)s bought %(card)s", name=who, card=card_summary(event.card))
+        if event.from_reserve:
+            text = _("%(name)s bought %(card)s from the reserve", name=who, card=card_summary(event.card))
+        else:
+            text = _("%(name)s bought %(card)s", name=who, card=card_summary(event.card))
         if event.wild_color:
             text += " " + _("on %(color)s", color=TOKEN_NAMES[event.wild_color])
         text += " " + _("paying %(tokens)s", tokens=token_list(event.payment))
@@ -163,16 +172,18 @@ def describe(event: Event, before: Any, after: Any, *, consequences: bool = True
         else:
             text = _("%(name)s returned %(tokens)s to the bag.", name=who, tokens=token_list(event.tokens))
     elif isinstance(event, Correction):
+        # What the fix changed (a field set to what it already was is left out).
         fixed = []
-        if event.tokens is not None:
-            fixed.append(_("tokens: %(tokens)s", tokens=token_list(event.tokens)))
-        if event.privileges is not None:
-            fixed.append(_("privileges: %(n)s", n=event.privileges))
-        if event.board is not None:
-            fixed.append(_("board: %(tokens)s", tokens=token_list(event.board)))
-        if event.bag is not None:
-            fixed.append(_("bag: %(tokens)s", tokens=token_list(event.bag)))
-        text = _("Correction for %(name)s: %(what)s.", name=who, what="; ".join(fixed))
+        me_before, me_after = before.players[event.player], after.players[event.player]
+        if event.tokens is not None and me_before.tokens != me_after.tokens:
+            fixed.append(_("tokens: %(tokens)s", tokens=_bag_change(me_before.tokens, me_after.tokens)))
+        if event.privileges is not None and me_before.privileges != me_after.privileges:
+            fixed.append(_("privileges: %(n)s", n=_("%(a)s → %(b)s", a=me_before.privileges, b=me_after.privileges)))
+        if event.board is not None and before.board != after.board:
+            fixed.append(_("board: %(tokens)s", tokens=_bag_change(before.board, after.board)))
+        if event.bag is not None and before.bag != after.bag:
+            fixed.append(_("bag: %(tokens)s", tokens=_bag_change(before.bag, after.bag)))
+        text = _("Correction for %(name)s: %(what)s.", name=who, what="; ".join(fixed) or _("no change"))
         if event.note:
             text += f" “{event.note}”"
     else:  # pragma: no cover - every Duel event is handled above

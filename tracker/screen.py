@@ -507,7 +507,7 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
             "can_swap": [k for k in GEM_COLORS + (PEARL,) if payment.get(k) > 0 and me.tokens.gold > payment.gold],
             "joker_colors": [(c, letters[c], narrate.TOKEN_NAMES[c]) for c in jokers],
             "wild": wild,
-            "steal_options": [(k, letters[k], narrate.TOKEN_NAMES[k]) for k in steal_options],
+            "steal_options": [(k, letters[k], narrate.TOKEN_NAMES[k], other.tokens.get(k)) for k in steal_options],
             "steal": steal,
             "affordable": affordable,
         }
@@ -565,7 +565,7 @@ def royal_sheet(view: GameView, args: Any) -> dict[str, Any]:
                        "ability_name": narrate.ABILITY_NAMES[royal.ability],
                        "needs_steal": royal.ability == catalog.STEAL_TOKEN and bool(duel.stealable(other))})
     return {"sheet": "royal", "royals": royals, "choice": choice,
-            "steal_options": [(k, letters[k], narrate.TOKEN_NAMES[k]) for k in duel.stealable(other)],
+            "steal_options": [(k, letters[k], narrate.TOKEN_NAMES[k], other.tokens.get(k)) for k in duel.stealable(other)],
             "other_name": other.name}
 
 

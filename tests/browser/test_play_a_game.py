@@ -70,6 +70,10 @@ def test_a_complete_game_is_tapped_to_the_victory_banner_with_an_undo(page: Page
     expect(banner).to_be_hidden()
     expect(page.locator("#log summary")).to_contain_text(f"({len(log['events'])})")
     expect(page.locator(".turnbar")).to_contain_text("Player A won")
+    # Closed by mistake: "Show the result" brings the banner (review, next game) back.
+    page.locator("#show-result").click()
+    expect(banner).to_be_visible()
+    expect(banner.locator("#review-game")).to_be_visible()
     state = page.request.get(live_server + "/api/games").json()[0]
     assert state["status"] == "finished" and state["winner"] == {"player": 0, "routes": ["prestige"]}
 

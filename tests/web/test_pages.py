@@ -107,7 +107,7 @@ def test_a_pending_royal_card_keeps_its_prompt_open(client):
     for url in (f"/games/{state['id']}/sheet/buy", f"/games/{state['id']}?sheet=take"):
         body = client.get(url, headers=HX).get_data(as_text=True)
         assert 'data-sheet="royal"' in body and 'id="action-buy"' not in body
-        assert "Take DR-1" in body
+        assert "Take this royal card" in body and "♛ 3 prestige" in body and "Take DR-1" not in body
 
 
 def test_unknown_sheet_and_game_are_404(client):
@@ -226,6 +226,9 @@ def test_a_correction_from_the_form_is_kept_in_the_log(client):
     assert state["players"][0]["tokens"]["red"] == 1 and state["current_player"] == 0
     log = client.get(f"/api/games/{game['id']}/log").get_json()
     assert log["events"][0]["note"] == "dropped a red"
+    # The log says what the fix changed, not the whole bags it sets.
+    sentence = "Correction for Ana: tokens: red 0 → 1; board: red 4 → 3. “dropped a red”"
+    assert sentence in resp.get_data(as_text=True)
     data["tokens-red"] = "x"
     data["entry_id"] = "c2"
     data["expected_version"] = "1"

@@ -38,12 +38,14 @@
     if (said.length) { setTimeout(function () { announcer.textContent = said.join(" "); }, 50); }
   });
 
-  // The victory banner stays until someone closes it.
+  // The victory banner stays until someone closes it; a finished game's "Show the result"
+  // brings it back (its review and next-game buttons with it).
   document.addEventListener("click", function (evt) {
-    var btn = evt.target.closest("[data-dismiss]");
+    var btn = evt.target.closest("[data-dismiss], [data-open]");
     if (!btn) { return; }
-    var el = document.getElementById(btn.getAttribute("data-dismiss"));
-    if (el) { el.hidden = true; }
+    var open = btn.hasAttribute("data-open");
+    var el = document.getElementById(btn.getAttribute(open ? "data-open" : "data-dismiss"));
+    if (el) { el.hidden = !open; }
   });
 
   // A save button marked aria-disabled (the preview says the rules refuse it) does not post.

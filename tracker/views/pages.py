@@ -102,7 +102,7 @@ def home():  # type: ignore[no-untyped-def]
 
 def _home(form: Any, error: str | None = None, status: int = 200, *, join_error: str | None = None):  # type: ignore[no-untyped-def]
     """The home page: ``error`` is shown at the new-game form, ``join_error`` at the join form."""
-    games = [service.game_summary(g) for g in service.list_games(limit=20)]
+    games = [{**service.game_summary(g), "started_at": g.started} for g in service.list_games(limit=20)]
     nobles = [screen.noble_view(n) for n in catalog.nobles()]
     return render_template("home.html", games=games, error=error, join_error=join_error, form=form,
                            nobles=nobles), status
