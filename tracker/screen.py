@@ -271,15 +271,18 @@ def near_wins(view: GameView, seat: int) -> list[str]:
     out = []
     if view.row.game == "duel":
         if 0 < duel.PRESTIGE_TO_WIN - p.prestige <= distance:
-            out.append(_("%(name)s: %(n)s prestige", name=p.name, n=p.prestige))
+            out.append(_("%(name)s: %(n)s prestige — %(left)s more wins", name=p.name, n=p.prestige,
+                         left=duel.PRESTIGE_TO_WIN - p.prestige))
         if 0 < duel.CROWNS_TO_WIN - p.crowns <= distance:
             left = duel.CROWNS_TO_WIN - p.crowns
             out.append(_("%(name)s: %(n)s crowns — a %(left)s-crown card wins", name=p.name, n=p.crowns, left=left))
         color, points = p.best_color
         if color and 0 < duel.COLOR_POINTS_TO_WIN - points <= distance:
-            out.append(_("%(name)s: %(n)s in %(color)s", name=p.name, n=points, color=narrate.TOKEN_NAMES[color]))
+            out.append(_("%(name)s: %(n)s in %(color)s — %(left)s more in %(color)s wins", name=p.name, n=points,
+                         color=narrate.TOKEN_NAMES[color], left=duel.COLOR_POINTS_TO_WIN - points))
     elif 0 < splendor.PRESTIGE_TO_END - p.prestige <= distance:
-        out.append(pgettext("splendor", "%(name)s: %(n)s prestige", name=p.name, n=p.prestige))
+        out.append(pgettext("splendor", "%(name)s: %(n)s prestige — %(left)s more starts the final round", name=p.name,
+                            n=p.prestige, left=splendor.PRESTIGE_TO_END - p.prestige))
     return out if state.winner is None else []
 
 

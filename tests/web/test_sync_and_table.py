@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from helpers import fixture_log, import_log, load_fixture, new_game, post
 
 HX = {"HX-Request": "true"}
@@ -91,6 +93,29 @@ def test_near_win_warnings_show_per_route(client):
     crowns = state["players"][0]["crowns"]
     assert f"Player A: {crowns} crowns — a {10 - crowns}-crown card wins" in page
     assert 'class="near-win"' in page
+
+
+@pytest.mark.parametrize("fixture", ["duel-1102.json", "own-color.json"])
+def test_a_near_win_says_how_much_more_wins(client, fixture):
+    """UX.md: the warning says what would win, on each route (here the prestige or colour the
+    winner was 1–2 short of a few entries before the end)."""
+    log = load_fixture(fixture)
+    body = {k: log[k] for k in ("format", "game", "players", "first_player")}
+    found = []
+    for upto in range(len(log["events"]) - 1, 0, -1):
+        state = client.post("/api/games/import", json={**body, "events": log["events"][:upto], "result": None}).get_json()
+        page = client.get(f"/games/{state['id']}").get_data(as_text=True)
+        found = re.findall(r'<li class="near-win">⚠ ([^<]*)</li>', page)
+        if found:
+            break
+    assert found, fixture
+    for text in found:
+        m = re.search(r": (\d+) (prestige|in \w+) — (\d+) more (?:in \w+ )?wins", text) or re.search(r"(\d+) crowns — a (\d+)-crown card wins", text)
+        assert m, text
+        if "prestige" in text:
+            assert int(m[1]) + int(m[3]) == 20, text
+        elif " in " in text:
+            assert int(m[1]) + int(m[3]) == 10, text
 
 
 def test_the_near_win_distance_is_configurable(app, client):
