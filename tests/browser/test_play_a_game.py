@@ -129,6 +129,66 @@ def test_taps_faster_than_the_network_are_all_counted_in_order(page: Page, live_
     assert state["players"][0]["tokens"]["red"] == 2 and state["players"][0]["tokens"]["blue"] == 1
 
 
+def test_a_save_tapped_before_the_sheet_arrives_saves_what_was_tapped(page: Page, live_server: str):
+    """Slow network: red, then blue and at once the save button: the save waits for the sheet
+    the blue tap leads to and records red and blue."""
+    table = start_game(page, live_server, ("Ana", "Ben"), 0)
+    table.open("take")
+    page.locator('.pick-source a[data-kind="red"]').click()
+    expect(page.locator(".pick-chosen .chip-btn")).to_have_count(1)
+
+    def slow(route):
+        page.wait_for_timeout(500)
+        route.continue_()
+
+    page.route("**/sheet/take*", slow)
+    page.locator('.pick-source a[data-kind="blue"]').click()
+    page.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    page.wait_for_function("() => Number(document.querySelector('#game').dataset.version) === 1")
+    state = page.request.get(f"{live_server}/api/games/{page.url.split('?')[0].rsplit('/', 1)[-1]}").json()
+    assert state["players"][0]["tokens"] == {**state["players"][0]["tokens"], "red": 1, "blue": 1}
+    assert sum(state["players"][0]["tokens"].values()) == 2
+
+
+def test_a_waiting_tap_on_a_control_gone_grey_ends_the_wait(page: Page, live_server: str):
+    """Slow network: red, blue, green, white, black tapped at once: three are picked (the limit),
+    white lands on a greyed chip and black is dropped with it, not replayed on a later tap."""
+    table = start_game(page, live_server, ("Ana", "Ben"), 0)
+    table.open("take")
+
+    def slow(route):
+        page.wait_for_timeout(300)
+        route.continue_()
+
+    page.route("**/sheet/take*", slow)
+    for kind in ("red", "blue", "green", "white", "black"):
+        page.locator(f'.pick-source [data-kind="{kind}"]').click()
+    expect(page.locator("#sheet .preview")).to_contain_text("Ana took 1 blue, 1 green, 1 red")
+    page.wait_for_timeout(1200)
+    page.locator('.pick-chosen a[data-kind="green"]').click()
+    expect(page.locator("#sheet .preview")).to_contain_text("Ana took 1 blue, 1 red", timeout=5000)
+    page.wait_for_timeout(1000)
+    expect(page.locator(".pick-chosen .chip-btn.chosen")).to_have_count(2)
+
+
+def test_quick_filter_taps_are_replayed_in_order(page: Page, live_server: str):
+    table = start_game(page, live_server, ("Ana", "Ben"), 0)
+    table.open("buy")
+
+    def slow(route):
+        page.wait_for_timeout(400)
+        route.continue_()
+
+    page.route("**/sheet/buy*", slow)
+    page.locator('#sheet .tabs a[data-tab="2"]').click()
+    page.locator('#sheet .filters a[data-filter="red"]').click()
+    page.locator('#sheet .filters a[data-filter="green"]').click()
+    expect(page.locator('#sheet .filters a[data-filter="green"]')).to_have_class(re.compile(r"\bon\b"), timeout=8000)
+    expect(page.locator('#sheet .tabs a[data-tab="2"]')).to_have_class(re.compile(r"\bon\b"))
+    ids = page.locator("#sheet .grid a[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert ids and all(i.startswith("D2-") for i in ids)
+
+
 def test_the_back_button_closes_an_open_sheet_before_it_leaves_the_game(page: Page, live_server: str, shots: Path):
     """A phone's back gesture on an open Buy sheet returns to the game's screen (fresh from the
     server), not to the page before the game; after an entry the address is the game's again."""

@@ -179,3 +179,39 @@ def test_an_entry_made_offline_is_sent_once_the_network_is_back(browser: Browser
     expect(page.locator("#connection")).to_be_hidden()
     state = page.request.get(f"{live_server}/api/games/{game_id}").json()
     assert state["version"] == 1 and state["players"][0]["tokens"]["pearl"] == 1
+
+
+def test_a_tap_after_the_other_phone_recorded_the_move_shows_the_new_screen(browser: Browser, live_server: str):
+    """Ana has tapped red on her phone; Ben's phone records her move first. Her next tap (before
+    her poll) brings the new screen, Ben's turn, with the toast of her recorded move; her
+    half-made pick is never saved as Ben's move."""
+    ana_phone = phone(browser)
+    start(ana_phone, live_server)
+    gid = ana_phone.url.rsplit("/", 1)[-1]
+    ana_phone.route("**/poll*", lambda route: route.fulfill(status=204))  # her poll comes too late
+    ana_phone.locator('.pick-source [data-kind="red"]').click()
+    expect(ana_phone.locator(".pick-chosen .chip-btn.chosen")).to_have_count(1)
+    recorded = {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}
+    assert ana_phone.request.post(f"{live_server}/api/games/{gid}/events", data=recorded).ok
+    ana_phone.locator('.pick-source [data-kind="blue"]').click()
+    expect(ana_phone.locator(".whose-turn")).to_have_text("Ben's turn")
+    expect(ana_phone.locator(".alert-done")).to_contain_text("Ana took 1 red")
+    expect(ana_phone.locator(".pick-chosen .chip-btn.chosen")).to_have_count(0)
+    state = ana_phone.request.get(f"{live_server}/api/games/{gid}").json()
+    assert state["version"] == 1 and state["players"][1]["tokens"]["blue"] == 0
+
+
+def test_picked_privilege_tokens_are_not_carried_into_the_next_player_s_turn(browser: Browser, live_server: str):
+    ana_phone = phone(browser)
+    ana = start(ana_phone, live_server)
+    ana.enter({"type": "take_tokens", "player": 0, "tokens": {"red": 1}})  # Ben (1 privilege) to play
+    gid = ana_phone.url.rsplit("/", 1)[-1]
+    ana.open("privileges")
+    ana_phone.locator('.pick-source [data-kind="green"]').click()
+    expect(ana_phone.locator("#sheet .preview")).to_contain_text("Ben used 1 privilege")
+    move = {"type": "take_tokens", "player": 1, "tokens": {"white": 1}}  # recorded on Ben's phone
+    assert ana_phone.request.post(f"{live_server}/api/games/{gid}/events", data=move).ok
+    expect(ana_phone.locator(".whose-turn")).to_have_text("Ana's turn", timeout=3500)
+    ana_phone.wait_for_timeout(500)
+    expect(ana_phone.locator('#sheet [data-sheet="privileges"]')).to_have_count(0)
+    expect(ana_phone.locator("#sheet .preview")).to_have_count(0)

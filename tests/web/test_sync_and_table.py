@@ -201,3 +201,21 @@ def test_the_other_phone_on_a_finished_game_is_offered_the_next_game(client):
     # An active game names no next game, whatever a form says.
     client.post("/games", data={"game": "duel", "player0": "P", "player1": "Q", "first": "0", "after": new_id})
     assert 'id="next-game"' not in client.get(f"/games/{new_id}").get_data(as_text=True)
+
+
+def test_a_tap_on_a_screen_the_other_phone_has_moved_on_brings_the_new_screen(client):
+    """Phone A taps a chip on a screen at version 0 after phone B recorded Ana's move: the answer
+    is the new screen (Ben's turn, the toast of Ana's entry), retargeted to #game, never a take
+    sheet for Ben drawn under Ana's screen (its save would record Ben's move by mistake)."""
+    game = new_game(client)
+    post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    stale = client.get(f"/games/{game['id']}/sheet/take?t=red&t=blue&v=0&n=0", headers={"HX-Request": "true"})
+    body = stale.get_data(as_text=True)
+    assert stale.status_code == 200 and stale.headers["HX-Retarget"] == "#game" and stale.headers["HX-Reswap"] == "outerHTML"
+    assert '<main id="game"' in body and 'data-version="1"' in body and re.search(r"Ben(&#39;|')s turn", body)
+    assert re.search(r'data-kind="done">✓ Ana took 1 red\.<', body)
+    assert 'data-sheet="take"' in body and "Ben took" not in body  # the default sheet, nothing picked
+    current = client.get(f"/games/{game['id']}/sheet/take?t=blue&v=1&n=1", headers={"HX-Request": "true"})
+    assert "HX-Retarget" not in current.headers and "Ben took 1 blue" in current.get_data(as_text=True)
+    plain = client.get(f"/games/{game['id']}/sheet/take?t=blue&v=0")  # no htmx: the page, as before
+    assert plain.status_code == 200 and "HX-Retarget" not in plain.headers

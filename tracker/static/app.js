@@ -98,10 +98,10 @@
   });
 
   // The other phone's entry redraws this screen (a poll): a sheet this phone had open to plan
-  // its move (buy, reserve, privileges, fix) opens again, drawn for the new position, unless the
-  // rules raised a prompt; tokens half picked on the take sheet come back too while it is still
-  // the same player's turn (the other phone fixed something). This phone's own entry or undo
-  // starts from the default sheet.
+  // its move (buy, reserve, privileges, fix), with what was picked on it, opens again, drawn
+  // for the new position, while it is still the same player's turn (the other phone fixed
+  // something) and the rules raised no prompt. This phone's own entry or undo starts from the
+  // default sheet.
   var openSheet = null;
   var turnBefore = null;
   function whoseTurn() {
@@ -118,6 +118,13 @@
       openSheet = null;
     }
   });
+  function browsingOnly(path) {
+    var url = new URL(path, location.href);
+    if (!/\/sheet\/(buy|reserve)$/.test(url.pathname)) { return null; }
+    var kept = new URLSearchParams();
+    ["src", "color"].forEach(function (k) { if (url.searchParams.has(k)) { kept.set(k, url.searchParams.get(k)); } });
+    return url.pathname + (kept.toString() ? "?" + kept.toString() : "");
+  }
   document.body.addEventListener("htmx:beforeSwap", function (evt) {
     if (evt.detail.target && evt.detail.target.id === "game") { turnBefore = whoseTurn(); }
   });
@@ -126,7 +133,10 @@
     var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
     if (!openSheet || !target || target.id !== "game" || !path || path.indexOf("/poll") < 0) { return; }
     if (!document.querySelector("#sheet [data-sheet]") || document.querySelector("#sheet .prompt")) { return; }
-    if (/\/sheet\/take\?/.test(openSheet) && whoseTurn() !== turnBefore) { openSheet = null; return; }
+    // A new turn: whatever was picked (tokens, a card, a payment) was for the other player; only
+    // browsing the cards (a level, a colour) carries over.
+    if (whoseTurn() !== turnBefore) { openSheet = browsingOnly(openSheet); }
+    if (!openSheet) { return; }
     htmx.ajax("GET", openSheet, { target: "#sheet" });
   });
 
@@ -158,7 +168,8 @@
 
   // A control of the sheet named by what it stands for (a chip's colour, a tab, a card...), so
   // that it can be found again in the sheet drawn after it: ".pick-source [data-kind="red"]".
-  var KEYS = ["data-kind", "data-tab", "data-card", "data-wild", "data-steal", "data-reveal", "data-gold-for"];
+  var KEYS = ["data-kind", "data-tab", "data-card", "data-wild", "data-steal", "data-reveal", "data-gold-for",
+              "data-filter", "data-gold-reset", "data-back", "data-seat"];
   function controlKey(el) {
     if (el.id) { return "#" + el.id; }
     for (var i = 0; i < KEYS.length; i++) {
@@ -174,18 +185,28 @@
   // Taps faster than the network: each tap in a sheet asks the server for the sheet it leads to
   // (the picked tokens are in its address), so a tap on the sheet still shown while the previous
   // tap's answer is on its way would be counted on the old sheet and lost. Such taps wait and
-  // are made again, in order, on each new sheet: three quick taps on red pick three reds.
+  // are made again, in order, on each new sheet: three quick taps on red pick three reds. A save
+  // tapped meanwhile waits too, and saves the sheet those taps lead to. A waiting tap whose
+  // control is gone or disabled on the new sheet ends the wait (the rest were meant for it).
   var sheetBusy = false;
   var waitingTaps = [];
   function sheetTarget(evt) { return evt.detail.target && evt.detail.target.id === "sheet"; }
   document.addEventListener("click", function (evt) {
-    var link = sheetBusy && evt.target.closest ? evt.target.closest("#sheet a[hx-get]") : null;
-    if (!link) { return; }
+    var control = sheetBusy && evt.target.closest ? evt.target.closest("#sheet a[hx-get], #sheet button.save") : null;
+    if (!control) { return; }
     evt.preventDefault();
     evt.stopPropagation();
-    var key = controlKey(link);
+    var form = control.closest("form");
+    var key = control.matches("button") ? (form ? "save:" + form.getAttribute("data-type") : null) : controlKey(control);
     if (key) { waitingTaps.push(key); }
   }, true);
+  function replay(key) {
+    var save = /^save:(.*)$/.exec(key);
+    var el = save ? document.querySelector('#sheet form[data-type="' + save[1] + '"] button.save:not([aria-disabled="true"])')
+                  : document.querySelector("#sheet " + key);
+    if (el && (save || el.matches("a[hx-get]"))) { el.click(); return true; }
+    return false;
+  }
   document.body.addEventListener("htmx:beforeRequest", function (evt) {
     if (sheetTarget(evt)) { sheetBusy = true; }
   });
@@ -197,8 +218,20 @@
     if (!sheetTarget(evt)) { return; }
     sheetBusy = false;
     var next = waitingTaps.shift();
-    var again = next ? document.querySelector("#sheet " + next) : null;
-    if (again) { again.click(); } else { waitingTaps = []; }
+    if (next && !replay(next)) { waitingTaps = []; }
+  });
+
+  // Each sheet request says which version of the game this screen shows (v) and how many
+  // entries it lists (n, as the poll does): if another phone recorded something since, the
+  // server answers with the new screen and its toast instead of a sheet for the new position
+  // drawn under the old one (a tap must never carry a plan made for one turn into the next).
+  document.body.addEventListener("htmx:configRequest", function (evt) {
+    var game = document.getElementById("game");
+    if (!sheetTarget(evt) || evt.detail.verb !== "get" || !game || !game.dataset.version) { return; }
+    evt.detail.parameters.v = game.dataset.version;
+    var poller = document.getElementById("poller");
+    var count = poller && /[?&]n=(\d+)/.exec(poller.getAttribute("hx-get") || "");
+    if (count) { evt.detail.parameters.n = count[1]; }
   });
 
   // Keyboard: a sheet redrawn by a tap inside it (a token chip, a tab, a card) gives the focus

@@ -166,9 +166,21 @@ def game_log(game_id: str):  # type: ignore[no-untyped-def]
 
 @bp.get("/games/<game_id>/sheet/<name>")
 def sheet(game_id: str, name: str):  # type: ignore[no-untyped-def]
+    """One entry sheet (take, buy, reserve…) drawn for the sheet's own query (picked tokens, the
+    card, the payment); the whole game page without htmx. An htmx tap says the version its
+    screen shows (``v``, and ``n`` entries): if the game moved on, the answer is the new screen
+    (``HX-Retarget: #game``) with the news a poll would bring."""
     if name not in screen.SHEETS:
         abort(404)
     view = _view(game_id)
+    seen = screen.seen_version(request.args)  # the version of the screen tapped on (app.js adds v and n)
+    if _is_htmx() and seen is not None and seen != view.version:
+        # Another phone wrote since: the new screen with its news, as a poll would bring it,
+        # never a sheet (and save button) for the new position under the old screen.
+        resp = _render_game(view, **poll_news(view, seen, request.args.get("n", "")))
+        resp.headers["HX-Retarget"] = "#game"
+        resp.headers["HX-Reswap"] = "outerHTML"
+        return resp
     ctx = _game_context(view, name)
     if _is_htmx():
         return render_template("partials/entry.html", **ctx)
