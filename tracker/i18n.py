@@ -66,7 +66,26 @@ def _param(name: str, value: Any) -> Any:
         return error_message(value)
     if name in KIND_PARAMS and isinstance(value, str) and value in TOKEN_NAMES:
         return TOKEN_NAMES[value]
+    if name in NOBLE_PARAMS and isinstance(value, str):
+        return ", ".join(noble_name(part) for part in value.split(", "))
     return value
+
+
+#: Parameters of the rules' messages that name a noble ("N-06") or several ("N-06, N-08").
+NOBLE_PARAMS = frozenset(("noble", "choices"))
+
+
+def noble_name(noble_id: str) -> str:
+    """A noble as the table sees the tile: its requirement in the reader's gem letters
+    (``W4 U4`` / ``흰4 파4``); an id that names no noble is left as it is."""
+    from .rules import catalog
+    from .screen import LETTERS
+
+    noble = catalog.nobles().get(noble_id)
+    if noble is None:
+        return noble_id
+    letters = LETTERS.table()
+    return " ".join(f"{letters[k]}{n}" for k, n in noble.requires.items() if n)
 
 
 def tr(template: str, params: Mapping[str, Any] | None = None) -> str:

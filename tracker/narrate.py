@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext, pgettext
 
-from .i18n import tr
+from .i18n import noble_name, tr
 from .rules import catalog
 from .rules.events import (
     Correction,
@@ -165,7 +165,7 @@ def describe(event: Event, before: Any, after: Any, *, consequences: bool = True
         elif royal.ability == "steal_token":
             text += " " + _("Nothing to steal: %(other)s holds no gem or pearl.", other=other)
     elif isinstance(event, TakeNoble):
-        text = _("%(name)s welcomed noble %(noble)s (3 prestige).", name=who, noble=event.noble)
+        text = _("%(name)s welcomed noble %(noble)s (3 prestige).", name=who, noble=noble_name(event.noble))
     elif isinstance(event, Discard):
         if getattr(before, "game", "duel") == "splendor":  # classic Splendor has no bag (S-3.1)
             text = _("%(name)s returned %(tokens)s to the supply.", name=who, tokens=token_list(event.tokens))

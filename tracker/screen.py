@@ -236,6 +236,8 @@ def card_view(card: Any, buyer: Any = None) -> dict[str, Any]:
         "ability": ability,
         "ability_name": narrate.ABILITY_NAMES[ability],
         "cost": [(k, letters[k], n) for k, n in card.cost.items() if n],
+        # the cost pips as printed (how the table finds the card); "6→3" where bonuses lower it
+        "pips": [(k, n) for k, n in card.cost.items() if n],
         "secret": False,
     }
     if buyer is not None:
@@ -243,6 +245,7 @@ def card_view(card: Any, buyer: Any = None) -> dict[str, Any]:
         owed = (duel if is_jewel else splendor).cost_after_bonuses(buyer, card)
         _payment, affordable = suggest_payment(owed, buyer.tokens)
         out["owed"] = [(k, letters[k], n) for k, n in owed.items() if n]
+        out["pips"] = [(k, n if owed.get(k) == n else f"{n}→{owed.get(k)}") for k, n in card.cost.items() if n]
         out["affordable"] = affordable and (not (is_jewel and card.is_joker) or bool(duel.joker_colors(buyer)))
     return out
 
@@ -533,7 +536,7 @@ def reserve_sheet(view: GameView, args: Any) -> dict[str, Any]:
     color = args.get("color") if args.get("color") in kind.filters else None
     ctx: dict[str, Any] = {"sheet": "reserve", "src": str(level), "color": color, "levels": LEVELS,
                            "filters": [(c, letters[c], narrate.TOKEN_NAMES[c]) for c in kind.filters],
-                           "grid": _catalogue_grid(kind, state, level, color, me),
+                           "grid": _catalogue_grid(kind, state, level, color, None),  # as printed
                            "level_out": state.cards_on_table(level) <= 0,
                            "decks": [(lv, max(0, state.deck_left(lv))) for lv in LEVELS], "selected": None,
                            "gold": state.board.gold > 0,

@@ -129,3 +129,31 @@ def test_a_secret_reserve_choice_leaves_no_level_tab_marked(client):
     assert 'class="tab on"' not in tabs
     level = client.get(f"/games/{game['id']}/sheet/reserve?src=2", headers=HX).get_data(as_text=True)
     assert 'class="tab on" href="/games/' in re.search(r'<nav class="tabs">.*?</nav>', level, re.S)[0]
+
+
+def test_card_grids_show_the_printed_cost_and_what_bonuses_take_off(client):
+    """A player finds a card on the table by its printed cost: the Buy grid shows it, with
+    "6→3" where the buyer's bonuses lower it; the Reserve grid shows it as printed."""
+    log = load_fixture("duel-1012.json")
+    log = {**{k: log[k] for k in ("format", "game", "players", "first_player")}, "events": log["events"][:30], "result": None}
+    state = client.post("/api/games/import", json=log).get_json()
+    from tracker.rules import catalog
+    me = state["players"][state["current_player"]]
+    bonus = me["bonuses"]
+    assert any(bonus.values())
+    buy = client.get(f"/games/{state['id']}/sheet/buy?src=2", headers=HX).get_data(as_text=True)
+    reserve = client.get(f"/games/{state['id']}/sheet/reserve?src=2", headers=HX).get_data(as_text=True)
+    lowered = 0
+    for c in catalog.jewels_of_level(2):
+        block = re.search(rf'data-card="{c.id}".*?<span class="cost">(.*?)</span>\s*(?:<span class="tick"|</a>)', buy, re.S)
+        if block is None:
+            continue  # bought or reserved
+        shown = re.findall(r'aria-label="\w+ ([^"]+)"', block[1])
+        printed = [n for k, n in c.cost.items() if n]
+        expected = [str(n) if k == "pearl" or not bonus.get(k) else f"{n}→{max(0, n - bonus[k])}" for k, n in c.cost.items() if n]
+        expected = [e if "→" not in e or e.split("→")[0] != e.split("→")[1] else e.split("→")[0] for e in expected]
+        assert shown == expected, (c.id, shown, expected)
+        lowered += any("→" in e for e in expected)
+        in_reserve = re.search(rf'data-card="{c.id}".*?<span class="cost">(.*?)</span>\s*</a>', reserve, re.S)[1]
+        assert re.findall(r'aria-label="\w+ ([^"]+)"', in_reserve) == [str(n) for n in printed]
+    assert lowered

@@ -38,6 +38,12 @@
     if (said.length) { setTimeout(function () { announcer.textContent = said.join(" "); }, 50); }
   });
 
+  // A toast is gone at a tap (it may cover whose turn it is).
+  document.addEventListener("click", function (evt) {
+    var toast = evt.target.closest && evt.target.closest("#alerts .alert");
+    if (toast && !document.body.classList.contains("table-mode")) { toast.hidden = true; }
+  });
+
   // The victory banner stays until someone closes it; a finished game's "Show the result"
   // brings it back (its review and next-game buttons with it).
   document.addEventListener("click", function (evt) {
@@ -154,6 +160,13 @@
     var below = last.getBoundingClientRect().bottom - floor;
     var room = sheet.getBoundingClientRect().top - 8;
     if (below > 0 && room > 0) { window.scrollBy(0, Math.min(below, room)); }
+  });
+
+  // New game form: "Who starts?" names each seat as typed above it.
+  document.addEventListener("input", function (evt) {
+    var seat = /^player(\d)$/.exec(evt.target.id || "");
+    var label = seat && document.querySelector('[data-name-of="' + seat[1] + '"]');
+    if (label) { label.textContent = evt.target.value.trim() || label.getAttribute("data-place"); }
   });
 
   // New game form: going back to Duel with a third or fourth starter chosen (hidden in Duel)
