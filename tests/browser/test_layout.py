@@ -39,3 +39,25 @@ def test_the_buy_sheet_colour_filters_fit_a_390_px_phone(page: Page, live_server
         box = filters.nth(i).bounding_box()
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["width"] >= 44, (i, box)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_who_starts_names_the_seats_as_typed_and_a_toast_goes_at_a_tap(page: Page, live_server: str):
+    page.goto(live_server + "/")
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.fill("#player0", "Jimin")
+    page.fill("#player1", "Seojun")
+    expect(page.locator('[data-name-of="0"]')).to_have_text("Jimin")
+    expect(page.locator('[data-name-of="1"]')).to_have_text("Seojun")
+    page.fill("#player1", "")
+    expect(page.locator('[data-name-of="1"]')).to_have_text("Second player")
+    page.fill("#player1", "Seojun")
+    page.locator('input[name="first"][value="1"]').check()
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator(".whose-turn")).to_have_text("Seojun's turn")
+    page.locator("#action-take").click()
+    page.locator('.pick-source a[data-kind="red"]').click()
+    page.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    toast = page.locator("#alerts .alert-done")
+    expect(toast).to_be_visible()
+    toast.click()
+    expect(toast).to_be_hidden()
