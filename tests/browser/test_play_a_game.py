@@ -25,6 +25,15 @@ def start_game(page: Page, base: str, names: tuple[str, str], first: int) -> Tab
     return Table(page)
 
 
+def slow_sheets(page: Page, sheet: str, ms: int) -> None:
+    """A slow network for one sheet's taps: each answer comes ``ms`` milliseconds late."""
+    def slow(route):  # type: ignore[no-untyped-def]
+        page.wait_for_timeout(ms)
+        route.continue_()
+
+    page.route(f"**/sheet/{sheet}*", slow)
+
+
 def test_a_complete_game_is_tapped_to_the_victory_banner_with_an_undo(page: Page, live_server: str, shots: Path):
     log = json.loads((FIXTURES / "duel-1012.json").read_text())
     page.on("dialog", lambda dialog: dialog.accept())
@@ -110,11 +119,7 @@ def test_taps_faster_than_the_network_are_all_counted_in_order(page: Page, live_
     table = start_game(page, live_server, ("Ana", "Ben"), 0)
     table.open("take")
 
-    def slow(route):
-        page.wait_for_timeout(400)
-        route.continue_()
-
-    page.route("**/sheet/take*", slow)
+    slow_sheets(page, "take", 400)
     for kind in ("red", "red", "red"):
         page.locator(f'.pick-source a[data-kind="{kind}"]').click()
     expect(page.locator(".pick-chosen .chip-btn")).to_have_count(3)
@@ -137,11 +142,7 @@ def test_a_save_tapped_before_the_sheet_arrives_saves_what_was_tapped(page: Page
     page.locator('.pick-source a[data-kind="red"]').click()
     expect(page.locator(".pick-chosen .chip-btn")).to_have_count(1)
 
-    def slow(route):
-        page.wait_for_timeout(500)
-        route.continue_()
-
-    page.route("**/sheet/take*", slow)
+    slow_sheets(page, "take", 500)
     page.locator('.pick-source a[data-kind="blue"]').click()
     page.locator('#sheet form[data-type="take_tokens"] button.save').click()
     page.wait_for_function("() => Number(document.querySelector('#game').dataset.version) === 1")
@@ -156,11 +157,7 @@ def test_a_waiting_tap_on_a_control_gone_grey_ends_the_wait(page: Page, live_ser
     table = start_game(page, live_server, ("Ana", "Ben"), 0)
     table.open("take")
 
-    def slow(route):
-        page.wait_for_timeout(300)
-        route.continue_()
-
-    page.route("**/sheet/take*", slow)
+    slow_sheets(page, "take", 300)
     for kind in ("red", "blue", "green", "white", "black"):
         page.locator(f'.pick-source [data-kind="{kind}"]').click()
     expect(page.locator("#sheet .preview")).to_contain_text("Ana took 1 blue, 1 green, 1 red")
@@ -175,11 +172,7 @@ def test_quick_filter_taps_are_replayed_in_order(page: Page, live_server: str):
     table = start_game(page, live_server, ("Ana", "Ben"), 0)
     table.open("buy")
 
-    def slow(route):
-        page.wait_for_timeout(400)
-        route.continue_()
-
-    page.route("**/sheet/buy*", slow)
+    slow_sheets(page, "buy", 400)
     page.locator('#sheet .tabs a[data-tab="2"]').click()
     page.locator('#sheet .filters a[data-filter="red"]').click()
     page.locator('#sheet .filters a[data-filter="green"]').click()
