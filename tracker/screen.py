@@ -215,7 +215,8 @@ def panel(state: duel.DuelState, seat: int) -> dict[str, Any]:
         "privileges": p.privileges,
         "reserved": [card_view(catalog.jewels()[r.card], p) if r.card else {"secret": True, "level": r.level}
                      for r in p.reserved],
-        "royals": [catalog.royals()[r] for r in p.royals],
+        "royals": [{"id": r, "points": catalog.royals()[r].points,
+                    "ability_name": narrate.ABILITY_NAMES[catalog.royals()[r].ability]} for r in p.royals],
         "cards": len(p.cards),
     }
 

@@ -182,6 +182,24 @@ def test_quick_filter_taps_are_replayed_in_order(page: Page, live_server: str):
     assert ids and all(i.startswith("D2-") for i in ids)
 
 
+def test_a_save_tapped_on_a_royal_sheet_still_loading_records_that_royal_card(page: Page, live_server: str):
+    """Slow network, a royal card due: the player taps "Choose it, then the token" on DR-4, then
+    at once "Take this royal card" under DR-3: DR-3 is recorded (not the first card listed)."""
+    log = json.loads((FIXTURES / "duel-1012.json").read_text())
+    part = {**{k: log[k] for k in ("format", "game", "players", "first_player")}, "events": log["events"][:45], "result": None}
+    state = page.request.post(live_server + "/api/games/import", data=part).json()
+    assert state["pending"]["kind"] == "royal"
+    page.goto(f"{live_server}/games/{state['id']}")
+    Table(page)
+    slow_sheets(page, "royal", 600)
+    page.locator('a.royal-card[data-royal="DR-4"]').click()
+    page.locator('div.royal-card[data-royal="DR-3"] button.save').click()
+    page.wait_for_function("v => Number(document.querySelector('#game').dataset.version) > v", arg=state["version"])
+    after = page.request.get(f"{live_server}/api/games/{state['id']}").json()
+    seat = state["pending"]["player"]
+    assert set(after["players"][seat]["royals"]) - set(state["players"][seat]["royals"]) == {"DR-3"}
+
+
 def test_the_back_button_closes_an_open_sheet_before_it_leaves_the_game(page: Page, live_server: str, shots: Path):
     """A phone's back gesture on an open Buy sheet returns to the game's screen (fresh from the
     server), not to the page before the game; after an entry the address is the game's again."""

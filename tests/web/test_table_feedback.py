@@ -157,3 +157,24 @@ def test_card_grids_show_the_printed_cost_and_what_bonuses_take_off(client):
         in_reserve = re.search(rf'data-card="{c.id}".*?<span class="cost">(.*?)</span>\s*</a>', reserve, re.S)[1]
         assert re.findall(r'aria-label="\w+ ([^"]+)"', in_reserve) == [str(n) for n in printed]
     assert lowered
+
+
+def test_royal_cards_in_the_panels_show_prestige_and_ability(client):
+    log = load_fixture("duel-1012.json")
+    state = client.post("/api/games/import", json=log).get_json()
+    page = client.get(f"/games/{state['id']}").get_data(as_text=True)
+    owned = [r for p in state["players"] for r in p["royals"]]
+    assert owned and "♛DR-" not in page
+    from tracker.rules import catalog
+    for rid in owned:
+        royal = catalog.royals()[rid]
+        assert re.search(rf'data-royal-id="{rid}"[^>]*>♛ {royal.points}', page), rid
+
+
+def test_a_spectator_can_bring_the_result_back_too(client):
+    log = load_fixture("duel-1069.json")
+    state = client.post("/api/games/import", json=log).get_json()
+    share = client.get(f"/games/{state['id']}/share").get_data(as_text=True)
+    watch = re.search(r'(/watch/[\w-]+)', share)[1]
+    page = client.get(watch).get_data(as_text=True)
+    assert 'id="show-result"' in page and 'id="undo"' not in page and "game-links" not in page

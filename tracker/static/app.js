@@ -210,14 +210,25 @@
     evt.preventDefault();
     evt.stopPropagation();
     var form = control.closest("form");
-    var key = control.matches("button") ? (form ? "save:" + form.getAttribute("data-type") : null) : controlKey(control);
+    var key = control.matches("button") ? (form ? saveKey(form) : null) : controlKey(control);
     if (key) { waitingTaps.push(key); }
   }, true);
+  // A save button by what its form records: the entry type, and the royal card, noble or token
+  // to steal it names (a royal sheet has a save per card).
+  function saveKey(form) {
+    var holder = form.closest("[data-royal], [data-noble]");
+    return "save:" + [form.getAttribute("data-type"), form.getAttribute("data-steal") || "",
+                      holder ? holder.getAttribute("data-royal") || holder.getAttribute("data-noble") : ""].join("|");
+  }
   function replay(key) {
-    var save = /^save:(.*)$/.exec(key);
-    var el = save ? document.querySelector('#sheet form[data-type="' + save[1] + '"] button.save:not([aria-disabled="true"])')
-                  : document.querySelector("#sheet " + key);
-    if (el && (save || el.matches("a[hx-get]"))) { el.click(); return true; }
+    if (key.indexOf("save:") === 0) {  // the one save of the new sheet that records the same thing
+      var saves = Array.prototype.filter.call(document.querySelectorAll('#sheet form button.save:not([aria-disabled="true"])'),
+        function (b) { return saveKey(b.closest("form")) === key; });
+      if (saves.length === 1) { saves[0].click(); return true; }
+      return false;
+    }
+    var el = document.querySelector("#sheet " + key);
+    if (el && el.matches("a[hx-get]")) { el.click(); return true; }
     return false;
   }
   document.body.addEventListener("htmx:beforeRequest", function (evt) {
