@@ -266,9 +266,10 @@ class DuelState:
     def cards_on_table(self, level: int) -> int:
         """Cards of ``level`` still in the pyramid or its deck (D-1.2, D-6): 30/24/13 minus the
         cards of that level bought or reserved (named or secret), by anyone."""
-        named = sum(1 for c in self.taken_cards() if catalog.jewels()[c].level == level)
-        secret = sum(1 for p in self.players for r in p.reserved if r.card is None and r.level == level)
-        return LEVEL_SIZES[level] - named - secret
+        jewels = catalog.jewels()
+        bought = sum(1 for p in self.players for o in p.cards if jewels[o.card].level == level)
+        reserved = sum(1 for p in self.players for r in p.reserved if r.level == level)  # named or secret
+        return LEVEL_SIZES[level] - bought - reserved
 
     def deck_left(self, level: int) -> int:
         """Cards left in a level's deck (D-6): its size, minus face-up slots, bought and reserved.
@@ -546,7 +547,9 @@ def _require_in_pyramid(state: DuelState, card: JewelCard, rule: str) -> None:
     Raises ``RuleError("card_unavailable")``."""
     if _is_taken(state, card.id):
         raise RuleError("card_unavailable", N_("Card %(card)s is already bought or reserved."), rule, card=card.id)
-    if state.cards_on_table(card.level) <= 0:
+    players = state.players  # a cheap bound first: fewer cards out in all than the level holds
+    if len(players[0].cards) + len(players[1].cards) + len(players[0].reserved) + len(players[1].reserved) \
+            >= LEVEL_SIZES[card.level] and state.cards_on_table(card.level) <= 0:
         raise RuleError("card_unavailable", LEVEL_OUT, rule, level=card.level, size=LEVEL_SIZES[card.level])
 
 
