@@ -178,3 +178,17 @@ def test_a_spectator_can_bring_the_result_back_too(client):
     watch = re.search(r'(/watch/[\w-]+)', share)[1]
     page = client.get(watch).get_data(as_text=True)
     assert 'id="show-result"' in page and 'id="undo"' not in page and "game-links" not in page
+
+
+def test_a_chosen_card_keeps_the_colour_filter_in_its_links(client):
+    """Level 2, red filter, a card chosen: every link of the chosen card's view (payment, back)
+    keeps the filter, so a new turn reopening that browse lands on level 2 · red."""
+    game = new_game(client)
+    from tracker.rules import catalog
+    card = next(c for c in catalog.jewels_of_level(2) if c.color == "red")
+    sheet = client.get(f"/games/{game['id']}/sheet/buy?src=2&color=red&card={card.id}", headers=HX).get_data(as_text=True)
+    back = re.search(r'data-back="buy" href="([^"]+)"', sheet)[1]
+    assert "color=red" in back and "src=2" in back
+    grid = client.get(f"/games/{game['id']}/sheet/buy?src=2&color=red", headers=HX).get_data(as_text=True)
+    cards = re.findall(r'data-card="[^"]+"\s+href="([^"]+)"', grid)
+    assert cards and all("color=red" in h and "src=2" in h for h in cards), cards[:3]
