@@ -61,3 +61,24 @@ def test_who_starts_names_the_seats_as_typed_and_a_toast_goes_at_a_tap(page: Pag
     expect(toast).to_be_visible()
     toast.click()
     expect(toast).to_be_hidden()
+
+
+def test_undo_stays_on_screen_in_a_four_player_game(page: Page, live_server: str):
+    """UX.md: Undo always visible. Four Splendor panels push the sheet down; Undo is the last tab
+    of the action bar that stays at the bottom of the screen."""
+    setup = {"game": "splendor", "players": ["Ana", "Ben", "Cho", "Dan"], "first_player": 0,
+             "nobles": ["N-01", "N-02", "N-03", "N-04", "N-05"]}
+    gid = page.request.post(live_server + "/api/games", data=setup).json()["id"]
+    move = {"type": "take_tokens", "player": 0, "tokens": {"red": 1, "blue": 1, "green": 1}}
+    assert page.request.post(f"{live_server}/api/games/{gid}/events", data=move).ok
+    page.on("dialog", lambda d: d.accept())
+    page.goto(f"{live_server}/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    undo = page.locator("#undo")
+    expect(undo).to_be_in_viewport()
+    page.locator('.pick-source a[data-kind="white"]').click()
+    expect(page.locator(".pick-chosen .chip-btn")).to_have_count(1)
+    expect(undo).to_be_in_viewport()
+    undo.click()
+    expect(page.locator(".whose-turn")).to_have_text("Ana's turn")
+    assert page.request.get(f"{live_server}/api/games/{gid}").json()["players"][0]["tokens"]["red"] == 0

@@ -497,4 +497,4 @@ def test_the_take_sheet_is_titled_by_each_game_s_rule(client):
     splendor = client.post("/api/games", json={"game": "splendor", "players": ["Ana", "Ben"], "first_player": 0,
                                                "nobles": ["N-01", "N-02", "N-03"]}).get_json()
     sheet = client.get(f"/games/{splendor['id']}/sheet/take", headers=HX).get_data(as_text=True)
-    assert "Take 3 different gems, or 2 of one colour" in sheet and "Take up to 3 tokens" not in sheet
+    assert "Take 3 different gems or 2 alike" in sheet and "Take up to 3 tokens" not in sheet
