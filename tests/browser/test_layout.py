@@ -41,7 +41,7 @@ def test_the_buy_sheet_colour_filters_fit_a_390_px_phone(page: Page, live_server
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
-def test_who_starts_names_the_seats_as_typed_and_a_toast_goes_at_a_tap(page: Page, live_server: str):
+def test_who_starts_names_the_seats_as_typed_and_toasts_take_no_tap(page: Page, live_server: str):
     page.goto(live_server + "/")
     page.wait_for_function("() => window.htmx !== undefined")
     page.fill("#player0", "Jimin")
@@ -57,10 +57,9 @@ def test_who_starts_names_the_seats_as_typed_and_a_toast_goes_at_a_tap(page: Pag
     page.locator("#action-take").click()
     page.locator('.pick-source a[data-kind="red"]').click()
     page.locator('#sheet form[data-type="take_tokens"] button.save').click()
-    toast = page.locator("#alerts .alert-done")
-    expect(toast).to_be_visible()
-    toast.click()
-    expect(toast).to_be_hidden()
+    expect(page.locator("#alerts .alert-done")).to_be_visible()
+    # Toasts never take a tap: the sheet's tabs can lie under them when the page is scrolled.
+    assert page.evaluate("getComputedStyle(document.querySelector('#alerts .alert-done')).pointerEvents") == "none"
 
 
 def test_undo_stays_on_screen_in_a_four_player_game(page: Page, live_server: str):

@@ -38,12 +38,6 @@
     if (said.length) { setTimeout(function () { announcer.textContent = said.join(" "); }, 50); }
   });
 
-  // A toast is gone at a tap (it may cover whose turn it is).
-  document.addEventListener("click", function (evt) {
-    var toast = evt.target.closest && evt.target.closest("#alerts .alert");
-    if (toast && !document.body.classList.contains("table-mode")) { toast.hidden = true; }
-  });
-
   // The victory banner stays until someone closes it; a finished game's "Show the result"
   // brings it back (its review and next-game buttons with it).
   document.addEventListener("click", function (evt) {
