@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import uuid
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from flask import current_app, url_for
 from jinja2 import pass_context
@@ -215,8 +215,7 @@ def panel(state: duel.DuelState, seat: int) -> dict[str, Any]:
         "privileges": p.privileges,
         "reserved": [card_view(catalog.jewels()[r.card], p) if r.card else {"secret": True, "level": r.level}
                      for r in p.reserved],
-        "royals": [{"id": r, "points": catalog.royals()[r].points,
-                    "ability_name": narrate.ABILITY_NAMES[catalog.royals()[r].ability]} for r in p.royals],
+        "royals": [royal_view(r) for r in p.royals],
         "cards": len(p.cards),
     }
 
@@ -236,7 +235,6 @@ def card_view(card: Any, buyer: Any = None) -> dict[str, Any]:
         "crowns": getattr(card, "crowns", 0),
         "ability": ability,
         "ability_name": narrate.ABILITY_NAMES[ability],
-        "cost": [(k, letters[k], n) for k, n in card.cost.items() if n],
         # the cost pips as printed (how the table finds the card); "6→3" where bonuses lower it
         "pips": [(k, n) for k, n in card.cost.items() if n],
         "secret": False,
@@ -245,10 +243,21 @@ def card_view(card: Any, buyer: Any = None) -> dict[str, Any]:
         is_jewel = isinstance(card, catalog.JewelCard)
         owed = (duel if is_jewel else splendor).cost_after_bonuses(buyer, card)
         _payment, affordable = suggest_payment(owed, buyer.tokens)
-        out["owed"] = [(k, letters[k], n) for k, n in owed.items() if n]
         out["pips"] = [(k, n if owed.get(k) == n else f"{n}→{owed.get(k)}") for k, n in card.cost.items() if n]
         out["affordable"] = affordable and (not (is_jewel and card.is_joker) or bool(duel.joker_colors(buyer)))
     return out
+
+
+def royal_view(royal_id: str) -> dict[str, Any]:
+    """A royal card as printed (D-1.2): id, prestige, ability and its name."""
+    royal = catalog.royals()[royal_id]
+    return {"id": royal_id, "points": royal.points, "ability": royal.ability,
+            "ability_name": narrate.ABILITY_NAMES[royal.ability]}
+
+
+def steal_options(letters: Mapping[str, str], victim: Any, kinds: Sequence[str]) -> list[tuple[str, str, str, int]]:
+    """The tokens a steal may take (D-8, DR-4), each as ``(kind, letter, name, count held)``."""
+    return [(k, letters[k], narrate.TOKEN_NAMES[k], victim.tokens.get(k)) for k in kinds]
 
 
 def last_entry(view: GameView) -> str:
@@ -445,13 +454,9 @@ def _int_arg(args: Any, name: str, choices: tuple[int, ...], default: int) -> in
     return value if value in choices else default
 
 
-def _catalogue_grid(kind: Kind, state: Any, level: int, color: str | None, buyer: Any,
-                    pyramid: bool = True) -> list[dict[str, Any]]:
+def _catalogue_grid(kind: Kind, state: Any, level: int, color: str | None, buyer: Any) -> list[dict[str, Any]]:
     """The catalogue cards of ``level`` a player may name: not bought or reserved by anyone, in
-    ``color`` when given. From the pyramid (``pyramid``) none once every card of the level is out
-    (D-6, S-2.3); naming a secret reserve (``pyramid=False``) any of them."""
-    if pyramid and state.cards_on_table(level) <= 0:
-        return []
+    ``color`` when given (the pyramid's callers show none once the level is out, D-6, S-2.3)."""
     taken = state.taken_cards()
     cards = [c for c in kind.level(level) if c.id not in taken and (color is None or c.color == color)]
     return [card_view(c, buyer) for c in cards]
@@ -479,11 +484,11 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
         reveal = _int_arg(args, "reveal", tuple(secret_levels), 0) if secret_levels else 0
         ctx["secret_levels"] = secret_levels
         ctx["reveal"] = reveal
-        ctx["reveal_grid"] = _catalogue_grid(kind, state, reveal, color, me, pyramid=False) if reveal else []
+        ctx["reveal_grid"] = _catalogue_grid(kind, state, reveal, color, me) if reveal else []
         ctx["reveal_filters"] = bool(reveal)
     else:
-        ctx["grid"] = _catalogue_grid(kind, state, level, color, me)
         ctx["level_out"] = state.cards_on_table(level) <= 0
+        ctx["grid"] = [] if ctx["level_out"] else _catalogue_grid(kind, state, level, color, me)
     card = kind.card(args.get("card"))
     if card is not None:
         owed = kind.engine.cost_after_bonuses(me, card)
@@ -497,10 +502,10 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
         jokers = duel.joker_colors(me) if is_joker else []
         if is_joker and wild is None and len(jokers) == 1:
             wild = jokers[0]
-        steal_options = duel.stealable(other) if getattr(card, "ability", "") == catalog.STEAL_TOKEN else []
-        steal = args.get("steal") if args.get("steal") in steal_options else None
-        if steal is None and len(steal_options) == 1:
-            steal = steal_options[0]
+        stealable = duel.stealable(other) if getattr(card, "ability", "") == catalog.STEAL_TOKEN else []
+        steal = args.get("steal") if args.get("steal") in stealable else None
+        if steal is None and len(stealable) == 1:
+            steal = stealable[0]
         data = {"type": "purchase", "player": seat, "card": card.id, "from_reserve": from_reserve,
                 "payment": payment.to_dict(skip_zero=True)}
         if wild:
@@ -514,7 +519,7 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
             "can_swap": [k for k in GEM_COLORS + (PEARL,) if payment.get(k) > 0 and me.tokens.gold > payment.gold],
             "joker_colors": [(c, letters[c], narrate.TOKEN_NAMES[c]) for c in jokers],
             "wild": wild,
-            "steal_options": [(k, letters[k], narrate.TOKEN_NAMES[k], other.tokens.get(k)) for k in steal_options],
+            "steal_options": steal_options(letters, other, stealable),
             "steal": steal,
             "affordable": affordable,
         }
@@ -535,10 +540,11 @@ def reserve_sheet(view: GameView, args: Any) -> dict[str, Any]:
     me = state.players[seat]
     level = _int_arg(args, "src", LEVELS, 1)
     color = args.get("color") if args.get("color") in kind.filters else None
+    level_out = state.cards_on_table(level) <= 0  # D-6, S-2.3: no card of that level is left to name
     ctx: dict[str, Any] = {"sheet": "reserve", "src": str(level), "color": color, "levels": LEVELS,
                            "filters": [(c, letters[c], narrate.TOKEN_NAMES[c]) for c in kind.filters],
-                           "grid": _catalogue_grid(kind, state, level, color, None),  # as printed
-                           "level_out": state.cards_on_table(level) <= 0,
+                           "grid": [] if level_out else _catalogue_grid(kind, state, level, color, None),  # as printed
+                           "level_out": level_out,
                            "decks": [(lv, max(0, state.deck_left(lv))) for lv in LEVELS], "selected": None,
                            "gold": state.board.gold > 0,
                            # D-6: a Duel reserve takes a gold; said before a card is tapped
@@ -567,12 +573,11 @@ def royal_sheet(view: GameView, args: Any) -> dict[str, Any]:
     choice = args.get("royal") if args.get("royal") in state.royals_available else None
     royals = []
     for rid in state.royals_available:
-        royal = catalog.royals()[rid]
-        royals.append({"id": rid, "points": royal.points, "ability": royal.ability,
-                       "ability_name": narrate.ABILITY_NAMES[royal.ability],
-                       "needs_steal": royal.ability == catalog.STEAL_TOKEN and bool(duel.stealable(other))})
+        royal = royal_view(rid)
+        royal["needs_steal"] = royal["ability"] == catalog.STEAL_TOKEN and bool(duel.stealable(other))
+        royals.append(royal)
     return {"sheet": "royal", "royals": royals, "choice": choice,
-            "steal_options": [(k, letters[k], narrate.TOKEN_NAMES[k], other.tokens.get(k)) for k in duel.stealable(other)],
+            "steal_options": steal_options(letters, other, duel.stealable(other)),
             "other_name": other.name}
 
 
