@@ -7,6 +7,7 @@ Every rule id below refers to ``RULES.md`` (D-1 … D-12).
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, fields, replace
 from enum import Enum
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -742,13 +743,11 @@ HANDLERS: dict[type[Event], Callable[[DuelState, Any], DuelState]] = {
 }
 
 
-_WHITE, _BLUE, _GREEN, _RED, _BLACK, _PEARL, _GOLD = (TOKEN_TOTALS.get(k) for k in TOKEN_KINDS)
-
-
 def _totals_hold(state: DuelState) -> bool:
     """True when every total ``check_invariants`` checks holds (then it raises nothing).
 
-    Spelled out for the two seats of Duel: it runs after every event of every replay.
+    Spelled out for the two seats of Duel, with the token counts summed in C (``Tokens`` is a
+    named tuple): it runs after every event of every replay.
     """
     players = state.players
     if len(players) != SEATS:
@@ -756,24 +755,15 @@ def _totals_hold(state: DuelState) -> bool:
     p, q = players
     a, b, c, d = state.board, state.bag, p.tokens, q.tokens
     return (
-        min(
-            a.white, a.blue, a.green, a.red, a.black, a.pearl, a.gold,
-            b.white, b.blue, b.green, b.red, b.black, b.pearl, b.gold,
-            c.white, c.blue, c.green, c.red, c.black, c.pearl, c.gold,
-            d.white, d.blue, d.green, d.red, d.black, d.pearl, d.gold,
-            state.privileges_supply, p.privileges, q.privileges,
-        ) >= 0
-        and a.white + b.white + c.white + d.white == _WHITE
-        and a.blue + b.blue + c.blue + d.blue == _BLUE
-        and a.green + b.green + c.green + d.green == _GREEN
-        and a.red + b.red + c.red + d.red == _RED
-        and a.black + b.black + c.black + d.black == _BLACK
-        and a.pearl + b.pearl + c.pearl + d.pearl == _PEARL
-        and a.gold + b.gold + c.gold + d.gold == _GOLD
+        min(min(a), min(b), min(c), min(d), state.privileges_supply, p.privileges, q.privileges) >= 0
+        and tuple(map(_add, map(_add, a, b), map(_add, c, d))) == TOKEN_TOTALS
         and state.privileges_supply + p.privileges + q.privileges == PRIVILEGES
         and len(p.reserved) <= MAX_RESERVED and len(q.reserved) <= MAX_RESERVED
         and len(p.royals) <= p._totals[4] and len(q.royals) <= q._totals[4]  # royals_earned
     )
+
+
+_add = operator.add
 
 
 def check_invariants(state: DuelState) -> None:

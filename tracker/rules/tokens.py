@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterator, Mapping
+from typing import Iterator, Mapping, NamedTuple
 
 from .errors import N_, RuleError
 
@@ -17,12 +16,13 @@ TOKEN_KINDS: tuple[str, ...] = GEM_COLORS + (PEARL, GOLD)
 MAX_COUNT = 99
 
 
-@dataclass(frozen=True)
-class Tokens:
+class Tokens(NamedTuple):
     """An immutable bag of tokens: a count per kind (``white`` … ``black``, ``pearl``, ``gold``).
 
     Counts may go negative only in intermediate arithmetic; ``is_valid`` says whether every
     count is at least 0. Build one with ``Tokens.of({"red": 2})`` or ``Tokens(red=2)``.
+    A named tuple of the seven counts in ``TOKEN_KINDS`` order (so totals and checks run in C),
+    but ``+`` and ``-`` add and subtract counts, and a bag is true when it holds any token.
     """
 
     white: int = 0
@@ -75,7 +75,7 @@ class Tokens:
     @property
     def total(self) -> int:
         """All tokens in the bag, gold included."""
-        return self.white + self.blue + self.green + self.red + self.black + self.pearl + self.gold
+        return sum(self)
 
     @property
     def gems(self) -> int:
@@ -84,7 +84,7 @@ class Tokens:
 
     def is_valid(self) -> bool:
         """True when no count is negative."""
-        return min(self.white, self.blue, self.green, self.red, self.black, self.pearl, self.gold) >= 0
+        return min(self) >= 0
 
     def covers(self, other: "Tokens") -> bool:
         """True when this bag holds at least every count of ``other``."""
@@ -124,23 +124,13 @@ class Tokens:
 
 
 def _bag(white: int, blue: int, green: int, red: int, black: int, pearl: int, gold: int) -> Tokens:
-    """``Tokens(white, …, gold)`` without the frozen ``__init__`` (seven guarded attribute sets).
-
-    ``Tokens`` has no ``__post_init__``: filling the instance ``__dict__`` gives the same value.
-    """
-    bag = _new(Tokens)
-    d = bag.__dict__
-    d["white"] = white
-    d["blue"] = blue
-    d["green"] = green
-    d["red"] = red
-    d["black"] = black
-    d["pearl"] = pearl
-    d["gold"] = gold
-    return bag
+    """``Tokens(white, …, gold)`` without the keyword handling of the named tuple's ``__new__``."""
+    return _new_tuple(Tokens, (white, blue, green, red, black, pearl, gold))
 
 
-_new = object.__new__
+_new_tuple = tuple.__new__
+
+
 
 
 def single(kind: str) -> Tokens:
