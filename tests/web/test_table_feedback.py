@@ -192,3 +192,23 @@ def test_a_chosen_card_keeps_the_colour_filter_in_its_links(client):
     grid = client.get(f"/games/{game['id']}/sheet/buy?src=2&color=red", headers=HX).get_data(as_text=True)
     cards = re.findall(r'data-card="[^"]+"\s+href="([^"]+)"', grid)
     assert cards and all("color=red" in h and "src=2" in h for h in cards), cards[:3]
+
+
+def test_splendor_panels_show_each_players_reserved_cards(client):
+    """A classic Splendor table sees what the others reserved (a blind reserve by its level only)."""
+    log = load_fixture("splendor-133.json")
+    events = log["events"]
+    cut = next(i for i, e in enumerate(events) if e["type"] == "reserve" and "level" in e) + 1
+    partial = {**{k: log[k] for k in ("format", "game", "players", "first_player", "nobles")},
+               "events": events[:cut], "result": None}
+    state = client.post("/api/games/import", json=partial).get_json()
+    page = client.get(f"/games/{state['id']}").get_data(as_text=True)
+    from tracker.rules import catalog
+    for seat, player in enumerate(state["players"]):
+        panel = re.search(rf'<section class="panel spanel[^"]*" id="panel-{seat}".*?</section>', page, re.S)[0]
+        named = [r["card"] for r in player["reserved"] if r.get("card")]
+        for card_id in named:
+            card = catalog.development_cards()[card_id]
+            assert f'<span class="mini-card color-{card.color}" data-card="{card_id}"' in panel, (seat, card_id)
+        assert panel.count('class="mini-card secret"') == len(player["reserved"]) - len(named)
+    assert 'class="mini-card secret" title="secret level-3 card"' in page
