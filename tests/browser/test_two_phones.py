@@ -215,3 +215,31 @@ def test_picked_privilege_tokens_are_not_carried_into_the_next_player_s_turn(bro
     ana_phone.wait_for_timeout(500)
     expect(ana_phone.locator('#sheet [data-sheet="privileges"]')).to_have_count(0)
     expect(ana_phone.locator("#sheet .preview")).to_have_count(0)
+
+
+def test_counts_typed_in_the_fix_form_survive_the_other_phone_s_entry(browser: Browser, live_server: str):
+    """Ben is typing a fix of his own tokens while Ana records her move: what he typed is still
+    there after his screen shows her move; a count her move changed (the board's red) shows its
+    new value, marked, and the form says so."""
+    ana_phone = phone(browser)
+    ana = start(ana_phone, live_server)
+    ben_phone = phone(browser)
+    ben_phone.goto(ana_phone.url)
+    ben_phone.locator("#action-correction").click()
+    form = ben_phone.locator("#sheet form.correction")
+    expect(form).to_be_visible()
+    ben_phone.locator('#sheet .choice-row [data-seat="1"]').click()
+    expect(form.locator('input[name="player"]')).to_have_value("1")
+    form.locator('input[name="tokens-blue"]').fill("2")
+    form.locator('input[name="board-red"]').fill("1")
+    form.locator('input[name="note"]').fill("two blue under the box")
+    ana.enter({"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    expect(ben_phone.locator(".whose-turn")).to_have_text("Ben's turn", timeout=3500)
+    expect(form.locator('input[name="player"]')).to_have_value("1")
+    expect(form.locator('input[name="tokens-blue"]')).to_have_value("2")
+    expect(form.locator('input[name="note"]')).to_have_value("two blue under the box")
+    red = form.locator('input[name="board-red"]')
+    expect(red).to_have_value("3")  # 4 on the board at setup, Ana took 1: his "1" was for the old board
+    expect(red).to_have_class(re.compile(r"\bmoved\b"))
+    expect(ben_phone.locator("#fix-moved")).to_be_visible()
+    expect(form.locator('input[name="tokens-white"]')).not_to_have_class(re.compile(r"\bmoved\b"))

@@ -125,8 +125,41 @@
     ["src", "color"].forEach(function (k) { if (url.searchParams.has(k)) { kept.set(k, url.searchParams.get(k)); } });
     return url.pathname + (kept.toString() ? "?" + kept.toString() : "");
   }
+  // The Fix form keeps what was typed in it across the other phone's entry: each count typed
+  // is put back where the entry left that count as it was; a count the entry changed shows its
+  // new value, marked, and the form says so.
+  var typedFix = null;
+  function fixTyped() {
+    var form = document.querySelector("#sheet form.correction");
+    if (!form) { return null; }
+    var typed = {};
+    var any = false;
+    Array.prototype.forEach.call(form.querySelectorAll("input[type=number], input[name=note]"), function (input) {
+      if (input.value !== input.defaultValue) { typed[input.name] = { value: input.value, was: input.defaultValue }; any = true; }
+    });
+    return any ? { seat: form.elements.player.value, typed: typed } : null;
+  }
+  function fixRestore() {
+    var form = document.querySelector("#sheet form.correction");
+    var kept = typedFix;
+    typedFix = null;
+    if (!kept || !form || form.elements.player.value !== kept.seat) { return; }
+    var moved = false;
+    Object.keys(kept.typed).forEach(function (name) {
+      var input = form.elements[name];
+      if (!input) { return; }
+      if (input.defaultValue === kept.typed[name].was) { input.value = kept.typed[name].value; }
+      else { input.classList.add("moved"); moved = true; }
+    });
+    var note = document.getElementById("fix-moved");
+    if (note && moved) { note.hidden = false; }
+  }
   document.body.addEventListener("htmx:beforeSwap", function (evt) {
-    if (evt.detail.target && evt.detail.target.id === "game") { turnBefore = whoseTurn(); }
+    if (evt.detail.target && evt.detail.target.id === "game") {
+      turnBefore = whoseTurn();
+      var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
+      typedFix = path && path.indexOf("/poll") >= 0 ? fixTyped() : null;
+    }
   });
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     var target = evt.detail.target;
@@ -135,9 +168,10 @@
     if (!document.querySelector("#sheet [data-sheet]") || document.querySelector("#sheet .prompt")) { return; }
     // A new turn: whatever was picked (tokens, a card, a payment) was for the other player; only
     // browsing the cards (a level, a colour) carries over.
-    if (whoseTurn() !== turnBefore) { openSheet = browsingOnly(openSheet); }
-    if (!openSheet) { return; }
-    htmx.ajax("GET", openSheet, { target: "#sheet" });
+    // A fix under way is about the tokens on the table, whoever's turn it is.
+    if (whoseTurn() !== turnBefore && !/\/sheet\/correction(\?|$)/.test(openSheet)) { openSheet = browsingOnly(openSheet); }
+    if (!openSheet) { typedFix = null; return; }
+    htmx.ajax("GET", openSheet, { target: "#sheet" }).then(fixRestore);
   });
 
   // A sheet opened or redrawn by a tap (a tab, a chip, a card) shows its save button above the
