@@ -249,3 +249,24 @@ def test_without_javascript_a_finished_game_can_still_be_undone_after_a_confirma
     expect(page.locator("#victory")).to_have_count(0)
     assert page.request.get(f"{live_server}/api/games/{state['id']}").json()["status"] == "active"
     context.close()
+
+
+def test_a_second_card_tapped_while_the_first_loads_is_the_one_chosen(page: Page, live_server: str):
+    """Slow network: Ana taps a card to reserve, changes her mind and taps another before the
+    first one's sheet arrives: the second card is chosen, and reserved."""
+    table = start_game(page, live_server, ("Ana", "Ben"), 0)
+    table.open("reserve")
+    table._tap('.tabs a[data-tab="1"]')
+    cards = page.locator("#sheet .grid a[data-card]")
+    first, second = cards.nth(0).get_attribute("data-card"), cards.nth(1).get_attribute("data-card")
+
+    slow_sheets(page, "reserve", 500)
+    page.locator(f'#sheet .grid a[data-card="{first}"]').click()
+    page.locator(f'#sheet .grid a[data-card="{second}"]').click()
+    expect(page.locator(f'#sheet .selected-card [data-card="{second}"]')).to_be_visible(timeout=8000)
+    page.wait_for_timeout(800)  # nothing else is on its way: the second card stays chosen
+    expect(page.locator(f'#sheet .selected-card [data-card="{second}"]')).to_be_visible()
+    page.unroute("**/sheet/reserve*")
+    table._save("reserve")
+    state = page.request.get(f"{live_server}/api/games/{page.url.split('?')[0].rsplit('/', 1)[-1]}").json()
+    assert [r.get("card") for r in state["players"][0]["reserved"]] == [second]

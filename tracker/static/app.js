@@ -239,8 +239,18 @@
     evt.stopPropagation();
     var form = control.closest("form");
     var key = control.matches("button") ? (form ? saveKey(form) : null) : controlKey(control);
-    if (key) { waitingTaps.push(key); }
+    if (!key) { return; }
+    waitingTaps.push(key);
+    // A card tapped while another card's answer is on its way: the sheet that comes shows the
+    // first card chosen, without the grid. The card's own address (its level, colour and id,
+    // nothing picked before) chooses it there instead: the last card tapped is the one chosen.
+    var grid = control.closest(".grid");
+    var sheet = control.closest("[data-sheet]");
+    if (grid && control.hasAttribute("data-card") && sheet) {
+      cardAddress[key] = { href: control.getAttribute("hx-get"), sheet: sheet.getAttribute("data-sheet") };
+    }
   }, true);
+  var cardAddress = {};
   // A save button by what its form records: the entry type, and the royal card, noble or token
   // to steal it names (a royal sheet has a save per card).
   function saveKey(form) {
@@ -257,6 +267,12 @@
     }
     var el = document.querySelector("#sheet " + key);
     if (el && el.matches("a[hx-get]")) { el.click(); return true; }
+    var card = cardAddress[key];
+    if (!el && card && document.querySelector('#sheet [data-sheet="' + card.sheet + '"]')) {
+      sheetBusy = true;
+      htmx.ajax("GET", card.href, { target: "#sheet" });
+      return true;
+    }
     return false;
   }
   document.body.addEventListener("htmx:beforeRequest", function (evt) {
@@ -266,11 +282,12 @@
     if (sheetTarget(evt) && !evt.detail.successful) { sheetBusy = false; waitingTaps = []; }
   });
   document.body.addEventListener("htmx:afterSettle", function (evt) {
-    if (evt.detail.target && evt.detail.target.id === "game") { sheetBusy = false; waitingTaps = []; return; }
+    if (evt.detail.target && evt.detail.target.id === "game") { sheetBusy = false; waitingTaps = []; cardAddress = {}; return; }
     if (!sheetTarget(evt)) { return; }
     sheetBusy = false;
     var next = waitingTaps.shift();
     if (next && !replay(next)) { waitingTaps = []; }
+    if (!waitingTaps.length) { cardAddress = {}; }
   });
 
   // Each sheet request says which version of the game this screen shows (v) and how many
