@@ -514,7 +514,10 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
             data["steal"] = steal
         ctx["selected"] = {
             "card": card_view(card, me),
-            "payment": token_row(payment, tuple(k for k in TOKEN_KINDS if payment.get(k) or owed.get(k))),
+            "payment": token_row(payment, tuple(k for k in TOKEN_KINDS if payment.get(k))),
+            # What the gold in the payment stands for: the owed tokens it replaces, by kind.
+            "gold_covers": token_row(owed - payment, tuple(k for k in GEM_COLORS + (PEARL,) if payment.get(k) < owed.get(k)))
+            if affordable and payment.gold else [],
             "gold_for": args.getlist("gold_for")[:10],
             "can_swap": [k for k in GEM_COLORS + (PEARL,) if payment.get(k) > 0 and me.tokens.gold > payment.gold],
             "joker_colors": [(c, letters[c], narrate.TOKEN_NAMES[c]) for c in jokers],

@@ -498,3 +498,28 @@ def test_the_take_sheet_is_titled_by_each_game_s_rule(client):
                                                "nobles": ["N-01", "N-02", "N-03"]}).get_json()
     sheet = client.get(f"/games/{splendor['id']}/sheet/take", headers=HX).get_data(as_text=True)
     assert "Take 3 different gems or 2 alike" in sheet and "Take up to 3 tokens" not in sheet
+
+
+def test_a_fix_count_is_read_as_the_phone_s_number_field_reads_it_and_refused_by_its_label(client):
+    """``1e1`` and ``2.0`` are numbers the phone's field accepts: 10 and 2. A count out of range
+    or not whole is refused naming the field as the form shows it (never ``tokens-white``)."""
+    game = new_game(client)
+    base = {"type": "correction", "player": "1", "expected_version": "0"}
+    bag = {f"tokens-{k}": "0" for k in ("white", "blue", "green", "red", "black", "pearl", "gold")}
+    refused = client.post(f"/games/{game['id']}/events", headers=HX,
+                          data={**base, **bag, "tokens-white": "1.5"})
+    assert refused.status_code == 422
+    text = refused.get_data(as_text=True)
+    assert "Tokens held, white: type a whole number from 0 to 99." in text and "tokens-white" not in text.split("<form")[0]
+    board = client.post(f"/games/{game['id']}/events", headers=HX, data={**base, "board-red": "100", "board-white": "4"})
+    assert "Board, red: type a whole number from 0 to 99." in board.get_data(as_text=True)
+    priv = client.post(f"/games/{game['id']}/events", headers=HX, data={**base, "privileges": "4", "orig-privileges": "1"})
+    assert "Privileges: type a whole number from 0 to 3." in priv.get_data(as_text=True)
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
+    # Accepted as the phone reads them: Ben's 1 privilege becomes 2; 1e1 white tokens for him
+    # is read as 10 and refused by the totals (4 on the board), not by the reading.
+    ok = client.post(f"/games/{game['id']}/events", headers=HX, data={**base, "privileges": "2.0", "orig-privileges": "1"})
+    assert ok.status_code == 200
+    assert client.get(f"/api/games/{game['id']}").get_json()["players"][1]["privileges"] == 2
+    ten = client.post(f"/games/{game['id']}/events", headers=HX, data={**base, **bag, "tokens-white": "1e1", "expected_version": "1"})
+    assert ten.status_code == 422 and "white tokens would add up to 14" in ten.get_data(as_text=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import secrets
 from typing import Any
 
@@ -187,12 +188,34 @@ def sheet(game_id: str, name: str):  # type: ignore[no-untyped-def]
     return render_template(ctx["template"], **ctx)
 
 
+#: A number a phone's number field accepts (``<input type="number">``): digits, a decimal part,
+#: an exponent (``1e1``, ``2.0``); whole values only are counts.
+_BROWSER_NUMBER = re.compile(r"[0-9]{1,9}(\.[0-9]{0,9})?([eE][+-]?[0-9]{1,2})?")
+#: What a correction form's count field holds, in the refusal when it is not a count.
+_FIELD_MESSAGES = {
+    "tokens": N_("Tokens held, %(kind)s: type a whole number from %(low)s to %(high)s."),
+    "board": N_("Board, %(kind)s: type a whole number from %(low)s to %(high)s."),
+    "bag": N_("Bag, %(kind)s: type a whole number from %(low)s to %(high)s."),
+    "privileges": N_("Privileges: type a whole number from %(low)s to %(high)s."),
+}
+
+
 def _int_field(form: Any, name: str, low: int, high: int) -> int:
+    """A count typed in a correction form's field ``name`` (``tokens-red``, ``privileges``…): a
+    whole number from ``low`` to ``high`` as the phone's number field accepts it (empty is 0).
+
+    Raises ``RuleError("bad_event")`` naming the field as the form labels it.
+    """
     raw = form.get(name, "0").strip() or "0"
     value = screen.whole_number(raw)
+    if value is None and _BROWSER_NUMBER.fullmatch(raw):
+        number = float(raw)
+        value = int(number) if number.is_integer() else None
     if value is None or not low <= value <= high:
-        raise RuleError("bad_event", N_("%(field)s must be a whole number from %(low)s to %(high)s."),
-                        field=name, low=low, high=high)
+        prefix, _, kind = name.removeprefix("orig-").rpartition("-")
+        where = prefix or kind
+        raise RuleError("bad_event", _FIELD_MESSAGES.get(where, _FIELD_MESSAGES["tokens"]),
+                        kind=kind, low=low, high=high)
     return value
 
 
