@@ -180,7 +180,10 @@ def describe(event: Event, before: Any, after: Any, *, consequences: bool = True
         if event.privileges is not None and me_before.privileges != me_after.privileges:
             fixed.append(_("privileges: %(n)s", n=_("%(a)s → %(b)s", a=me_before.privileges, b=me_after.privileges)))
         if event.board is not None and before.board != after.board:
-            fixed.append(_("board: %(tokens)s", tokens=_bag_change(before.board, after.board)))
+            if getattr(before, "game", "duel") == "splendor":  # classic Splendor's tokens lie in the supply
+                fixed.append(_("supply: %(tokens)s", tokens=_bag_change(before.board, after.board)))
+            else:
+                fixed.append(_("board: %(tokens)s", tokens=_bag_change(before.board, after.board)))
         if event.bag is not None and before.bag != after.bag:
             fixed.append(_("bag: %(tokens)s", tokens=_bag_change(before.bag, after.bag)))
         text = _("Correction for %(name)s: %(what)s.", name=who, what="; ".join(fixed) or _("no change"))

@@ -277,7 +277,8 @@ def entry_toast(view: GameView) -> str:
 
 
 def near_wins(view: GameView, seat: int) -> list[str]:
-    """Near-win warnings for one player, per route, within ``NEAR_WIN_DISTANCE`` of it (UX.md)."""
+    """Near-win warnings for one player, per route, within ``NEAR_WIN_DISTANCE`` of it (UX.md;
+    D-11, S-4: in classic Splendor only before the final round)."""
     distance = current_app.config.get("NEAR_WIN_DISTANCE", 2)
     state = view.state
     p = state.players[seat]
@@ -293,7 +294,8 @@ def near_wins(view: GameView, seat: int) -> list[str]:
         if color and 0 < duel.COLOR_POINTS_TO_WIN - points <= distance:
             out.append(_("%(name)s: %(n)s in %(color)s — %(left)s more in %(color)s wins", name=p.name, n=points,
                          color=narrate.TOKEN_NAMES[color], left=duel.COLOR_POINTS_TO_WIN - points))
-    elif 0 < splendor.PRESTIGE_TO_END - p.prestige <= distance:
+    elif not state.final_round and 0 < splendor.PRESTIGE_TO_END - p.prestige <= distance:
+        # once the final round is on, reaching 15 starts nothing: the banner says who plays still
         out.append(pgettext("splendor", "%(name)s: %(n)s prestige — %(left)s more starts the final round", name=p.name,
                             n=p.prestige, left=splendor.PRESTIGE_TO_END - p.prestige))
     return out if state.winner is None else []
@@ -593,7 +595,8 @@ def correction_sheet(view: GameView, args: Any) -> dict[str, Any]:
     duel_game = view.row.game == "duel"
     return {"sheet": "correction", "seat": seat, "names": [pl.name for pl in state.players],
             "tokens": token_row(p.tokens, kinds), "privileges": p.privileges if duel_game else None,
-            "board": token_row(state.board, kinds), "bag": token_row(state.bag) if duel_game else None}
+            "board": token_row(state.board, kinds), "bag": token_row(state.bag) if duel_game else None,
+            "board_name": _("board") if duel_game else _("supply")}
 
 
 def noble_sheet(view: GameView, args: Any) -> dict[str, Any]:

@@ -523,3 +523,15 @@ def test_a_fix_count_is_read_as_the_phone_s_number_field_reads_it_and_refused_by
     assert client.get(f"/api/games/{game['id']}").get_json()["players"][1]["privileges"] == 2
     ten = client.post(f"/games/{game['id']}/events", headers=HX, data={**base, **bag, "tokens-white": "1e1", "expected_version": "1"})
     assert ten.status_code == 422 and "white tokens would add up to 14" in ten.get_data(as_text=True)
+
+
+def test_a_stale_form_after_the_game_ended_is_not_asked_to_try_again(client):
+    """The other phone recorded the winning buy: a save from the old screen is told the game is
+    over, not to "check and try again"."""
+    state = client.post("/api/games/import", json=fixture_log("duel-1069.json")).get_json()
+    assert state["status"] == "finished", state
+    stale = {"type": "take_tokens", "player": 1, "tokens": {"red": 1}}
+    resp = form_post(client, state["id"], stale, state["version"] - 1, entry_id="late")
+    text = resp.get_data(as_text=True)
+    assert resp.status_code == 409
+    assert "The game is over; nothing more is recorded." in text and "try again" not in text

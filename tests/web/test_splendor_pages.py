@@ -236,3 +236,20 @@ def test_four_panels_show_one_nearest_noble_each_so_the_token_chips_fit_the_scre
         rows = re.findall(r'<div class="noble-row">(.*?)</div>', page, re.S)
         assert len(rows) == len(players)
         assert all(row.split("nearest", 1)[1].count('class="noble"') == shown for row in rows), rows[0]
+
+
+def test_a_splendor_fix_names_the_supply_and_exports_no_pearls(client):
+    """Classic Splendor's tokens lie in the supply (GLOSSARY: 공급처), not on a board: the Fix form
+    and the log say so; its correction is exported without the pearls the game does not have."""
+    gid = client.post("/api/games", json={"game": "splendor", "players": ["Ana", "Ben"], "first_player": 0,
+                                          "nobles": ["N-01", "N-02", "N-03"]}).get_json()["id"]
+    sheet = client.get(f"/games/{gid}/sheet/correction", headers=HX).get_data(as_text=True)
+    assert "<legend>supply</legend>" in sheet and "<legend>board</legend>" not in sheet and "pearl" not in sheet
+    fix = {"type": "correction", "player": 0, "set": {"tokens": {"white": 1},
+           "board": {"white": 3, "blue": 4, "green": 4, "red": 4, "black": 4, "gold": 5}}}
+    assert client.post(f"/api/games/{gid}/events", json=fix).status_code == 200
+    log = client.get(f"/games/{gid}/log", headers=HX).get_data(as_text=True)
+    assert "Correction for Ana: tokens: white 0 → 1; supply: white 4 → 3." in log
+    stored = client.get(f"/api/games/{gid}/log").get_json()["events"][0]["set"]
+    assert "pearl" not in stored["tokens"] and "pearl" not in stored["board"]
+    assert stored["board"] == {"white": 3, "blue": 4, "green": 4, "red": 4, "black": 4, "gold": 5}

@@ -219,3 +219,17 @@ def test_a_tap_on_a_screen_the_other_phone_has_moved_on_brings_the_new_screen(cl
     assert "HX-Retarget" not in current.headers and "Ben took 1 blue" in current.get_data(as_text=True)
     plain = client.get(f"/games/{game['id']}/sheet/take?t=blue&v=0")  # no htmx: the page, as before
     assert plain.status_code == 200 and "HX-Retarget" not in plain.headers
+
+
+def test_no_player_is_warned_of_starting_the_final_round_once_it_is_on(client):
+    """Classic Splendor (S-4): after Player A reaches 16, Player B at 13 is not told that "2 more
+    starts the final round": it has started. Before it, the warning is there."""
+    log = load_fixture("splendor-133.json")
+    body = {k: log[k] for k in ("format", "game", "players", "first_player", "nobles")}
+    before = client.post("/api/games/import", json={**body, "events": log["events"][:94], "result": None}).get_json()
+    on = client.post("/api/games/import", json={**body, "events": log["events"][:95], "result": None}).get_json()
+    assert on["final_round"] and on["status"] == "active" and on["players"][1]["prestige"] == 13
+    warned = re.findall(r'<li class="near-win">⚠ ([^<]*)</li>', client.get(f"/games/{before['id']}").get_data(as_text=True))
+    assert any("more starts the final round" in w for w in warned), warned
+    page = client.get(f"/games/{on['id']}").get_data(as_text=True)
+    assert 'class="near-win"' not in page

@@ -212,3 +212,21 @@ def test_splendor_panels_show_each_players_reserved_cards(client):
             assert f'<span class="mini-card color-{card.color}" data-card="{card_id}"' in panel, (seat, card_id)
         assert panel.count('class="mini-card secret"') == len(player["reserved"]) - len(named)
     assert 'class="mini-card secret" title="secret level-3 card"' in page
+
+
+def test_a_prompt_the_screen_shows_is_no_toast_over_it_but_is_still_read_out(client):
+    """The discard the rules ask for is the sheet's own prompt: its alert is not drawn as a toast
+    over the screen (it only made the phone beep), while the entry's "✓" toast stays."""
+    import json
+
+    log = load_fixture("duel-1012.json")
+    partial = {**{k: log[k] for k in ("format", "game", "players", "first_player")}, "events": log["events"][:21], "result": None}
+    state = client.post("/api/games/import", json=partial).get_json()
+    resp = client.post(f"/games/{state['id']}/events", headers=HX, data={
+        "event": json.dumps(log["events"][21]), "expected_version": str(state["version"])})
+    assert resp.status_code == 200
+    assert "discard_due" in resp.headers["HX-Trigger"]  # still felt (beep, vibration)
+    page = resp.get_data(as_text=True)
+    assert re.search(r'<p class="alert alert-discard_due visually-hidden" data-kind="discard_due">[^<]+ holds 1[1-9] tokens: return \d\.</p>', page)
+    assert re.search(r'<p class="alert alert-done" data-kind="done">✓ ', page)
+    assert 'data-sheet="discard"' in page

@@ -254,12 +254,17 @@ def parse_event(data: Any, seats: int) -> Event:
 
 
 def correction_dict(event: Correction) -> dict[str, Any]:
-    """A correction in GAME-LOG.md form: the fixed values under ``set``."""
+    """A correction in GAME-LOG.md form: the fixed values under ``set`` (whole bags; no
+    ``pearl`` key when there are none, as in classic Splendor, which has no pearls)."""
     fixed: dict[str, Any] = {}
     for name in ("tokens", "privileges", "board", "bag"):
         value = getattr(event, name)
         if value is not None:
-            fixed[name] = value.to_dict() if isinstance(value, Tokens) else value
+            if isinstance(value, Tokens):
+                value = value.to_dict()
+                if not value[PEARL]:  # a count of 0 is what a missing kind means: classic Splendor has no pearls
+                    del value[PEARL]
+            fixed[name] = value
     out: dict[str, Any] = {"type": event.type, "player": event.player, "set": fixed}
     if event.note:
         out["note"] = event.note

@@ -267,6 +267,7 @@ def _expected_version(form: Any) -> int | None:
 UNDONE_NOTICE = N_("The last entry was undone.")
 UNDONE_ENTRY_NOTICE = N_("Undone: %(entry)s")
 CONFLICT_NOTICE = N_("Another phone recorded this first: %(entry)s The screen is up to date; check and try again.")
+OVER_CONFLICT_NOTICE = N_("Another phone recorded this first: %(entry)s The game is over; nothing more is recorded.")
 UNDO_CONFLICT_NOTICE = N_("The game changed on another phone first, so nothing was undone. "
                           "The screen is up to date; check and try again.")
 UNDO_TWICE_NOTICE = N_("Another phone undid that entry first; nothing more was undone.")
@@ -282,6 +283,8 @@ def _conflict_notice(view: service.GameView, undoing: bool) -> str:
     if undone_first:
         return _(UNDONE_FIRST_NOTICE)
     last = screen.last_entry(view)
+    if last and view.state.winner is not None:  # nothing is left to try again
+        return _(OVER_CONFLICT_NOTICE, entry=last)
     return _(CONFLICT_NOTICE, entry=last) if last else _("Another phone recorded an entry first; check and try again.")
 
 
