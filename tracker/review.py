@@ -15,7 +15,7 @@ from flask_babel import pgettext
 from flask_babel import lazy_gettext as _l
 
 from . import charts, narrate, people, screen
-from .rules import duel
+from .rules import duel, splendor
 from .rules.errors import RuleError
 from .rules.tokens import GEM_COLORS
 from .service import GameView
@@ -118,7 +118,7 @@ def review_context(view: GameView, at: Any = None) -> dict[str, Any]:
     else:
         chart_list = [charts.line_chart("prestige", pgettext("splendor", "Prestige"), names,
                                         _series(start, turns, lambda p: p.prestige), SPLENDOR_PRESTIGE, numbers[index])]
-        goals = {"prestige": SPLENDOR_PRESTIGE}
+        goals = {"prestige": SPLENDOR_PRESTIGE, "tokens": splendor.TOKEN_LIMIT}
     winner = view.to_json().get("winner") if view.state.status == "finished" else None
     winners = people.winner_seats(row) if winner else []
     return {

@@ -42,6 +42,8 @@ def test_a_finished_game_is_stepped_back_turn_by_turn(page: Page, live_server: s
     assert resp.status == 201
     game_id = resp.json()["id"]
     at = positions(log)
+    refused = []  # what the page's Content-Security-Policy blocked (htmx settling a style, say)
+    page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
 
     # From the victory banner to the review.
     page.goto(f"{live_server}/games/{game_id}")
@@ -74,6 +76,7 @@ def test_a_finished_game_is_stepped_back_turn_by_turn(page: Page, live_server: s
     page.go_back()
     expect(page).to_have_url(f"{live_server}/games/{game_id}/review?turn=41")
     page.screenshot(path=str(shots / "12-review-charts.png"), full_page=True)
+    assert refused == []
 
 
 def test_a_phones_first_look_at_the_history_is_in_its_own_time_zone(browser, live_server: str):
