@@ -63,14 +63,15 @@ def _figures(row: Game) -> list[dict[str, Any]]:
 
 
 def history_csv() -> str:
-    """Every game not deleted, oldest first, one CSV row each: date, players, winner, routes,
-    turns and each seat's final prestige, crowns, best colour and cards bought (Splendor's
+    """Every game not deleted, oldest first, one CSV row each: start and end (UTC), players,
+    winner, routes, turns, the nobles dealt (classic Splendor) and each seat's final prestige, crowns, best colour and cards bought (Splendor's
     tie-break; blank where a game has none)."""
     rows = list(db.session.scalars(select(Game).where(Game.deleted_at.is_(None)).order_by(Game.started)))
     seats = people.seats_of(r.id for r in rows)
     out = io.StringIO()
     writer = csv.writer(out)
-    header = ["id", "date", "finished", "game", "status", "players", "winner", "routes", "turns"]
+    # Times in UTC (the column says so; a spreadsheet still reads them as dates).
+    header = ["id", "date_utc", "finished_utc", "game", "status", "players", "winner", "routes", "turns", "nobles"]
     for n in range(1, CSV_SEATS + 1):
         header += [f"p{n}_name", f"p{n}_prestige", f"p{n}_crowns", f"p{n}_best_colour", f"p{n}_best_colour_points",
                    f"p{n}_cards"]
@@ -81,7 +82,7 @@ def history_csv() -> str:
         routes = ((row.result or {}).get("winner") or {}).get("routes", [])
         line = [row.id, f"{row.started:%Y-%m-%d %H:%M}", f"{row.finished:%Y-%m-%d %H:%M}" if row.finished else "",
                 row.game, row.status, " · ".join(names), " · ".join(names[s] for s in winners if s < len(names)),
-                " ".join(routes), (row.result or {}).get("turns", "")]
+                " ".join(routes), (row.result or {}).get("turns", ""), " ".join(row.setup.get("nobles") or ())]
         figures = _figures(row)
         for seat in range(CSV_SEATS):
             if seat < len(names):

@@ -295,13 +295,14 @@ def test_history_exports_json_and_csv(client):
     rows = list(csv.DictReader(io.StringIO(resp.get_data(as_text=True))))
     assert [r["game"] for r in rows] == ["duel", "splendor"]
     duel = rows[0]
-    assert duel["id"] == game["id"] and duel["date"] == "2026-11-01 19:00" and duel["players"] == "Ana · Ben"
+    assert duel["id"] == game["id"] and duel["date_utc"] == "2026-11-01 19:00" and duel["nobles"] == "" and duel["players"] == "Ana · Ben"
     assert (duel["winner"], duel["routes"], duel["turns"]) == ("Ana", "prestige", "70")
     # The fixture's recorded final position: A 20 prestige, 6 crowns, 8 in black; B 11, 2, 2 in white.
     assert [duel[k] for k in ("p1_prestige", "p1_crowns", "p1_best_colour", "p1_best_colour_points")] == ["20", "6", "black", "8"]
     assert [duel[k] for k in ("p2_prestige", "p2_crowns", "p2_best_colour", "p2_best_colour_points")] == ["11", "2", "white", "2"]
     splendor = rows[1]
     assert splendor["winner"] == "Player B" and splendor["turns"] == "96" and splendor["routes"] == ""
+    assert splendor["nobles"] == "N-08 N-09 N-03 N-02" and splendor["finished_utc"] == "2026-11-02 19:40"
     assert splendor["p2_prestige"] == "21" and splendor["p3_name"] == "Player C" and splendor["p4_name"] == ""
     assert int(splendor["p2_cards"]) > 0 and splendor["p4_cards"] == ""  # the cards bought: Splendor's tie-break
 
