@@ -301,6 +301,14 @@ def near_wins(view: GameView, seat: int) -> list[str]:
     return out if state.winner is None else []
 
 
+def table_round(state: Any) -> int:
+    """The round the table is in, from 1: Duel counts it (extra turns start none, D-8); in
+    classic Splendor every player plays once a round, from the first player on (S-4)."""
+    if state.game == "duel":
+        return state.round
+    return (state.turn - 1) // len(state.players) + 1
+
+
 def _common(view: GameView) -> dict[str, Any]:
     """What every game screen shows: ids, version, turn, whose turn, the log, the entry tabs."""
     state = view.state
@@ -312,6 +320,7 @@ def _common(view: GameView) -> dict[str, Any]:
         "version": view.version,
         "state": state,
         "turn": state.turn,
+        "round": table_round(state),
         "finished": state.winner is not None,
         "deleted": view.row.deleted_at is not None,
         # the game the table started after this finished one: offered instead of starting another

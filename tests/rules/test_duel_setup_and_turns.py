@@ -104,3 +104,26 @@ def test_a_refused_entry_leaves_the_state_unchanged():
     before = state
     refused(state, take(ANA, red=4))
     assert state == before
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_round_is_counted_each_time_the_first_player_starts_a_turn_that_is_no_extra_turn(seed):
+    """The table's round (shown beside the turn): 1 at setup, then one more each time the first
+    player begins an ordinary turn; an extra turn (D-8), of either player, starts none."""
+    from tracker.rules import autoplay
+
+    setup, log, _final = autoplay.play(seed)
+    state = duel.start(setup)
+    rounds, extras = 1, 0
+    for event in log:
+        after = duel.apply(state, event)
+        if after.turn != state.turn and after.winner is None:
+            if after.playing_extra_turn:
+                extras += 1
+            elif after.current_player == after.first_player:
+                rounds += 1
+        assert after.round == rounds
+        state = after
+    # Every ordinary turn is one of the two players' in some round.
+    ordinary = state.turn - extras
+    assert 2 * state.round - 1 <= ordinary <= 2 * state.round

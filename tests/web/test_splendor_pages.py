@@ -253,3 +253,16 @@ def test_a_splendor_fix_names_the_supply_and_exports_no_pearls(client):
     stored = client.get(f"/api/games/{gid}/log").get_json()["events"][0]["set"]
     assert "pearl" not in stored["tokens"] and "pearl" not in stored["board"]
     assert stored["board"] == {"white": 3, "blue": 4, "green": 4, "red": 4, "black": 4, "gold": 5}
+
+
+def test_the_screen_counts_rounds_as_the_table_does(client):
+    """Three players: turn 76 is in round 26 (every player plays once a round, S-4); the final
+    ranking says 32 rounds of the 96 turns."""
+    log = load_fixture("splendor-133.json")
+    body = {k: log[k] for k in ("format", "game", "players", "first_player", "nobles")}
+    state = client.post("/api/games/import", json={**body, "events": log["events"][:75], "result": None}).get_json()
+    assert state["turn"] == 76
+    assert "round 26 · turn 76" in client.get(f"/games/{state['id']}").get_data(as_text=True)
+    whole = {k: v for k, v in log.items() if k not in ("expected", "checkpoints", "source")}
+    done = client.post("/api/games/import", json=whole).get_json()
+    assert "32 rounds · 96 turns" in client.get(f"/games/{done['id']}").get_data(as_text=True)

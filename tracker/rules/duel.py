@@ -217,7 +217,8 @@ class Winner:
 class DuelState:
     """The whole position of a Splendor Duel game after some events.
 
-    ``turn`` counts turns from 1, extra turns included; ``current_player`` is the seat to act
+    ``turn`` counts turns from 1, extra turns included; ``round`` counts the first player's
+    turns (an extra turn starts none: what the table calls a round); ``current_player`` is the seat to act
     (after the end, the seat that acted last). ``replenished``, ``action_done`` and
     ``extra_turn`` (another turn is owed after this one) describe the turn under way (D-2);
     ``playing_extra_turn`` says the turn under way is itself an extra turn (D-8).
@@ -231,6 +232,7 @@ class DuelState:
     royals_available: tuple[str, ...]
     current_player: int
     turn: int = 1
+    round: int = 1
     replenished: bool = False
     action_done: bool = False
     extra_turn: bool = False
@@ -806,7 +808,7 @@ def _end_turn(state: DuelState) -> DuelState:
         state = _alert(state, "extra_turn", seat, N_("%(name)s plays an extra turn."), name=me.name)
     return _replace(
         state, current_player=nxt, turn=state.turn + 1, replenished=False, action_done=False, extra_turn=False,
-        playing_extra_turn=state.extra_turn,
+        playing_extra_turn=state.extra_turn, round=state.round + (nxt == state.first_player and not state.extra_turn),
     )
 
 
