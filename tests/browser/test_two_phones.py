@@ -233,6 +233,8 @@ def test_counts_typed_in_the_fix_form_survive_the_other_phone_s_entry(browser: B
     form.locator('input[name="tokens-blue"]').fill("2")
     form.locator('input[name="board-red"]').fill("1")
     form.locator('input[name="note"]').fill("two blue under the box")
+    # What it would record is said as it is typed: here that the totals would not hold.
+    expect(ben_phone.locator("#fix-preview .preview-error")).to_contain_text("The blue tokens would add up to 6, not 4")
     ana.enter({"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
     expect(ben_phone.locator(".whose-turn")).to_have_text("Ben's turn", timeout=3500)
     expect(form.locator('input[name="player"]')).to_have_value("1")
@@ -243,3 +245,4 @@ def test_counts_typed_in_the_fix_form_survive_the_other_phone_s_entry(browser: B
     expect(red).to_have_class(re.compile(r"\bmoved\b"))
     expect(ben_phone.locator("#fix-moved")).to_be_visible()
     expect(form.locator('input[name="tokens-white"]')).not_to_have_class(re.compile(r"\bmoved\b"))
+    expect(ben_phone.locator("#fix-preview .preview-error")).to_be_visible()  # said again for the new board

@@ -535,3 +535,26 @@ def test_a_stale_form_after_the_game_ended_is_not_asked_to_try_again(client):
     text = resp.get_data(as_text=True)
     assert resp.status_code == 409
     assert "The game is over; nothing more is recorded." in text and "try again" not in text
+
+
+def test_the_fix_form_says_what_it_would_record_before_it_is_saved(client):
+    """UX.md "say what will happen before it happens": the Fix form's preview line, from the
+    counts typed so far (nothing is stored); nothing while no count differs; a refusal said."""
+    game = new_game(client)
+    url = f"/games/{game['id']}/fix-preview"
+    sheet = client.get(f"/games/{game['id']}/sheet/correction?p=1", headers=HX).get_data(as_text=True)
+    assert f'hx-get="{url}"' in sheet and 'hx-include="closest form"' in sheet
+    unchanged = client.get(url, headers=HX, query_string={"type": "correction", "player": "1", "privileges": "1",
+                                                          "orig-privileges": "1"})
+    assert unchanged.status_code == 200 and unchanged.get_data(as_text=True).strip() == ""
+    said = client.get(url, headers=HX, query_string={"type": "correction", "player": "1", "privileges": "2",
+                                                     "orig-privileges": "1", "note": "forgot one"})
+    assert "Saving will record: Correction for Ben: privileges: 1 → 2. “forgot one”" in said.get_data(as_text=True)
+    board = {"white": 4, "blue": 4, "green": 4, "red": 4, "black": 4, "pearl": 2, "gold": 3}
+    fields = {**{f"board-{k}": str(n) for k, n in board.items()}, **{f"orig-board-{k}": str(n) for k, n in board.items()}}
+    refused = client.get(url, headers=HX, query_string={"type": "correction", "player": "1", **fields, "board-red": "9"})
+    assert 'class="preview preview-error"' in refused.get_data(as_text=True) and "red tokens would add up to 9" in refused.get_data(as_text=True)
+    bad = client.get(url, headers=HX, query_string={"type": "correction", "player": "1", "privileges": "x"})
+    assert "Privileges: type a whole number from 0 to 3." in bad.get_data(as_text=True)
+    assert client.get(url).status_code == 404  # a page of its own it is not
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0

@@ -153,6 +153,7 @@
     });
     var note = document.getElementById("fix-moved");
     if (note && moved) { note.hidden = false; }
+    form.dispatchEvent(new Event("input", { bubbles: true }));  // its "Saving will record" line again
   }
   document.body.addEventListener("htmx:beforeSwap", function (evt) {
     if (evt.detail.target && evt.detail.target.id === "game") {
@@ -164,14 +165,21 @@
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     var target = evt.detail.target;
     var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
-    if (!openSheet || !target || target.id !== "game" || !path || path.indexOf("/poll") < 0) { return; }
+    if (!target || target.id !== "game") { return; }
+    var typed = typedFix;
+    typedFix = null;  // kept only for the Fix sheet opened again just below
+    if (!openSheet || !path || path.indexOf("/poll") < 0) { return; }
     if (!document.querySelector("#sheet [data-sheet]") || document.querySelector("#sheet .prompt")) { return; }
     // A new turn: whatever was picked (tokens, a card, a payment) was for the other player; only
-    // browsing the cards (a level, a colour) carries over.
-    // A fix under way is about the tokens on the table, whoever's turn it is.
+    // browsing the cards (a level, a colour) carries over. A fix under way is about the tokens
+    // on the table, whoever's turn it is.
     if (whoseTurn() !== turnBefore && !/\/sheet\/correction(\?|$)/.test(openSheet)) { openSheet = browsingOnly(openSheet); }
-    if (!openSheet) { typedFix = null; return; }
-    htmx.ajax("GET", openSheet, { target: "#sheet" }).then(fixRestore);
+    if (!openSheet) { return; }
+    typedFix = typed;
+    htmx.ajax("GET", openSheet, { target: "#sheet" });
+  });
+  document.body.addEventListener("htmx:afterSettle", function (evt) {
+    if (typedFix && evt.detail.target && evt.detail.target.id === "sheet") { fixRestore(); }
   });
 
   // A sheet opened or redrawn by a tap (a tab, a chip, a card) shows its save button above the

@@ -165,6 +165,23 @@ def game_log(game_id: str):  # type: ignore[no-untyped-def]
     return render_template(ctx["template"], **ctx)
 
 
+@bp.get("/games/<game_id>/fix-preview")
+def fix_preview(game_id: str):  # type: ignore[no-untyped-def]
+    """What the Fix form would record with the counts typed so far (its fields in the query;
+    nothing is stored): the "Saving will record: …" line other sheets show, or the reason the
+    fix would be refused, or nothing while no count differs from the table. htmx only."""
+    if not _is_htmx():
+        abort(404)
+    view = _view(game_id)
+    try:
+        data = form_event(request.args)
+    except RuleError as err:
+        return render_template("partials/fix_preview.html", preview=screen.Preview(error=error_message(err)))
+    if not data.get("set"):  # nothing typed differs from the table (yet)
+        return render_template("partials/fix_preview.html", preview=None)
+    return render_template("partials/fix_preview.html", preview=screen.preview(view, data))
+
+
 @bp.get("/games/<game_id>/sheet/<name>")
 def sheet(game_id: str, name: str):  # type: ignore[no-untyped-def]
     """One entry sheet (take, buy, reserve…) drawn for the sheet's own query (picked tokens, the
