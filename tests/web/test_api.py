@@ -576,3 +576,23 @@ def test_import_refuses_impossible_times(client, started, finished):
     log = load_fixture("duel-1069.json")
     log["started"], log["finished"] = started, finished
     assert error_of(client.post("/api/games/import", json=log)) == "bad_log"
+
+
+def test_a_chunked_body_over_the_limit_is_413_not_malformed(client):
+    """A body sent in chunks (no Content-Length) is cut at MAX_CONTENT_LENGTH: it is too large
+    (413, as a body that says its length is), not bad JSON."""
+    import io
+    import json
+
+    game = new_game(client)
+    body = json.dumps({"type": "take_tokens", "player": 0, "tokens": {"red": 1}, "pad": "x" * 1_200_000}).encode()
+    resp = client.post(f"/api/games/{game['id']}/events", input_stream=io.BytesIO(body),
+                       headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"},
+                     environ_overrides={"wsgi.input_terminated": True})
+    assert resp.status_code == 413
+    small = json.dumps({"type": "take_tokens", "player": 0, "tokens": {"red": 1}}).encode()
+    ok = client.post(f"/api/games/{game['id']}/events", input_stream=io.BytesIO(small),
+                     headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"},
+                     environ_overrides={"wsgi.input_terminated": True})
+    assert ok.status_code == 200 and ok.get_json()["players"][0]["tokens"]["red"] == 1
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, jsonify, make_response, request
+from flask import Blueprint, abort, current_app, jsonify, make_response, request
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 
@@ -27,7 +27,11 @@ def _body(*, optional: bool = False) -> Any:
     all (``curl -X POST``): a cross-site request without one carries no cookie (they are
     ``SameSite=Lax``), so it can do nothing a direct request could not.
     """
-    if optional and not request.content_type and not request.get_data(cache=True):
+    data = request.get_data(cache=True)
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    if limit and request.content_length is None and len(data) >= limit:
+        abort(413)  # a chunked body is cut at the limit: too large, not malformed
+    if optional and not request.content_type and not data:
         return {}
     if not request.is_json:
         raise _NotJson()
