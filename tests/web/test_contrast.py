@@ -74,3 +74,16 @@ def test_every_chip_carries_a_letter(client):
     assert re.search(r'class="chip gem-red[^"]*" role="img" aria-label="빨간색 4"', korean)
     assert re.search(r'class="chip gem-red[^"]*" role="img" aria-label="red 4"', page)
     assert re.search(r'id="action-take" [^>]*aria-current="true"', page)  # the open entry tab is said so
+
+
+@pytest.mark.parametrize("selector", [".preview", ".preview-error"])
+def test_the_preview_and_refusal_boxes_pass_wcag_aa_in_both_themes(selector):
+    """The "Saving will record" line and a refusal: their own colours, light and dark (dark
+    boxes on a dark screen, not light ones glaring at a dim table), the same for both ways."""
+    light = re.search(rf"^{re.escape(selector)} {{[^}}]*background: (#[0-9a-f]{{6}}); color: (#[0-9a-f]{{6}})", CSS, re.M)
+    assert light and contrast(light[1], light[2]) >= 4.5
+    dark = re.findall(rf"html(?:\[data-theme=dark\]|:not\(\[data-theme=light\]\)) {re.escape(selector)} "
+                      rf"{{ background: (#[0-9a-f]{{6}}); color: (#[0-9a-f]{{6}}); }}", CSS)
+    assert len(dark) == 2 and dark[0] == dark[1]
+    background, text = dark[0]
+    assert contrast(background, text) >= 4.5 and contrast(background, DARK["bg"]) < 2  # a dark box
