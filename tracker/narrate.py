@@ -196,13 +196,22 @@ def describe(event: Event, before: Any, after: Any, *, consequences: bool = True
     # The alerts the entry raised, but not the ones its own sentence already says.
     said = ("victory", "noble_visit") if isinstance(event, TakeNoble) else ("victory",)
     consequences = [tr(a.template, a.params) for a in after.alerts if a.kind not in said]
-    if after.winner is not None and hasattr(after.winner, "routes"):
-        routes = ", ".join(str(ROUTE_NAMES[r]) for r in after.winner.routes)
-        consequences.append(_("%(name)s wins by %(routes)s!", name=after.players[after.winner.player].name, routes=routes))
-    elif after.winner is not None and len(after.winner.players) == 1:
-        consequences.append(_("Game over: %(name)s wins with %(p)s prestige.",
-                              name=after.players[after.winner.players[0]].name, p=after.winner.prestige))
-    elif after.winner is not None:
-        names = ", ".join(after.players[s].name for s in after.winner.players)
-        consequences.append(_("Game over: %(names)s share the win with %(p)s prestige.", names=names, p=after.winner.prestige))
+    if after.winner is not None:
+        consequences.append(victory_sentence(after))
     return " ".join([text] + consequences)
+
+
+def victory_sentence(state: Any) -> str:
+    """How a finished game's log says who won (D-11 routes in Duel; prestige, or a shared win,
+    in classic Splendor); '' while the game goes on."""
+    winner = state.winner
+    if winner is None:
+        return ""
+    if hasattr(winner, "routes"):
+        routes = ", ".join(str(ROUTE_NAMES[r]) for r in winner.routes)
+        return _("%(name)s wins by %(routes)s!", name=state.players[winner.player].name, routes=routes)
+    if len(winner.players) == 1:
+        return _("Game over: %(name)s wins with %(p)s prestige.", name=state.players[winner.players[0]].name,
+                 p=winner.prestige)
+    names = ", ".join(state.players[s].name for s in winner.players)
+    return _("Game over: %(names)s share the win with %(p)s prestige.", names=names, p=winner.prestige)

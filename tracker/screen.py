@@ -269,11 +269,12 @@ def last_entry(view: GameView) -> str:
 
 def entry_toast(view: GameView) -> str:
     """The short toast after an entry: its log sentence without the alerts it raised, which
-    have toasts of their own ('' when there is no entry)."""
+    have toasts of their own, nor the victory the banner says ('' when there is no entry)."""
     text = last_entry(view)
     for alert in alerts(view):
         text = text.replace(" " + alert["message"], "")
-    return text
+    won = narrate.victory_sentence(view.state)
+    return text.replace(" " + won, "") if won else text
 
 
 def near_wins(view: GameView, seat: int) -> list[str]:

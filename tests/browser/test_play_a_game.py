@@ -270,3 +270,37 @@ def test_a_second_card_tapped_while_the_first_loads_is_the_one_chosen(page: Page
     table._save("reserve")
     state = page.request.get(f"{live_server}/api/games/{page.url.split('?')[0].rsplit('/', 1)[-1]}").json()
     assert [r.get("card") for r in state["players"][0]["reserved"]] == [second]
+
+
+def test_a_card_then_another_on_a_slow_network_leaves_the_sheet_working(page: Page, live_server: str):
+    """Slow network: a card Ana cannot pay for (its save is greyed), then another card: the
+    second is chosen, and the sheet and the action tabs still answer taps."""
+    table = start_game(page, live_server, ("Ana", "Ben"), 0)
+    table.open("buy")
+    table._tap('.tabs a[data-tab="1"]')
+    cards = page.locator("#sheet .grid a[data-card]")
+    first, second = cards.nth(0).get_attribute("data-card"), cards.nth(1).get_attribute("data-card")
+    slow_sheets(page, "buy", 600)
+    page.locator(f'#sheet .grid a[data-card="{first}"]').click()
+    page.locator(f'#sheet .grid a[data-card="{second}"]').click()
+    expect(page.locator(f'#sheet .selected-card [data-card="{second}"]')).to_be_visible(timeout=8000)
+    page.unroute("**/sheet/buy*")
+    page.locator("#action-take").click()
+    expect(page.locator('#sheet [data-sheet="take"]')).to_be_visible()
+
+
+def test_a_secret_card_tapped_after_a_card_on_a_slow_network_is_the_one_reserved(page: Page, live_server: str):
+    table = start_game(page, live_server, ("Ana", "Ben"), 0)
+    table.open("reserve")
+    table._tap('.tabs a[data-tab="2"]')
+    card = page.locator("#sheet .grid a[data-card]").first.get_attribute("data-card")
+    slow_sheets(page, "reserve", 500)
+    page.locator(f'#sheet .grid a[data-card="{card}"]').click()
+    page.locator("#secret-2").click()
+    expect(page.locator("#sheet .selected-card .card.secret")).to_be_visible(timeout=8000)
+    page.wait_for_timeout(700)
+    expect(page.locator("#sheet .selected-card .card.secret")).to_be_visible()
+    page.unroute("**/sheet/reserve*")
+    table._save("reserve")
+    state = page.request.get(f"{live_server}/api/games/{page.url.split('?')[0].rsplit('/', 1)[-1]}").json()
+    assert state["players"][0]["reserved"] == [{"level": 2}]

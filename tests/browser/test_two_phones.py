@@ -246,3 +246,50 @@ def test_counts_typed_in_the_fix_form_survive_the_other_phone_s_entry(browser: B
     expect(ben_phone.locator("#fix-moved")).to_be_visible()
     expect(form.locator('input[name="tokens-white"]')).not_to_have_class(re.compile(r"\bmoved\b"))
     expect(ben_phone.locator("#fix-preview .preview-error")).to_be_visible()  # said again for the new board
+
+
+def test_a_fix_opened_from_its_tab_keeps_its_seat_typing_and_focus_when_the_turn_passes(browser: Browser, live_server: str):
+    """Ana opens Fix (her own seat by default, no name tapped) and types; Ben's phone records
+    her move, so it is Ben's turn: her phone shows her Fix form again, for her, as typed, with
+    the focus still in the field she was typing in (the phone's keyboard stays up)."""
+    ana_phone = phone(browser)
+    start(ana_phone, live_server)
+    ben_phone = phone(browser)
+    ben_phone.goto(ana_phone.url)
+    ben = Table(ben_phone)
+    ana_phone.locator("#action-correction").click()
+    form = ana_phone.locator("#sheet form.correction")
+    expect(form.locator('input[name="player"]')).to_have_value("0")
+    form.locator('input[name="note"]').fill("a red fell off")
+    form.locator('input[name="tokens-red"]').fill("1")
+    ben.enter({"type": "take_tokens", "player": 0, "tokens": {"blue": 1}})
+    expect(ana_phone.locator(".whose-turn")).to_have_text("Ben's turn", timeout=3500)
+    expect(form.locator('input[name="player"]')).to_have_value("0")
+    expect(form.locator('input[name="tokens-red"]')).to_have_value("1")
+    expect(form.locator('input[name="note"]')).to_have_value("a red fell off")
+    assert ana_phone.evaluate("document.activeElement && document.activeElement.name") == "tokens-red"
+
+
+def test_a_fix_saved_after_the_other_phone_s_entry_keeps_what_was_typed(browser: Browser, live_server: str):
+    """Ben types a fix; Ana's phone records a move before Ben's screen has heard of it (no poll
+    yet); his save is refused (409) with the new screen, and his Fix form is there again, as
+    typed, the count Ana's move changed marked."""
+    ana_phone = phone(browser)
+    ana = start(ana_phone, live_server)
+    ben_phone = phone(browser)
+    ben_phone.goto(ana_phone.url)
+    ben_phone.route("**/poll*", lambda route: route.fulfill(status=204))  # his screen hears nothing
+    ben_phone.locator("#action-correction").click()
+    ben_phone.locator('#sheet .choice-row [data-seat="1"]').click()
+    form = ben_phone.locator("#sheet form.correction")
+    expect(form.locator('input[name="player"]')).to_have_value("1")
+    form.locator('input[name="tokens-blue"]').fill("1")
+    form.locator('input[name="board-blue"]').fill("3")
+    ana.enter({"type": "take_tokens", "player": 0, "tokens": {"blue": 1}})
+    form.locator("button.save").click()
+    expect(ben_phone.locator(".alert-notice")).to_contain_text("Another phone recorded this first")
+    expect(form.locator('input[name="player"]')).to_have_value("1")
+    expect(form.locator('input[name="tokens-blue"]')).to_have_value("1")
+    expect(form.locator('input[name="board-blue"]')).to_have_value("3")  # Ana's move made it 3: no longer his to type
+    expect(form.locator('input[name="board-blue"]')).to_have_class(re.compile(r"\bmoved\b"))
+    expect(ben_phone.locator("#fix-moved")).to_be_visible()

@@ -518,6 +518,8 @@ def test_a_fix_count_is_read_as_the_phone_s_number_field_reads_it_and_refused_by
     assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
     # Accepted as the phone reads them: Ben's 1 privilege becomes 2; 1e1 white tokens for him
     # is read as 10 and refused by the totals (4 on the board), not by the reading.
+    assert client.get(f"/games/{game['id']}/fix-preview", headers=HX, query_string={
+        **base, "privileges": "00000000002", "orig-privileges": "1"}).get_data(as_text=True).count("privileges: 1 → 2") == 1
     ok = client.post(f"/games/{game['id']}/events", headers=HX, data={**base, "privileges": "2.0", "orig-privileges": "1"})
     assert ok.status_code == 200
     assert client.get(f"/api/games/{game['id']}").get_json()["players"][1]["privileges"] == 2

@@ -230,3 +230,21 @@ def test_a_prompt_the_screen_shows_is_no_toast_over_it_but_is_still_read_out(cli
     assert re.search(r'<p class="alert alert-discard_due visually-hidden" data-kind="discard_due">[^<]+ holds 1[1-9] tokens: return \d\.</p>', page)
     assert re.search(r'<p class="alert alert-done" data-kind="done">✓ ', page)
     assert 'data-sheet="discard"' in page
+
+
+def test_the_winning_entry_s_toast_leaves_the_victory_to_the_banner(client):
+    """The last entry's "✓" toast says what was recorded; who won is the banner's (the log keeps
+    the whole sentence)."""
+    import json
+
+    log = load_fixture("duel-1069.json")
+    partial = {**{k: log[k] for k in ("format", "game", "players", "first_player")}, "events": log["events"][:-1], "result": None}
+    state = client.post("/api/games/import", json=partial).get_json()
+    resp = client.post(f"/games/{state['id']}/events", headers=HX, data={
+        "event": json.dumps(log["events"][-1]), "expected_version": str(state["version"])})
+    page = resp.get_data(as_text=True)
+    toast = re.search(r'<p class="alert alert-done" data-kind="done">([^<]*)</p>', page)[1]
+    assert toast.startswith("✓ Player A ") and "wins" not in toast
+    assert 'id="victory"' in page and "alert-victory visually-hidden" in page
+    logged = client.get(f"/games/{state['id']}/log", headers=HX).get_data(as_text=True)
+    assert re.search(r"<li>Player A bought [^<]* Player A wins by 10 crowns!</li>", logged), logged[:400]

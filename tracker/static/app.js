@@ -54,8 +54,8 @@
     if (btn) { evt.preventDefault(); }
   }, true);
   document.body.addEventListener("htmx:confirm", function (evt) {
-    var btn = evt.target.querySelector && evt.target.querySelector("button[aria-disabled='true']");
-    if (btn) { evt.preventDefault(); }
+    var form = evt.target.tagName === "FORM" ? evt.target : null;  // never a sheet's link (htmx.ajax: the body)
+    if (form && form.querySelector("button[aria-disabled='true']")) { evt.preventDefault(); }
   });
 
   // Lost connection: say so, keep the entry (same form, so the same entry_id) and send it
@@ -125,19 +125,26 @@
     ["src", "color"].forEach(function (k) { if (url.searchParams.has(k)) { kept.set(k, url.searchParams.get(k)); } });
     return url.pathname + (kept.toString() ? "?" + kept.toString() : "");
   }
-  // The Fix form keeps what was typed in it across the other phone's entry: each count typed
-  // is put back where the entry left that count as it was; a count the entry changed shows its
-  // new value, marked, and the form says so.
+  // The Fix form keeps what was typed in it across the other phone's entry (a poll), and when
+  // its save lost the race to that entry (409): it opens again on the same seat, each count
+  // typed is put back where the entry left that count as it was, a count the entry changed
+  // shows its new value, marked, and the form says so; the field being typed in keeps the focus.
   var typedFix = null;
   function fixTyped() {
     var form = document.querySelector("#sheet form.correction");
     if (!form) { return null; }
     var typed = {};
-    var any = false;
     Array.prototype.forEach.call(form.querySelectorAll("input[type=number], input[name=note]"), function (input) {
-      if (input.value !== input.defaultValue) { typed[input.name] = { value: input.value, was: input.defaultValue }; any = true; }
+      if (input.value !== input.defaultValue) { typed[input.name] = { value: input.value, was: input.defaultValue }; }
     });
-    return any ? { seat: form.elements.player.value, typed: typed } : null;
+    var active = document.activeElement;
+    return { seat: form.elements.player.value, typed: typed,
+             focus: active && active.form === form && active.name ? active.name : null };
+  }
+  function fixAddress(seat) {
+    var tab = document.getElementById("action-correction");
+    var base = tab && tab.getAttribute("hx-get");
+    return base ? base + (base.indexOf("?") < 0 ? "?" : "&") + "p=" + encodeURIComponent(seat) : null;
   }
   function fixRestore() {
     var form = document.querySelector("#sheet form.correction");
@@ -153,29 +160,41 @@
     });
     var note = document.getElementById("fix-moved");
     if (note && moved) { note.hidden = false; }
-    form.dispatchEvent(new Event("input", { bubbles: true }));  // its "Saving will record" line again
+    var focus = kept.focus && form.elements[kept.focus];
+    if (focus && focus.focus) { focus.focus({ preventScroll: true }); }
+    if (Object.keys(kept.typed).length) { form.dispatchEvent(new Event("input", { bubbles: true })); }  // its "Saving will record" line
   }
+  function isPoll(path) { return !!path && path.indexOf("/poll") >= 0; }
   document.body.addEventListener("htmx:beforeSwap", function (evt) {
     if (evt.detail.target && evt.detail.target.id === "game") {
       turnBefore = whoseTurn();
       var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
-      typedFix = path && path.indexOf("/poll") >= 0 ? fixTyped() : null;
+      var lostRace = evt.detail.xhr && evt.detail.xhr.status === 409;
+      typedFix = isPoll(path) || lostRace ? fixTyped() : null;
     }
   });
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     var target = evt.detail.target;
     var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
     if (!target || target.id !== "game") { return; }
-    var typed = typedFix;
+    var fix = typedFix;
     typedFix = null;  // kept only for the Fix sheet opened again just below
-    if (!openSheet || !path || path.indexOf("/poll") < 0) { return; }
     if (!document.querySelector("#sheet [data-sheet]") || document.querySelector("#sheet .prompt")) { return; }
+    if (fix && (isPoll(path) || Object.keys(fix.typed).length)) {
+      // A fix under way is about the tokens on the table, whoever's turn it is now.
+      var address = fixAddress(fix.seat);
+      if (address) {
+        typedFix = fix;
+        openSheet = address;
+        htmx.ajax("GET", address, { target: "#sheet" });
+      }
+      return;
+    }
+    if (!openSheet || !isPoll(path)) { return; }
     // A new turn: whatever was picked (tokens, a card, a payment) was for the other player; only
-    // browsing the cards (a level, a colour) carries over. A fix under way is about the tokens
-    // on the table, whoever's turn it is.
-    if (whoseTurn() !== turnBefore && !/\/sheet\/correction(\?|$)/.test(openSheet)) { openSheet = browsingOnly(openSheet); }
+    // browsing the cards (a level, a colour) carries over.
+    if (whoseTurn() !== turnBefore) { openSheet = browsingOnly(openSheet); }
     if (!openSheet) { return; }
-    typedFix = typed;
     htmx.ajax("GET", openSheet, { target: "#sheet" });
   });
   document.body.addEventListener("htmx:afterSettle", function (evt) {
@@ -249,12 +268,13 @@
     var key = control.matches("button") ? (form ? saveKey(form) : null) : controlKey(control);
     if (!key) { return; }
     waitingTaps.push(key);
-    // A card tapped while another card's answer is on its way: the sheet that comes shows the
-    // first card chosen, without the grid. The card's own address (its level, colour and id,
-    // nothing picked before) chooses it there instead: the last card tapped is the one chosen.
+    // A card (or a secret card of a level) tapped while another card's answer is on its way:
+    // the sheet that comes shows the first card chosen, without the grid. The card's own
+    // address (its level, colour and id, nothing picked before) chooses it there instead: the
+    // last card tapped is the one chosen.
     var grid = control.closest(".grid");
     var sheet = control.closest("[data-sheet]");
-    if (grid && control.hasAttribute("data-card") && sheet) {
+    if (sheet && ((grid && control.hasAttribute("data-card")) || control.classList.contains("secret"))) {
       cardAddress[key] = { href: control.getAttribute("hx-get"), sheet: sheet.getAttribute("data-sheet") };
     }
   }, true);
@@ -277,7 +297,6 @@
     if (el && el.matches("a[hx-get]")) { el.click(); return true; }
     var card = cardAddress[key];
     if (!el && card && document.querySelector('#sheet [data-sheet="' + card.sheet + '"]')) {
-      sheetBusy = true;
       htmx.ajax("GET", card.href, { target: "#sheet" });
       return true;
     }

@@ -224,6 +224,8 @@ def _int_field(form: Any, name: str, low: int, high: int) -> int:
     Raises ``RuleError("bad_event")`` naming the field as the form labels it.
     """
     raw = form.get(name, "0").strip() or "0"
+    if raw.isascii() and raw.isdigit():
+        raw = raw.lstrip("0") or "0"  # "004" is 4, as the phone's number field reads it
     value = screen.whole_number(raw)
     if value is None and _BROWSER_NUMBER.fullmatch(raw):
         number = float(raw)
