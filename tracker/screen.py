@@ -322,6 +322,8 @@ def _common(view: GameView) -> dict[str, Any]:
         "state": state,
         "turn": state.turn,
         "round": table_round(state),
+        # the last entry's type: the other phone's fix keeps what this phone picked, any entry else does not
+        "last_type": view.events[-1].type if view.events else "",
         "finished": state.winner is not None,
         "deleted": view.row.deleted_at is not None,
         # the game the table started after this finished one: offered instead of starting another

@@ -293,3 +293,74 @@ def test_a_fix_saved_after_the_other_phone_s_entry_keeps_what_was_typed(browser:
     expect(form.locator('input[name="board-blue"]')).to_have_value("3")  # Ana's move made it 3: no longer his to type
     expect(form.locator('input[name="board-blue"]')).to_have_class(re.compile(r"\bmoved\b"))
     expect(ben_phone.locator("#fix-moved")).to_be_visible()
+
+
+def _api(page: Page, base: str, event: dict) -> dict:
+    game_id = page.url.split("?")[0].rsplit("/", 1)[-1]
+    resp = page.request.post(f"{base}/api/games/{game_id}/events", data=event)
+    assert resp.ok, resp.text()
+    return resp.json()
+
+
+def test_a_privilege_the_other_phone_recorded_is_not_offered_again_with_its_pick(browser: Browser, live_server: str):
+    """Ana's phone has red picked on the privileges sheet; Ben's phone records that very use.
+    Her screen shows it, and her sheet does not come back with red picked and a live save
+    (saving it again would spend a second privilege on a second red)."""
+    ana_phone = phone(browser)
+    start(ana_phone, live_server)
+    _api(ana_phone, live_server, {"type": "correction", "player": 0, "set": {"privileges": 2}})
+    ana_phone.reload()
+    ana_phone.locator("#action-privileges").click()
+    ana_phone.locator('.pick-source a[data-kind="red"]').click()
+    expect(ana_phone.locator(".pick-chosen .chip-btn")).to_have_count(1)
+    _api(ana_phone, live_server, {"type": "use_privileges", "player": 0, "tokens": {"red": 1}})
+    expect(ana_phone.locator(".alert-done")).to_contain_text("Ana used 1 privilege", timeout=3500)
+    ana_phone.wait_for_timeout(800)
+    expect(ana_phone.locator("#sheet .pick-chosen .chip-btn.chosen")).to_have_count(0)
+    assert ana_phone.locator('#sheet form[data-type="use_privileges"] button.save:not([aria-disabled="true"])').count() == 0
+
+
+def test_a_save_tapped_while_the_token_to_steal_loads_buys_with_that_token(browser: Browser, live_server: str):
+    """Slow network: Ana picks green as the token to steal and taps Buy before that sheet comes:
+    the card is bought, stealing green."""
+    ana_phone = phone(browser)
+    table = start(ana_phone, live_server)
+    board = {"white": 2, "blue": 4, "green": 2, "red": 4, "black": 4, "pearl": 2, "gold": 3}
+    _api(ana_phone, live_server, {"type": "correction", "player": 1, "set": {
+        "tokens": {"white": 2, "green": 2}, "board": board}})
+    _api(ana_phone, live_server, {"type": "correction", "player": 0, "set": {
+        "tokens": {"blue": 4, "red": 3}, "board": {**board, "blue": 0, "red": 1}}})
+    ana_phone.reload()
+    table.open("buy")
+    table._tap('.tabs a[data-tab="2"]')
+    table._tap('.grid a[data-card="D2-02"]')
+    from test_play_a_game import slow_sheets
+
+    slow_sheets(ana_phone, "buy", 900)
+    ana_phone.evaluate("""() => {  // two taps before any answer can come
+        document.querySelector('#sheet a[data-steal="green"]').click();
+        document.querySelector('#sheet form[data-type="purchase"] button.save').click();
+    }""")
+    ana_phone.wait_for_function("() => Number(document.querySelector('#game').dataset.version) === 3", timeout=8000)
+    state = ana_phone.request.get(f"{live_server}/api/games/{ana_phone.url.split('?')[0].rsplit('/', 1)[-1]}").json()
+    assert state["players"][0]["cards"] == ["D2-02"] and state["players"][0]["tokens"]["green"] == 1
+    assert state["players"][1]["tokens"]["green"] == 1
+
+
+def test_an_entry_waiting_to_be_sent_again_is_not_lost_to_a_poll(browser: Browser, live_server: str):
+    """A flaky link: Ana's take fails to send (the phone still thinks it is online) and waits to
+    be sent again; meanwhile the other phone fixes something. No poll redraws her screen under
+    the waiting entry: it is sent again, and she is told the other phone wrote first."""
+    ana_phone = phone(browser)
+    table = start(ana_phone, live_server)
+    table.open("take")
+    table._tap_chips({"red": 1, "green": 1})
+    ana_phone.route("**/events", lambda route: route.abort())
+    ana_phone.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    expect(ana_phone.locator("#connection")).to_be_visible()
+    _api(ana_phone, live_server, {"type": "correction", "player": 1, "set": {"privileges": 0}})
+    ana_phone.wait_for_timeout(2500)  # a poll is due: it must not drop the waiting entry
+    expect(ana_phone.locator('#sheet form[data-type="take_tokens"]')).to_be_visible()
+    ana_phone.unroute("**/events")
+    expect(ana_phone.locator(".alert-notice")).to_contain_text("Another phone recorded this first", timeout=8000)
+    expect(ana_phone.locator("#connection")).to_be_hidden()

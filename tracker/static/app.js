@@ -84,6 +84,12 @@
     }
   });
   window.addEventListener("online", resend);
+  // While an entry waits to be sent again, a poll must not redraw the screen under it (its form
+  // would be gone, and the entry with it): the retry comes first, and its answer (the entry
+  // stored, or the other phone's news with a notice) redraws the screen.
+  document.body.addEventListener("htmx:beforeRequest", function (evt) {
+    if (pending && evt.detail.elt && evt.detail.elt.id === "poller") { evt.preventDefault(); }
+  });
 
   // After this phone's own entry, undo or correction, show the new screen from its top (both
   // panels, whose turn): a tall sheet (buy, reserve) had scrolled the page down. A prompt the
@@ -98,15 +104,20 @@
   });
 
   // The other phone's entry redraws this screen (a poll): a sheet this phone had open to plan
-  // its move (buy, reserve, privileges, fix), with what was picked on it, opens again, drawn
-  // for the new position, while it is still the same player's turn (the other phone fixed
-  // something) and the rules raised no prompt. This phone's own entry or undo starts from the
-  // default sheet.
+  // its move (buy, reserve, privileges, fix) opens again, drawn for the new position, unless the
+  // rules raised a prompt. What was picked on it comes back only when that entry was a fix
+  // (a correction) in the same turn; after any other entry (a privilege used, a move, an extra
+  // turn begun) only the browsing does (a level, a colour): the same plan saved again would
+  // record the move twice. This phone's own entry or undo starts from the default sheet.
   var openSheet = null;
   var turnBefore = null;
-  function whoseTurn() {
-    var el = document.querySelector("#game .whose-turn");
-    return el ? el.textContent : null;
+  function turnShown() {
+    var game = document.getElementById("game");
+    return game ? game.getAttribute("data-turn") : null;
+  }
+  function onlyFixedSince() {
+    var game = document.getElementById("game");
+    return !!game && game.getAttribute("data-last") === "correction" && turnShown() === turnBefore;
   }
   document.body.addEventListener("htmx:afterRequest", function (evt) {
     var target = evt.detail.target;
@@ -167,7 +178,7 @@
   function isPoll(path) { return !!path && path.indexOf("/poll") >= 0; }
   document.body.addEventListener("htmx:beforeSwap", function (evt) {
     if (evt.detail.target && evt.detail.target.id === "game") {
-      turnBefore = whoseTurn();
+      turnBefore = turnShown();
       var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
       var lostRace = evt.detail.xhr && evt.detail.xhr.status === 409;
       typedFix = isPoll(path) || lostRace ? fixTyped() : null;
@@ -191,9 +202,7 @@
       return;
     }
     if (!openSheet || !isPoll(path)) { return; }
-    // A new turn: whatever was picked (tokens, a card, a payment) was for the other player; only
-    // browsing the cards (a level, a colour) carries over.
-    if (whoseTurn() !== turnBefore) { openSheet = browsingOnly(openSheet); }
+    if (!onlyFixedSince()) { openSheet = browsingOnly(openSheet); }
     if (!openSheet) { return; }
     htmx.ajax("GET", openSheet, { target: "#sheet" });
   });
@@ -288,8 +297,16 @@
   }
   function replay(key) {
     if (key.indexOf("save:") === 0) {  // the one save of the new sheet that records the same thing
-      var saves = Array.prototype.filter.call(document.querySelectorAll('#sheet form button.save:not([aria-disabled="true"])'),
-        function (b) { return saveKey(b.closest("form")) === key; });
+      var live = document.querySelectorAll('#sheet form button.save:not([aria-disabled="true"])');
+      var saves = Array.prototype.filter.call(live, function (b) { return saveKey(b.closest("form")) === key; });
+      if (!saves.length) {
+        // a token to steal chosen by a tap before the save: the same entry and card, its new steal
+        var loose = key.split("|");
+        saves = Array.prototype.filter.call(live, function (b) {
+          var other = saveKey(b.closest("form")).split("|");
+          return other[0] === loose[0] && other[2] === loose[2];
+        });
+      }
       if (saves.length === 1) { saves[0].click(); return true; }
       return false;
     }
