@@ -95,10 +95,10 @@ def _player_change(before: Any, after: Any, seat: int) -> str:
         parts.append(_("prestige %(a)s → %(b)s", a=b.prestige, b=a.prestige))
     if a.crowns != b.crowns:
         parts.append(_("crowns %(a)s → %(b)s", a=b.crowns, b=a.crowns))
-    if a.best_color != b.best_color and a.best_color[0]:
-        parts.append(
-            _("%(color)s points %(a)s → %(b)s", color=TOKEN_NAMES[a.best_color[0]], a=b.color_points[a.best_color[0]], b=a.best_color[1])
-        )
+    before_points, after_points = b.color_points, a.color_points
+    for color, points in after_points.items():  # every colour's points that moved (D-11.3's route)
+        if points != before_points[color]:
+            parts.append(_("%(color)s points %(a)s → %(b)s", color=TOKEN_NAMES[color], a=before_points[color], b=points))
     return ", ".join(parts)
 
 
@@ -193,8 +193,10 @@ def describe(event: Event, before: Any, after: Any, *, consequences: bool = True
         text = event.type
     if not consequences:
         return text
-    # The alerts the entry raised, but not the ones its own sentence already says.
-    said = ("victory", "noble_visit") if isinstance(event, TakeNoble) else ("victory",)
+    # The alerts the entry raised, but not the ones its own sentence already says, nor the
+    # prompts (a royal card or a discard due: the next entry in the log says how it was answered).
+    prompts = ("royal_due", "discard_due", "noble_due")
+    said = ("victory", "noble_visit") + prompts if isinstance(event, TakeNoble) else ("victory",) + prompts
     consequences = [tr(a.template, a.params) for a in after.alerts if a.kind not in said]
     if after.winner is not None:
         consequences.append(victory_sentence(after))

@@ -292,7 +292,9 @@ def test_history_exports_json_and_csv(client):
 
     resp = client.get("/history/export.csv")
     assert resp.mimetype == "text/csv" and "attachment" in resp.headers["Content-Disposition"]
-    rows = list(csv.DictReader(io.StringIO(resp.get_data(as_text=True))))
+    raw = resp.get_data()
+    assert raw.startswith(b"\xef\xbb\xbf")  # a UTF-8 byte-order mark: Excel reads Korean names right
+    rows = list(csv.DictReader(io.StringIO(raw.decode("utf-8-sig"))))
     assert [r["game"] for r in rows] == ["duel", "splendor"]
     duel = rows[0]
     assert duel["id"] == game["id"] and duel["date_utc"] == "2026-11-01 19:00" and duel["nobles"] == "" and duel["players"] == "Ana · Ben"

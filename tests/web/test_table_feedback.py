@@ -168,7 +168,7 @@ def test_royal_cards_in_the_panels_show_prestige_and_ability(client):
     from tracker.rules import catalog
     for rid in owned:
         royal = catalog.royals()[rid]
-        assert re.search(rf'data-royal-id="{rid}"[^>]*>♛ {royal.points}', page), rid
+        assert re.search(rf'data-royal-id="{rid}"[^>]*>royal {royal.points}', page), rid
 
 
 def test_a_spectator_can_bring_the_result_back_too(client):
@@ -248,3 +248,44 @@ def test_the_winning_entry_s_toast_leaves_the_victory_to_the_banner(client):
     assert 'id="victory"' in page and "alert-victory visually-hidden" in page
     logged = client.get(f"/games/{state['id']}/log", headers=HX).get_data(as_text=True)
     assert re.search(r"<li>Player A bought [^<]* Player A wins by 10 crowns!</li>", logged), logged[:400]
+
+
+def test_the_log_says_each_colour_s_points_and_no_stale_prompt(app):
+    """A log line is what happened: every colour whose points moved (not only the best one), the
+    crowns once, and no "choose a royal card" or "return N tokens" order left in it after it
+    was answered (the next line says how)."""
+    from tracker import narrate
+    from tracker.rules import duel
+    from tracker.rules.events import parse_event
+
+    log = load_fixture("duel-1012.json")
+    setup = {"players": log["players"], "first_player": log["first_player"]}
+    events = [parse_event(e, 2) for e in log["events"]]
+    seen = {"royal": 0, "discard": 0, "points": 0}
+    with app.test_request_context():
+        for event, before, after in duel.steps(setup, events):
+            text = narrate.describe(event, before, after)
+            kinds = {a.kind for a in after.alerts}
+            if "royal_due" in kinds:
+                seen["royal"] += 1
+                assert "choose a royal card" not in text and text.count("crowns ") == 1, text
+            if "discard_due" in kinds:
+                seen["discard"] += 1
+                assert "return" not in text, text
+            me_before, me_after = before.players[event.player], after.players[event.player]
+            for color, points in me_after.color_points.items():
+                if points != me_before.color_points[color]:
+                    seen["points"] += 1
+                    assert f"{color} points {me_before.color_points[color]} → {points}" in text, text
+    assert seen["royal"] and seen["discard"] and seen["points"] > 10, seen
+
+
+def test_a_reserved_points_only_card_says_its_points_not_a_dot(client):
+    from tracker.rules import catalog
+
+    game = new_game(client)
+    card = catalog.jewel("D1-30")
+    assert card.color == "none"
+    post(client, game["id"], {"type": "reserve", "player": 0, "card": "D1-30"})
+    page = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    assert re.search(rf'<span class="mini-card color-none" data-card="D1-30" title="D1-30"><b>{card.points} prestige</b>', page)

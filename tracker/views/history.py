@@ -143,7 +143,8 @@ def export_json():  # type: ignore[no-untyped-def]
 @bp.get("/history/export.csv")
 def export_csv():  # type: ignore[no-untyped-def]
     people.sync()
-    return _download(archive.history_csv(), "splendor-history.csv", "text/csv")
+    # With a byte-order mark: a spreadsheet (Excel) then reads the names as UTF-8 (민준, not mojibake).
+    return _download("\ufeff" + archive.history_csv(), "splendor-history.csv", "text/csv")
 
 
 @bp.post("/history/import")
