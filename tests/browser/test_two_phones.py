@@ -364,3 +364,29 @@ def test_an_entry_waiting_to_be_sent_again_is_not_lost_to_a_poll(browser: Browse
     ana_phone.unroute("**/events")
     expect(ana_phone.locator(".alert-notice")).to_contain_text("Another phone recorded this first", timeout=8000)
     expect(ana_phone.locator("#connection")).to_be_hidden()
+
+
+def test_digits_typed_while_the_fix_sheet_is_redrawn_are_kept(browser: Browser, live_server: str):
+    """The other phone's entry redraws Ben's screen; until his Fix sheet drawn for the new position
+    comes, the one he types in stays on the screen, and what he types meanwhile is kept."""
+    ana_phone = phone(browser)
+    ana = start(ana_phone, live_server)
+    ben_phone = phone(browser)
+    ben_phone.goto(ana_phone.url)
+    ben_phone.locator("#action-correction").click()
+    ben_phone.locator('#sheet .choice-row [data-seat="1"]').click()
+    form = ben_phone.locator("#sheet form.correction")
+    expect(form.locator('input[name="player"]')).to_have_value("1")
+    form.locator('input[name="tokens-red"]').fill("1")
+    # The next keystroke lands while the new Fix sheet is on its way (after the screen is redrawn).
+    ben_phone.evaluate("""() => document.body.addEventListener("htmx:beforeRequest", (e) => {
+        if (!e.detail.pathInfo.requestPath.includes("/sheet/correction")) return;
+        const input = document.querySelector('#sheet form.correction input[name="tokens-red"]');
+        window.keptDuringGap = !!input && input.value === "1";
+        if (input) input.value = "12";
+    })""")
+    ana.enter({"type": "take_tokens", "player": 0, "tokens": {"blue": 1}})
+    expect(ben_phone.locator(".whose-turn")).to_have_text("Ben's turn", timeout=3500)
+    expect(form.locator('input[name="orig-board-blue"]')).to_have_value("3")  # the sheet drawn for the new board
+    expect(form.locator('input[name="tokens-red"]')).to_have_value("12")
+    assert ben_phone.evaluate("window.keptDuringGap") is True

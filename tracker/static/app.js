@@ -176,13 +176,33 @@
     if (Object.keys(kept.typed).length) { form.dispatchEvent(new Event("input", { bubbles: true })); }  // its "Saving will record" line
   }
   function isPoll(path) { return !!path && path.indexOf("/poll") >= 0; }
+  // Until the Fix sheet drawn for the new position comes, the one being typed in stays on the
+  // screen (the new screen's default sheet would take its place for a round trip, and the
+  // digits typed meanwhile with it); what is typed then is read when the new one comes.
+  var keptSheet = null;
   document.body.addEventListener("htmx:beforeSwap", function (evt) {
     if (evt.detail.target && evt.detail.target.id === "game") {
       turnBefore = turnShown();
       var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
       var lostRace = evt.detail.xhr && evt.detail.xhr.status === 409;
       typedFix = isPoll(path) || lostRace ? fixTyped() : null;
+      var sheet = document.getElementById("sheet");
+      keptSheet = typedFix && sheet ? Array.prototype.slice.call(sheet.childNodes) : null;
+    } else if (sheetTarget(evt) && typedFix && document.querySelector("#sheet form.correction")) {
+      var again = fixTyped();  // the kept form, with what was typed while this sheet was on its way
+      if (again && again.seat === typedFix.seat) { typedFix.typed = again.typed; typedFix.focus = again.focus || typedFix.focus; }
     }
+  });
+  document.body.addEventListener("htmx:afterSwap", function (evt) {
+    if (!keptSheet || !evt.detail.target || evt.detail.target.id !== "game") { return; }
+    var nodes = keptSheet;
+    keptSheet = null;
+    var sheet = document.getElementById("sheet");
+    if (!sheet || sheet.querySelector(".prompt") || !sheet.querySelector("[data-sheet]")) { return; }
+    sheet.replaceChildren.apply(sheet, nodes);
+    var form = sheet.querySelector("form.correction");
+    var focus = typedFix && typedFix.focus && form && form.elements[typedFix.focus];
+    if (focus && focus.focus) { focus.focus({ preventScroll: true }); }
   });
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     var target = evt.detail.target;
