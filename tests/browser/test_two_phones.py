@@ -358,6 +358,10 @@ def test_an_entry_waiting_to_be_sent_again_is_not_lost_to_a_poll(browser: Browse
     ana_phone.route("**/events", lambda route: route.abort())
     ana_phone.locator('#sheet form[data-type="take_tokens"] button.save').click()
     expect(ana_phone.locator("#connection")).to_be_visible()
+    # The banner leaves the action tabs and Undo at the bottom of the screen uncovered.
+    banner = ana_phone.locator("#connection").bounding_box()
+    tabs = ana_phone.locator("nav.actions").bounding_box()
+    assert banner and tabs and banner["y"] + banner["height"] <= tabs["y"], (banner, tabs)
     _api(ana_phone, live_server, {"type": "correction", "player": 1, "set": {"privileges": 0}})
     ana_phone.wait_for_timeout(2500)  # a poll is due: it must not drop the waiting entry
     expect(ana_phone.locator('#sheet form[data-type="take_tokens"]')).to_be_visible()
