@@ -64,8 +64,8 @@ def _figures(row: Game) -> list[dict[str, Any]]:
 
 def history_csv() -> str:
     """Every game not deleted, oldest first, one CSV row each: start and end (UTC), players,
-    winner, routes, turns, the nobles dealt (classic Splendor) and each seat's final prestige, crowns, best colour and cards bought (Splendor's
-    tie-break; blank where a game has none)."""
+    winner, routes, turns, the nobles dealt (classic Splendor) and each seat's final prestige,
+    crowns, best colour and cards bought (Splendor's tie-break; blank where a game has none)."""
     rows = list(db.session.scalars(select(Game).where(Game.deleted_at.is_(None)).order_by(Game.started)))
     seats = people.seats_of(r.id for r in rows)
     out = io.StringIO()

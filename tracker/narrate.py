@@ -40,6 +40,10 @@ TOKEN_NAMES = {
     "none": _l("points only"),
 }
 
+#: Alerts that ask for the table's next entry (GAME-LOG.md kinds): the screen shows them as its
+#: prompt, and the log line after says how each was answered.
+PROMPT_ALERTS = ("royal_due", "discard_due", "noble_due")
+
 ROUTE_NAMES = {
     "prestige": _l("20 prestige"),
     "crowns": _l("10 crowns"),
@@ -195,8 +199,7 @@ def describe(event: Event, before: Any, after: Any, *, consequences: bool = True
         return text
     # The alerts the entry raised, but not the ones its own sentence already says, nor the
     # prompts (a royal card or a discard due: the next entry in the log says how it was answered).
-    prompts = ("royal_due", "discard_due", "noble_due")
-    said = ("victory", "noble_visit") + prompts if isinstance(event, TakeNoble) else ("victory",) + prompts
+    said = ("victory", "noble_visit") + PROMPT_ALERTS if isinstance(event, TakeNoble) else ("victory",) + PROMPT_ALERTS
     consequences = [tr(a.template, a.params) for a in after.alerts if a.kind not in said]
     if after.winner is not None:
         consequences.append(victory_sentence(after))

@@ -302,14 +302,6 @@ def near_wins(view: GameView, seat: int) -> list[str]:
     return out if state.winner is None else []
 
 
-def table_round(state: Any) -> int:
-    """The round the table is in, from 1: Duel counts it (extra turns start none, D-8); in
-    classic Splendor every player plays once a round, from the first player on (S-4)."""
-    if state.game == "duel":
-        return state.round
-    return (state.turn - 1) // len(state.players) + 1
-
-
 def _common(view: GameView) -> dict[str, Any]:
     """What every game screen shows: ids, version, turn, whose turn, the log, the entry tabs."""
     state = view.state
@@ -321,7 +313,7 @@ def _common(view: GameView) -> dict[str, Any]:
         "version": view.version,
         "state": state,
         "turn": state.turn,
-        "round": table_round(state),
+        "round": state.round,  # Duel: extra turns start none (D-8); Splendor: once round the table (S-4)
         # the last entry's type: the other phone's fix keeps what this phone picked, any entry else does not
         "last_type": view.events[-1].type if view.events else "",
         "finished": state.winner is not None,
@@ -721,5 +713,10 @@ def sheet_for(view: GameView, wanted: str | None) -> str:
 
 
 def alerts(view: GameView) -> list[dict[str, Any]]:
-    """The alerts the last write raised (GAME-LOG.md kinds), translated."""
-    return [{"kind": a.kind, "player": a.player, "message": tr(a.template, a.params)} for a in view.state.alerts]
+    """The alerts the last write raised (GAME-LOG.md kinds), translated. ``toast`` is False for
+    one the screen states itself (a prompt still due, the victory banner): it is felt and read
+    out, not drawn over the screen."""
+    state = view.state
+    stated = (("victory",) if state.winner is not None else ()) + (narrate.PROMPT_ALERTS if state.pending else ())
+    return [{"kind": a.kind, "player": a.player, "message": tr(a.template, a.params), "toast": a.kind not in stated}
+            for a in state.alerts]

@@ -163,6 +163,12 @@ class SplendorState:
     game = GAME
 
     @property
+    def round(self) -> int:
+        """The round the table is in, from 1: every player plays once a round, from the first
+        player on (S-4; there are no extra turns)."""
+        return (self.turn - 1) // len(self.players) + 1
+
+    @property
     def status(self) -> str:
         """``active`` or ``finished``."""
         return "finished" if self.winner else "active"

@@ -132,7 +132,6 @@ _new_tuple = tuple.__new__
 
 
 
-
 def single(kind: str) -> Tokens:
     """A bag of exactly one token of ``kind``."""
     bag = _SINGLES.get(kind)

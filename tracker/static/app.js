@@ -137,10 +137,14 @@
     return url.pathname + (kept.toString() ? "?" + kept.toString() : "");
   }
   // The Fix form keeps what was typed in it across the other phone's entry (a poll), and when
-  // its save lost the race to that entry (409): it opens again on the same seat, each count
-  // typed is put back where the entry left that count as it was, a count the entry changed
-  // shows its new value, marked, and the form says so; the field being typed in keeps the focus.
-  var typedFix = null;
+  // its save lost the race to that entry (409): the form being typed in stays on the screen
+  // (focus kept) until the Fix sheet drawn for the new position, on the same seat, takes its
+  // place; then each count typed is put back where the entry left that count as it was, a count
+  // the entry changed shows its new value, marked, and the form says so.
+  var fixSeat = null;    // the seat of the Fix form kept on the screen, waiting for its new drawing
+  var keptSheet = null;  // that form's sheet, from the redraw's swap to its settling
+  var keptFocus = null;
+  var typedFix = null;   // what was typed in it, read as the new drawing comes
   function fixTyped() {
     var form = document.querySelector("#sheet form.correction");
     if (!form) { return null; }
@@ -157,6 +161,10 @@
     var base = tab && tab.getAttribute("hx-get");
     return base ? base + (base.indexOf("?") < 0 ? "?" : "&") + "p=" + encodeURIComponent(seat) : null;
   }
+  function focusField(form, name) {
+    var input = name && form && form.elements[name];
+    if (input && input.focus) { input.focus({ preventScroll: true }); }
+  }
   function fixRestore() {
     var form = document.querySelector("#sheet form.correction");
     var kept = typedFix;
@@ -171,26 +179,23 @@
     });
     var note = document.getElementById("fix-moved");
     if (note && moved) { note.hidden = false; }
-    var focus = kept.focus && form.elements[kept.focus];
-    if (focus && focus.focus) { focus.focus({ preventScroll: true }); }
+    focusField(form, kept.focus);
     if (Object.keys(kept.typed).length) { form.dispatchEvent(new Event("input", { bubbles: true })); }  // its "Saving will record" line
   }
   function isPoll(path) { return !!path && path.indexOf("/poll") >= 0; }
-  // Until the Fix sheet drawn for the new position comes, the one being typed in stays on the
-  // screen (the new screen's default sheet would take its place for a round trip, and the
-  // digits typed meanwhile with it); what is typed then is read when the new one comes.
-  var keptSheet = null;
   document.body.addEventListener("htmx:beforeSwap", function (evt) {
     if (evt.detail.target && evt.detail.target.id === "game") {
       turnBefore = turnShown();
       var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
       var lostRace = evt.detail.xhr && evt.detail.xhr.status === 409;
-      typedFix = isPoll(path) || lostRace ? fixTyped() : null;
-      var sheet = document.getElementById("sheet");
-      keptSheet = typedFix && sheet ? Array.prototype.slice.call(sheet.childNodes) : null;
-    } else if (sheetTarget(evt) && typedFix && document.querySelector("#sheet form.correction")) {
-      var again = fixTyped();  // the kept form, with what was typed while this sheet was on its way
-      if (again && again.seat === typedFix.seat) { typedFix.typed = again.typed; typedFix.focus = again.focus || typedFix.focus; }
+      var form = isPoll(path) || lostRace ? document.querySelector("#sheet form.correction") : null;
+      var active = document.activeElement;
+      fixSeat = form ? form.elements.player.value : null;
+      keptSheet = form ? Array.prototype.slice.call(document.getElementById("sheet").childNodes) : null;
+      keptFocus = form && active && active.form === form ? active.name : null;
+    } else if (sheetTarget(evt) && fixSeat !== null) {
+      typedFix = fixTyped();  // the kept form, with all that was typed until now
+      fixSeat = null;
     }
   });
   document.body.addEventListener("htmx:afterSwap", function (evt) {
@@ -198,29 +203,21 @@
     var nodes = keptSheet;
     keptSheet = null;
     var sheet = document.getElementById("sheet");
-    if (!sheet || sheet.querySelector(".prompt") || !sheet.querySelector("[data-sheet]")) { return; }
+    if (!sheet || sheet.querySelector(".prompt") || !sheet.querySelector("[data-sheet]")) { fixSeat = null; return; }
     sheet.replaceChildren.apply(sheet, nodes);
-    var form = sheet.querySelector("form.correction");
-    var focus = typedFix && typedFix.focus && form && form.elements[typedFix.focus];
-    if (focus && focus.focus) { focus.focus({ preventScroll: true }); }
+    focusField(sheet.querySelector("form.correction"), keptFocus);
   });
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     var target = evt.detail.target;
     var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
     if (!target || target.id !== "game") { return; }
-    var fix = typedFix;
-    typedFix = null;  // kept only for the Fix sheet opened again just below
-    if (!document.querySelector("#sheet [data-sheet]") || document.querySelector("#sheet .prompt")) { return; }
-    if (fix && (isPoll(path) || Object.keys(fix.typed).length)) {
+    if (fixSeat !== null) {
       // A fix under way is about the tokens on the table, whoever's turn it is now.
-      var address = fixAddress(fix.seat);
-      if (address) {
-        typedFix = fix;
-        openSheet = address;
-        htmx.ajax("GET", address, { target: "#sheet" });
-      }
+      openSheet = fixAddress(fixSeat);
+      if (openSheet) { htmx.ajax("GET", openSheet, { target: "#sheet" }); } else { fixSeat = null; }
       return;
     }
+    if (!document.querySelector("#sheet [data-sheet]") || document.querySelector("#sheet .prompt")) { return; }
     if (!openSheet || !isPoll(path)) { return; }
     if (!onlyFixedSince()) { openSheet = browsingOnly(openSheet); }
     if (!openSheet) { return; }

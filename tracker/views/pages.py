@@ -205,9 +205,9 @@ def sheet(game_id: str, name: str):  # type: ignore[no-untyped-def]
     return render_template(ctx["template"], **ctx)
 
 
-#: A number a phone's number field accepts (``<input type="number">``): digits, a decimal part,
-#: an exponent (``1e1``, ``2.0``); whole values only are counts.
-_BROWSER_NUMBER = re.compile(r"[0-9]{1,9}(\.[0-9]{0,9})?([eE][+-]?[0-9]{1,2})?")
+#: A number a phone's number field accepts (``<input type="number">``): digits (leading zeros
+#: too), a decimal part, an exponent (``004``, ``2.0``, ``1e1``); whole values only are counts.
+_BROWSER_NUMBER = re.compile(r"[0-9]{1,20}(\.[0-9]{0,20})?([eE][+-]?[0-9]{1,2})?")
 #: What a correction form's count field holds, in the refusal when it is not a count.
 _FIELD_MESSAGES = {
     "tokens": N_("Tokens held, %(kind)s: type a whole number from %(low)s to %(high)s."),
@@ -224,12 +224,8 @@ def _int_field(form: Any, name: str, low: int, high: int) -> int:
     Raises ``RuleError("bad_event")`` naming the field as the form labels it.
     """
     raw = form.get(name, "0").strip() or "0"
-    if raw.isascii() and raw.isdigit():
-        raw = raw.lstrip("0") or "0"  # "004" is 4, as the phone's number field reads it
-    value = screen.whole_number(raw)
-    if value is None and _BROWSER_NUMBER.fullmatch(raw):
-        number = float(raw)
-        value = int(number) if number.is_integer() else None
+    number = float(raw) if _BROWSER_NUMBER.fullmatch(raw) else None
+    value = int(number) if number is not None and number.is_integer() else None
     if value is None or not low <= value <= high:
         prefix, _, kind = name.removeprefix("orig-").rpartition("-")
         where = prefix or kind
