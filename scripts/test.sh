@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install everything the tests need (a virtualenv with the project and its test extras,
 # Debian's chromium for the browser tests, Debian's PostgreSQL for the database tests), start
-# a throwaway PostgreSQL on loopback, then run every test. Extra arguments go to pytest.
+# a throwaway PostgreSQL on loopback, then run every test in two pytest-xdist workers (the CI
+# machine has two cores; TEST_WORKERS=0 runs them in this process). Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,4 +24,8 @@ fi
 trap stop_postgres EXIT
 start_postgres
 
+WORKERS=${TEST_WORKERS:-2}
+if [ "$WORKERS" -gt 0 ]; then
+  set -- -n "$WORKERS" --dist worksteal "$@"
+fi
 .venv/bin/python -m pytest "$@"
