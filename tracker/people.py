@@ -369,6 +369,13 @@ def session_info(session_id: int) -> TableNight | None:
     return nights[0] if nights else None
 
 
+def series_of(game_id: str) -> TableNight | None:
+    """The "best of N" series a game was started in, with its games and tally; None for a game
+    outside any (one indexed read)."""
+    sid = db.session.scalar(select(SessionGame.session_id).where(SessionGame.game_id == game_id))
+    return session_info(sid) if sid is not None else None
+
+
 def night_of(game_id: str) -> TableNight | None:
     """The table session a game belongs to (explicit or automatic), or None for an unknown game."""
     row = db.session.get(Game, game_id)

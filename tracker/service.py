@@ -313,6 +313,26 @@ def create_game(payload: Mapping[str, Any], *, after: str | None = None) -> Game
     return GameView(row=row, events=(), state=state)
 
 
+def next_starter(after: str, names: list[str]) -> tuple[int, str] | None:
+    """Who starts the table's next game: ``(index in names, name of the last game's starter)``.
+
+    ``after`` is the finished game the table just played; ``names`` the names typed for the
+    next one (empty ones allowed). The start passes to the next seat of the last game (two
+    players: they alternate, and in a Duel the other one takes the privilege, D-1.3). None when
+    ``after`` is no finished game or ``names`` are not its players (case ignored).
+    """
+    previous = game_row(after) if after else None
+    if previous is None or previous.status != "finished" or previous.deleted_at is not None:
+        return None
+    seated = previous.setup["players"]
+    typed = [n.strip().casefold() for n in names]
+    if sorted(n for n in typed if n) != sorted(n.casefold() for n in seated):
+        return None
+    first = previous.setup.get("first_player", 0)
+    following = seated[(first + 1) % len(seated)].casefold()
+    return typed.index(following), seated[first]
+
+
 def _same_people(one: Mapping[str, Any], other: Mapping[str, Any]) -> bool:
     """True when two setups seat the same players (names ignoring case, in any order)."""
     return sorted(n.casefold() for n in one["players"]) == sorted(n.casefold() for n in other["players"])

@@ -412,3 +412,68 @@ def test_out_of_range_ids_are_ignored_or_404(client, three_games):
                                           "session": True, "best_of": [3]})
     assert resp.status_code == 201
     assert client.get("/history/no-such-game-abcdefghijklmnop/delete").status_code == 404
+
+
+def _first_checked(home: str) -> str:
+    return re.search(r'name="first" value="([^"]+)" checked', home)[1]
+
+
+def test_the_next_game_of_a_series_is_started_by_the_other_player_and_shows_the_score(client):
+    """Best of 3, Ben started game 1: the banner's "Next game of the series" leads to a form
+    where Ana (the other player) is chosen to start, saying why; game 2's screen shows the
+    series and its score before it; the strip goes once game 2 is over (the banner has it)."""
+    log = load_fixture("duel-1069.json")
+    resp = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "1", "best_of": "3"})
+    gid = resp.headers["Location"].rsplit("/", 1)[-1]
+    page = client.get(f"/games/{gid}").get_data(as_text=True)
+    assert '<p class="series-strip" id="series-strip">Best of 3 · game 1 · <b>Ana 0 – 0 Ben</b></p>' in page
+    events = [{**e, "player": 1 - e["player"]} if "player" in e else e for e in log["events"]]
+    for event in events:  # the same moves, seats swapped (Ben starts)
+        assert client.post(f"/api/games/{gid}/events", json=event).status_code == 200, event
+    page = client.get(f"/games/{gid}").get_data(as_text=True)
+    assert 'id="series-strip"' not in page  # finished: the banner gives the score
+    winner = ["Ana", "Ben"][1 - log["result"]["winner"]["player"]]
+    link = re.search(r'id="next-in-series" href="([^"]+)"', page)[1].replace("&amp;", "&")
+    home = client.get(link).get_data(as_text=True)
+    assert _first_checked(home) == "0"  # Ana
+    assert '<p class="hint" id="last-starter">Ben started the last game: the next player starts this one.</p>' in home
+    session = re.search(r'name="session" value="([^"]+)"', home)[1]
+    second = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "0", "session": session,
+                                         "after": gid}).headers["Location"].rsplit("/", 1)[-1]
+    state = client.get(f"/api/games/{second}").get_json()
+    assert state["current_player"] == 0 and state["players"][1]["privileges"] == 1
+    page = client.get(f"/games/{second}").get_data(as_text=True)
+    score = "Ana 1 – 0 Ben" if winner == "Ana" else "Ana 0 – 1 Ben"
+    assert f'id="series-strip">Best of 3 · game 2 · <b>{score}</b></p>' in page
+    # the strip is outside the swapped screen: an entry's htmx answer does not carry it
+    entry = client.get(f"/games/{second}", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert 'id="game"' in entry and "series-strip" not in entry
+
+
+def test_a_new_game_with_the_same_players_passes_the_start_on(client):
+    """No series: "New game, same players" after a game Ana started suggests Ben; names typed in
+    another order follow the people, not the seats; other people get no suggestion."""
+    log = load_fixture("duel-1102.json")
+    game = import_log(client, fixture_log("duel-1102.json", ["Ana", "Ben"]))
+    starter = ["Ana", "Ben"][log["first_player"]]
+    other = ["Ana", "Ben"][1 - log["first_player"]]
+    home = client.get(f"/?player0=Ana&player1=Ben&after={game['id']}").get_data(as_text=True)
+    assert _first_checked(home) == str(1 - log["first_player"])
+    assert f"{starter} started the last game" in home
+    home = client.get(f"/?player0=Ben&player1=Ana&after={game['id']}").get_data(as_text=True)
+    assert _first_checked(home) == str(["Ben", "Ana"].index(other))
+    home = client.get(f"/?player0=Ana&player1=Cho&after={game['id']}").get_data(as_text=True)
+    assert _first_checked(home) == "0" and 'id="last-starter"' not in home
+    home = client.get("/?player0=Ana&player1=Ben&after=nonsense").get_data(as_text=True)
+    assert _first_checked(home) == "0" and 'id="last-starter"' not in home
+
+
+def test_after_a_three_player_splendor_game_the_next_seat_starts(client):
+    log = fixture_log("splendor-133.json")
+    game = import_log(client, log)
+    names = log["players"]
+    following = names[(log["first_player"] + 1) % 3]
+    query = "&".join(f"player{i}={n}" for i, n in enumerate(names))
+    home = client.get(f"/?game=splendor&{query}&after={game['id']}").get_data(as_text=True)
+    assert _first_checked(home) == str(names.index(following))
+    assert f"{names[log['first_player']]} started the last game" in home

@@ -98,15 +98,20 @@ def _game_response(body: str, game_id: str, version: int, alerts: list[dict[str,
 def home():  # type: ignore[no-untyped-def]
     prefill = MultiDict({k: request.args.get(k, "")[:40] for k in ("game", "player0", "player1", "player2", "player3")})
     prefill["after"] = request.args.get("after", "")[:64]  # the finished game this one follows
-    return _home(prefill)
+    starter = service.next_starter(prefill["after"], [prefill[f"player{i}"] for i in range(4)])
+    if starter is not None:  # the start passes on: suggested, the table can still choose
+        prefill["first"] = str(starter[0])
+    return _home(prefill, last_starter=starter[1] if starter else None)
 
 
-def _home(form: Any, error: str | None = None, status: int = 200, *, join_error: str | None = None):  # type: ignore[no-untyped-def]
-    """The home page: ``error`` is shown at the new-game form, ``join_error`` at the join form."""
+def _home(form: Any, error: str | None = None, status: int = 200, *, join_error: str | None = None,
+          last_starter: str | None = None):  # type: ignore[no-untyped-def]
+    """The home page: ``error`` is shown at the new-game form, ``join_error`` at the join form;
+    ``last_starter`` names who started the game the table just finished."""
     games = [{**service.game_summary(g), "started_at": g.started} for g in service.list_games(limit=20)]
     nobles = [screen.noble_view(n) for n in catalog.nobles()]
     return render_template("home.html", games=games, error=error, join_error=join_error, form=form,
-                           nobles=nobles), status
+                           nobles=nobles, last_starter=last_starter), status
 
 
 @bp.post("/games")
