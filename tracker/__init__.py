@@ -163,6 +163,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         for name, value in serving.SECURITY_HEADERS:  # a strict CSP: scripts and styles only from our files
             response.headers.setdefault(name, value)
         response.headers.add("Vary", "HX-Request")
+        if response.mimetype == "text/html" and "Cache-Control" not in response.headers \
+                and "HX-Request" not in request.headers:
+            # A page is never taken from the browser's cache: Back to a game would show the
+            # screen as first loaded (turn 1) until the next poll. The service worker keeps its
+            # own copy for offline use.
+            response.headers["Cache-Control"] = "no-store"
         return response
 
     return app

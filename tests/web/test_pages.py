@@ -259,6 +259,18 @@ def test_security_headers_are_set(client):
     assert resp.headers["Referrer-Policy"]
 
 
+def test_pages_are_never_taken_from_the_browser_cache(client):
+    """Back to a game page (or the history) must show the game as it is now, not as first loaded:
+    pages are ``no-store``; htmx answers and static files keep their own caching."""
+    game = new_game(client)
+    for url in ("/", f"/games/{game['id']}", "/history", "/players", f"/games/{game['id']}/share"):
+        resp = client.get(url)
+        assert resp.status_code == 200 and resp.headers["Cache-Control"] == "no-store", url
+    assert "no-store" not in client.get(f"/games/{game['id']}", headers={"HX-Request": "true"}).headers.get("Cache-Control", "")
+    assert client.get("/sw.js").headers["Cache-Control"] == "no-cache"
+    assert client.get("/static/app.css").headers["Cache-Control"] != "no-store"
+
+
 def test_pages_have_no_inline_script_or_style(client):
     game = new_game(client)
     for url in ("/", f"/games/{game['id']}", f"/games/{game['id']}/sheet/buy"):
