@@ -313,6 +313,19 @@ def create_game(payload: Mapping[str, Any], *, after: str | None = None) -> Game
     return GameView(row=row, events=(), state=state)
 
 
+def started_next(after: str | None, names: list[str]) -> str | None:
+    """The id of the game the table already started after the finished game ``after``, when it
+    seats the people ``names`` (empty ones skipped, case ignored); else None. Both phones on the
+    victory banner may tap "Next game of the series": the second one joins the first one's game
+    instead of starting another."""
+    previous = game_row(after) if after else None
+    following = next_game(previous) if previous is not None else None
+    row = game_row(following) if following is not None else None
+    if row is None or not _same_people(row.setup, {"players": [n.strip() for n in names if n.strip()]}):
+        return None
+    return row.id
+
+
 def next_starter(after: str, names: list[str]) -> tuple[int, str] | None:
     """Who starts the table's next game: ``(index in names, name of the last game's starter)``.
 

@@ -477,3 +477,35 @@ def test_after_a_three_player_splendor_game_the_next_seat_starts(client):
     home = client.get(f"/?game=splendor&{query}&after={game['id']}").get_data(as_text=True)
     assert _first_checked(home) == str(names.index(following))
     assert f"{names[log['first_player']]} started the last game" in home
+
+
+def test_both_phones_starting_the_next_game_of_the_series_end_up_in_one_game(app, client):
+    """Both phones on game 1's banner tap "Next game of the series" then "Start the game": the
+    second is taken to the game the first started (told so), the series keeps two games; the old
+    link, opened again, says the next game is started and leads to it."""
+    log = load_fixture("duel-1069.json")
+    gid = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "0", "best_of": "3"}) \
+        .headers["Location"].rsplit("/", 1)[-1]
+    for event in log["events"]:
+        assert client.post(f"/api/games/{gid}/events", json=event).status_code == 200
+    page = client.get(f"/games/{gid}").get_data(as_text=True)
+    link = re.search(r'id="next-in-series" href="([^"]+)"', page)[1].replace("&amp;", "&")
+    other = app.test_client()
+    forms = [c.get(link).get_data(as_text=True) for c in (client, other)]
+    sessions = [re.search(r'name="session" value="([^"]+)"', f)[1] for f in forms]
+    data = {"player0": "Ana", "player1": "Ben", "first": "1", "session": sessions[0], "after": gid}
+    first = client.post("/games", data=data)
+    second = other.post("/games", data={**data, "first": "0"})
+    game2 = first.headers["Location"].rsplit("/", 1)[-1]
+    assert first.status_code == second.status_code == 303
+    assert second.headers["Location"] == f"/games/{game2}?already=1"
+    page = other.get(second.headers["Location"]).get_data(as_text=True)
+    assert "The other phone had already started this game: you are in it." in page
+    assert client.get(f"/api/games/{game2}").get_json()["current_player"] == 1  # the first phone's choice
+    assert 'id="series-strip">Best of 3 · game 2 ·' in page
+    assert len(client.get("/api/games").get_json()) == 2
+    again = other.get(link).get_data(as_text=True)
+    assert f'id="next-game" href="/games/{game2}"' in again and 'id="last-starter"' not in again
+    # other people at the form are not sent to that game
+    cho = other.post("/games", data={**data, "player1": "Cho", "session": ""})
+    assert cho.status_code == 303 and "already" not in cho.headers["Location"]

@@ -98,20 +98,23 @@ def _game_response(body: str, game_id: str, version: int, alerts: list[dict[str,
 def home():  # type: ignore[no-untyped-def]
     prefill = MultiDict({k: request.args.get(k, "")[:40] for k in ("game", "player0", "player1", "player2", "player3")})
     prefill["after"] = request.args.get("after", "")[:64]  # the finished game this one follows
-    starter = service.next_starter(prefill["after"], [prefill[f"player{i}"] for i in range(4)])
+    names = [prefill[f"player{i}"] for i in range(4)]
+    started = service.started_next(prefill["after"], names)
+    starter = None if started else service.next_starter(prefill["after"], names)
     if starter is not None:  # the start passes on: suggested, the table can still choose
         prefill["first"] = str(starter[0])
-    return _home(prefill, last_starter=starter[1] if starter else None)
+    return _home(prefill, last_starter=starter[1] if starter else None, started=started)
 
 
 def _home(form: Any, error: str | None = None, status: int = 200, *, join_error: str | None = None,
-          last_starter: str | None = None):  # type: ignore[no-untyped-def]
+          last_starter: str | None = None, started: str | None = None):  # type: ignore[no-untyped-def]
     """The home page: ``error`` is shown at the new-game form, ``join_error`` at the join form;
-    ``last_starter`` names who started the game the table just finished."""
+    ``last_starter`` names who started the game the table just finished; ``started`` is the id
+    of the next game this table already started (the form then leads to it)."""
     games = [{**service.game_summary(g), "started_at": g.started} for g in service.list_games(limit=20)]
     nobles = [screen.noble_view(n) for n in catalog.nobles()]
     return render_template("home.html", games=games, error=error, join_error=join_error, form=form,
-                           nobles=nobles, last_starter=last_starter), status
+                           nobles=nobles, last_starter=last_starter, started=started), status
 
 
 @bp.post("/games")
@@ -123,6 +126,9 @@ def create_game():  # type: ignore[no-untyped-def]
     # was chosen, wherever the empty fields are (the seats close up, play order kept).
     seats = [i for i, n in enumerate(fields) if n.strip()] if kind == "splendor" else list(range(len(fields)))
     names = [fields[i] for i in seats]
+    started = service.started_next(form.get("after"), names)
+    if started is not None:  # the other phone started this table's next game a moment ago
+        return redirect(url_for("pages.game", game_id=started, already=1), code=303)
     first = form.get("first", "0")
     if first == "random":
         first_player = secrets.randbelow(max(len(names), 1))
@@ -158,6 +164,8 @@ def game(game_id: str):  # type: ignore[no-untyped-def]
         ctx.update(alerts=screen.alerts(view), **entry_news(view))
     elif screen.whole_number(request.args.get("undone", "")) == view.version:
         ctx.update(undo_news(view))
+    elif request.args.get("already") == "1":
+        ctx.update(announce=False, notice=_("The other phone had already started this game: you are in it."))
     return render_template(ctx["template"], **ctx)
 
 
