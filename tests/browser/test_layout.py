@@ -26,6 +26,42 @@ def test_long_names_never_widen_the_players_and_history_pages(page: Page, live_s
     assert heights and min(heights) >= 44, heights
 
 
+def test_a_name_with_no_space_and_the_nobles_picker_fit_a_360_px_phone(browser, live_server: str):
+    """A 40-letter name with nowhere to break (its turn, the toast, the home list, the history,
+    the review) and the Splendor nobles picker never make a 360-px page scroll sideways."""
+    word = "Wolfeschlegelsteinhausenbergerdorffwelch"
+    assert len(word) == 40
+    context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True)
+    page = context.new_page()
+    game = page.request.post(live_server + "/api/games", data={
+        "game": "splendor", "players": [word, "Ben", word[::-1]], "first_player": 0,
+        "nobles": ["N-01", "N-02", "N-03", "N-04"]}).json()
+    wide = "() => document.documentElement.scrollWidth"
+    page.goto(f"{live_server}/games/{game['id']}")
+    expect(page.locator(".whose-turn")).to_contain_text(word)
+    assert page.evaluate(wide) <= 360
+    page.wait_for_function("() => window.htmx !== undefined")
+    for kind in ("red", "blue", "green"):
+        page.locator(f'.pick-source a[data-kind="{kind}"]').click()
+    expect(page.locator(".pick-chosen .chip-btn")).to_have_count(3)
+    assert page.evaluate(wide) <= 360  # the preview names the player
+    page.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    expect(page.locator(".alert-done")).to_contain_text(word)
+    assert page.evaluate(wide) <= 360
+    for url in ("/", "/history", f"/games/{game['id']}/review", f"/games/{game['id']}/review?turn=1"):
+        page.goto(live_server + url)
+        assert page.evaluate(wide) <= 360, url
+    page.goto(live_server + "/")
+    page.locator('input[name="game"][value="splendor"]').check()
+    picks = page.locator(".noble-pick")
+    expect(picks.first).to_be_visible()
+    for i in range(picks.count()):
+        box, inner = picks.nth(i).bounding_box(), picks.nth(i).locator(".noble").bounding_box()
+        assert box and inner and inner["x"] + inner["width"] <= box["x"] + box["width"] + 0.5, i
+    assert page.evaluate(wide) <= 360
+    context.close()
+
+
 def test_the_buy_sheet_colour_filters_fit_a_390_px_phone(page: Page, live_server: str):
     """Duel's eight filters (all, five colours, joker, points only) stay on screen, 44 px wide."""
     page.goto(live_server + "/")
