@@ -117,3 +117,25 @@ def test_undo_stays_on_screen_in_a_four_player_game(page: Page, live_server: str
     undo.click()
     expect(page.locator(".whose-turn")).to_have_text("Ana's turn")
     assert page.request.get(f"{live_server}/api/games/{gid}").json()["players"][0]["tokens"]["red"] == 0
+
+
+def test_the_victory_banner_scrolls_on_a_phone_turned_on_its_side(browser, live_server: str):
+    """640x360: the banner starts at its top (the crown on screen) and scrolls to its last button."""
+    import json
+    from pathlib import Path
+
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / "splendor-133.json").read_text())
+    context = browser.new_context(viewport={"width": 640, "height": 360}, has_touch=True)
+    page = context.new_page()
+    game = page.request.post(live_server + "/api/games/import", data={
+        k: v for k, v in log.items() if k not in ("expected", "checkpoints", "source")}).json()
+    page.goto(f"{live_server}/games/{game['id']}")
+    crown = page.locator("#victory .crown").bounding_box()
+    assert crown and crown["y"] >= 0, crown
+    review = page.locator("#review-game")
+    review.scroll_into_view_if_needed()
+    box = review.bounding_box()
+    assert box and box["y"] + box["height"] <= 360, box
+    review.click()
+    expect(page).to_have_url(f"{live_server}/games/{game['id']}/review")
+    context.close()
