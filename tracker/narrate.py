@@ -92,7 +92,11 @@ def _player_change(before: Any, after: Any, seat: int) -> str:
     b, a = before.players[seat], after.players[seat]
     parts = []
     if not hasattr(a, "crowns"):  # classic Splendor: its own word for prestige in Korean (GLOSSARY.md)
-        if a.prestige != b.prestige:
+        visiting = sum(catalog.nobles()[n].points for n in a.nobles[len(b.nobles):])
+        if visiting:  # the noble's points are in the total: said so, or it reads as if they came on top
+            parts.append(pgettext("splendor", "prestige %(a)s → %(b)s (the noble's %(n)s included)",
+                                  a=b.prestige, b=a.prestige, n=visiting))
+        elif a.prestige != b.prestige:
             parts.append(pgettext("splendor", "prestige %(a)s → %(b)s", a=b.prestige, b=a.prestige))
         return ", ".join(parts)
     if a.prestige != b.prestige:
@@ -204,6 +208,24 @@ def describe(event: Event, before: Any, after: Any, *, consequences: bool = True
     if after.winner is not None:
         consequences.append(victory_sentence(after))
     return " ".join([text] + consequences)
+
+
+def preview_sentence(event: Event, before: Any, after: Any) -> str:
+    """What saving an entry would record and what then follows, for the preview: ``describe``'s
+    sentence, then the prompts the entry raises (a royal card to choose, D-9; tokens to return,
+    D-10/S-3.1; a noble to choose, S-3.2), which the log leaves to the next entry, and in a Duel
+    the win such a prompt only delays: the routes met now still hold when the turn ends (D-11 is
+    checked after D-9 and D-10, which never lower them)."""
+    parts = [describe(event, before, after)]
+    parts += [tr(a.template, a.params) for a in after.alerts if a.kind in PROMPT_ALERTS]
+    pending = after.pending
+    if after.winner is None and pending is not None and pending.kind in ("royal", "discard"):
+        player = after.players[pending.player]
+        routes = player.routes() if hasattr(player, "routes") else ()
+        if routes:
+            parts.append(_("%(name)s then wins by %(routes)s, once this turn ends.", name=player.name,
+                           routes=", ".join(str(ROUTE_NAMES[r]) for r in routes)))
+    return " ".join(parts)
 
 
 def victory_sentence(state: Any) -> str:

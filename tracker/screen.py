@@ -186,7 +186,7 @@ def preview(view: GameView, data: dict[str, Any]) -> Preview:
         after = view.engine.apply(view.state, event)
     except RuleError as err:
         return Preview(error=error_message(err))
-    return Preview(text=narrate.describe(event, view.state, after), ok=True)
+    return Preview(text=narrate.preview_sentence(event, view.state, after), ok=True)
 
 
 def token_row(bag: Tokens, kinds: tuple[str, ...] = TOKEN_KINDS) -> list[dict[str, Any]]:

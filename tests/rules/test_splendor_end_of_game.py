@@ -63,6 +63,14 @@ def test_fifteen_by_the_last_player_of_the_round_ends_the_game_at_once():
     assert state.final_round and state.status == "finished" and state.turn == 3
     assert alert_kinds(state) == ["final_round", "victory"]
     assert state.winner.players == (CLEO,)
+    final = next(a for a in state.alerts if a.kind == "final_round")
+    assert final.template % final.params == "Cleo has 15 prestige and plays last in the round: the game ends now."
+
+
+def test_fifteen_earlier_in_the_round_says_the_round_is_played_to_its_end():
+    state = quiet_turn(position(3, seats={ANA: dict(cards=cards_worth(15))}))
+    final = next(a for a in state.alerts if a.kind == "final_round")
+    assert final.template % final.params == "Ana has 15 prestige: the round is played to its end."
 
 
 def test_the_round_ends_with_the_seat_just_before_the_start_player():

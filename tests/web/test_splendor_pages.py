@@ -266,3 +266,20 @@ def test_the_screen_counts_rounds_as_the_table_does(client):
     whole = {k: v for k, v in log.items() if k not in ("expected", "checkpoints", "source")}
     done = client.post("/api/games/import", json=whole).get_json()
     assert "32 rounds · 96 turns" in client.get(f"/games/{done['id']}").get_data(as_text=True)
+
+
+def test_the_preview_of_a_buy_says_the_noble_choice_and_the_log_counts_the_noble_in_the_total(app, client):
+    """S-3.2: the buy after which several nobles qualify previews the choice it opens; a buy a
+    single noble follows says its prestige includes that noble's points (not on top of them)."""
+    from tracker import screen, service
+
+    log = load_fixture("splendor-153.json")
+    at = next(i for i, e in enumerate(log["events"]) if e["type"] == "take_noble")
+    state = import_log(client, log, at - 1)
+    with app.test_request_context("/"):
+        preview = screen.preview(service.load(state["id"]), log["events"][at - 1])
+    assert preview.ok and "Several nobles can visit" in preview.text, preview.text
+    full = import_log(client, log)
+    lines = client.get(f"/games/{full['id']}/log").get_data(as_text=True)
+    included = re.findall(r"prestige (\d+) → (\d+) \(the noble&#39;s (\d) included\)", lines)
+    assert included and all(int(a) + int(n) <= int(b) for a, b, n in included), included

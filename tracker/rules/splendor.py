@@ -561,10 +561,9 @@ def _end_turn(state: SplendorState) -> SplendorState:
     me = state.players[seat]
     if not state.final_round and me.prestige >= PRESTIGE_TO_END:
         state = replace(state, final_round=True)
-        state = _alert(
-            state, "final_round", seat, N_("%(name)s has %(prestige)s prestige: the round is played to its end."),
-            name=me.name, prestige=me.prestige,
-        )
+        message = N_("%(name)s has %(prestige)s prestige: the round is played to its end.") if seat != state.last_seat \
+            else N_("%(name)s has %(prestige)s prestige and plays last in the round: the game ends now.")
+        state = _alert(state, "final_round", seat, message, name=me.name, prestige=me.prestige)
     if state.final_round and seat == state.last_seat:
         winner = _winner(state)
         state = replace(state, winner=winner)

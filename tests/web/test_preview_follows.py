@@ -1,0 +1,58 @@
+"""The preview ("Saving will record: …") says what the entry then asks of the table (a royal card
+to choose, D-9; tokens to return, D-10 / S-3.1; a noble to choose, S-3.2) and, in a Duel, the win
+that only waits for that answer (D-11 is checked after D-9 and D-10)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "rules"))
+
+from builders import ANA, position  # noqa: E402
+
+from tracker import screen  # noqa: E402
+from tracker.models import Game  # noqa: E402
+from tracker.service import GameView  # noqa: E402
+
+#: 19 prestige (D3-13 6, D2-24 5, D1-30 3, D2-04 2, D2-16 2, D1-10 1) and 2 crowns.
+CARDS = ["D3-13", "D2-24", "D1-30", "D2-04", "D2-16", "D1-06", "D1-10"]
+
+
+def _view(state) -> GameView:
+    return GameView(row=Game(id="x" * 32, game="duel", version=0), events=(), state=state)
+
+
+def test_a_buy_that_reaches_twenty_prestige_and_a_royal_card_says_both(app):
+    """D3-01 (3 prestige, 2 crowns): 22 prestige and 4 crowns. The royal card is chosen first,
+    then the turn ends with the win by prestige: the preview says both, in that order."""
+    state = position(ana=dict(cards=CARDS, tokens={"blue": 1, "red": 4, "black": 3, "pearl": 1}))
+    assert (state.players[ANA].prestige, state.players[ANA].crowns) == (19, 2)
+    buy = {"type": "purchase", "player": ANA, "card": "D3-01", "payment": {"blue": 1, "red": 4, "black": 3, "pearl": 1}}
+    with app.test_request_context("/"):
+        preview = screen.preview(_view(state), buy)
+    assert preview.ok, preview.error
+    royal = preview.text.index("choose a royal card")
+    win = preview.text.index("Ana then wins by 20 prestige, once this turn ends.")
+    assert preview.text.startswith("Ana bought a level-3 white card D3-01") and royal < win
+
+
+def test_a_take_over_ten_tokens_says_how_many_to_return_and_no_win(app):
+    state = position(ana=dict(tokens={"white": 2, "blue": 2, "green": 2, "red": 2, "black": 2}))
+    take = {"type": "take_tokens", "player": ANA, "tokens": {"white": 1, "blue": 1, "green": 1}}
+    with app.test_request_context("/"):
+        preview = screen.preview(_view(state), take)
+    assert preview.ok, preview.error
+    assert "Ana holds 13 tokens: return 3." in preview.text and "wins" not in preview.text
+
+
+def test_the_log_still_leaves_the_prompt_to_the_next_entry(app, client):
+    """The sentence kept in the log is unchanged: the prompt is answered by the next entry."""
+    from tracker import narrate
+    from tracker.rules import duel
+    from tracker.rules.events import parse_event
+
+    state = position(ana=dict(tokens={"white": 2, "blue": 2, "green": 2, "red": 2, "black": 2}))
+    event = parse_event({"type": "take_tokens", "player": ANA, "tokens": {"white": 1, "blue": 1, "green": 1}}, 2)
+    with app.test_request_context("/"):
+        assert narrate.describe(event, state, duel.apply(state, event)) == "Ana took 1 white, 1 blue, 1 green."
