@@ -177,6 +177,8 @@ class Preview:
     error: str = ""
     ok: bool = False
     alerts: list[str] = field(default_factory=list)
+    #: Not refused but not complete either: a pick more taps would make legal (said neutrally).
+    hint: str = ""
 
 
 def preview(view: GameView, data: dict[str, Any]) -> Preview:
@@ -418,14 +420,42 @@ def take_sheet(view: GameView, args: Any) -> dict[str, Any]:
     kind = kind_of(view)
     chosen = picked(args)
     data = {"type": "take_tokens", "player": state.current_player, "tokens": chosen.to_dict(skip_zero=True)}
+    said = preview(view, data) if chosen else None
+    if said is not None and not said.ok and _completes(view, data, chosen, kind.max_take, kind.take_kinds):
+        # one red of Splendor's "3 different or 2 alike" is no mistake yet: say how to go on (S-2.1)
+        said = Preview(hint=_take_hint(view, data, chosen))
     out = {"sheet": "take", "pick": picker(state.board, chosen, kind.max_take, kind.take_kinds),
-           "preview": preview(view, data) if chosen else None, "data": data, "pass": None,
-           "splendor": view.row.game == "splendor"}
+           "preview": said, "data": data, "pass": None, "splendor": view.row.game == "splendor"}
     if view.row.game == "splendor":  # the rules say when a player can take no action (S-2 ruling)
         passing = {"type": "pass", "player": state.current_player}
         allowed = preview(view, passing)
         out["pass"] = {"data": passing, "preview": allowed} if allowed.ok else None
     return out
+
+
+def _take_hint(view: GameView, data: dict[str, Any], chosen: Tokens) -> str:
+    """How an incomplete take goes on (S-2.1, S-2.2): one more colour, two more, or the same
+    colour again when the supply allows 2 alike."""
+    kinds = [k for k in TOKEN_KINDS if chosen.get(k)]
+    if len(kinds) > 1:
+        return _("Go on: one more colour.")
+    doubled = Tokens.of({kinds[0]: 2}).to_dict(skip_zero=True)
+    if preview(view, {**data, "tokens": doubled}).ok:
+        return _("Go on: two more colours, or one more %(color)s for 2 alike.", color=narrate.TOKEN_NAMES[kinds[0]])
+    return _("Go on: two more colours.")
+
+
+def _completes(view: GameView, data: dict[str, Any], chosen: Tokens, most: int, kinds: Sequence[str]) -> bool:
+    """True when ``chosen`` (refused as it is) becomes a legal take with more tokens, up to
+    ``most`` (S-2.1: one gem, or two of different colours, on the way to three)."""
+    if chosen.total >= most:
+        return False
+    for kind in kinds:
+        more = chosen + Tokens.of({kind: 1})
+        if preview(view, {**data, "tokens": more.to_dict(skip_zero=True)}).ok \
+                or _completes(view, data, more, most, kinds):
+            return True
+    return False
 
 
 def privileges_sheet(view: GameView, args: Any) -> dict[str, Any]:

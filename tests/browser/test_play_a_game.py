@@ -108,8 +108,12 @@ def test_a_rule_error_shows_its_message_and_changes_nothing(page: Page, live_ser
     page.fill('input[name="tokens-red"]', "4")
     page.locator('#sheet form.correction button.save').click()
     expect(page.locator("#entry-error")).to_contain_text("add up to")
+    expect(page.locator("#fix-preview")).to_be_hidden()  # the refusal is said once, with its rule
     assert table.version == version
     page.screenshot(path=str(shots / "06-correction-error.png"))
+    page.fill('input[name="tokens-red"]', "3")  # typing again: the refusal goes, the live line is back
+    expect(page.locator("#entry-error")).to_be_empty()
+    expect(page.locator("#fix-preview")).to_contain_text("add up to")
     assert re.search(r"Ana", page.locator("#panel-0").inner_text())
 
 

@@ -283,3 +283,19 @@ def test_the_preview_of_a_buy_says_the_noble_choice_and_the_log_counts_the_noble
     lines = client.get(f"/games/{full['id']}/log").get_data(as_text=True)
     included = re.findall(r"prestige (\d+) → (\d+) \(the noble&#39;s (\d) included\)", lines)
     assert included and all(int(a) + int(n) <= int(b) for a, b, n in included), included
+
+
+def test_a_take_on_its_way_to_three_colours_or_two_alike_is_no_refusal_yet(client):
+    """S-2.1/S-2.2: one red, or red and blue, are steps towards a legal take: the sheet says how
+    to go on (no refusal box); the save stays unusable until the pick is legal."""
+    state = import_log(client, load_fixture("splendor-153.json"), 0)
+    url = f"/games/{state['id']}/sheet/take"
+    one = client.get(url + "?t=red", headers=HX).get_data(as_text=True)
+    assert '<p class="preview preview-hint">Go on: two more colours, or one more red for 2 alike.</p>' in one
+    assert "preview-error" not in one and 'aria-disabled="true"' in one
+    two = client.get(url + "?t=red&t=blue", headers=HX).get_data(as_text=True)
+    assert '<p class="preview preview-hint">Go on: one more colour.</p>' in two
+    alike = client.get(url + "?t=red&t=red", headers=HX).get_data(as_text=True)
+    assert "Saving will record:" in alike and "preview-hint" not in alike
+    wrong = client.get(url + "?t=red&t=red&t=blue", headers=HX).get_data(as_text=True)
+    assert "preview-error" in wrong and "preview-hint" not in wrong

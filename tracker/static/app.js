@@ -243,6 +243,14 @@
     if (below > 0 && room > 0) { window.scrollBy(0, Math.min(below, room)); }
   });
 
+  // A refused Fix save says why under the form (with its rule), where the live "Saving will
+  // record" line said the same: the line steps aside until the counts are typed again.
+  document.addEventListener("input", function (evt) {
+    var form = evt.target && evt.target.form;
+    var refusal = form && form.classList.contains("correction") && form.querySelector("#entry-error");
+    if (refusal && refusal.firstChild) { refusal.replaceChildren(); }
+  });
+
   // New game form: "Who starts?" names each seat as typed above it.
   document.addEventListener("input", function (evt) {
     var seat = /^player(\d)$/.exec(evt.target.id || "");
