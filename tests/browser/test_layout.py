@@ -96,6 +96,10 @@ def test_who_starts_names_the_seats_as_typed_and_toasts_take_no_tap(page: Page, 
     expect(page.locator("#alerts .alert-done")).to_be_visible()
     # Toasts never take a tap: the sheet's tabs can lie under them when the page is scrolled.
     assert page.evaluate("getComputedStyle(document.querySelector('#alerts .alert-done')).pointerEvents") == "none"
+    # ... and sit just above the action tabs, never over the panels and whose turn it is
+    toast, tabs = page.locator("#alerts").bounding_box(), page.locator("nav.actions").bounding_box()
+    turn = page.locator("#turnbar").bounding_box()
+    assert toast and tabs and turn and turn["y"] + turn["height"] < toast["y"] and toast["y"] + toast["height"] <= tabs["y"]
 
 
 def test_undo_stays_on_screen_in_a_four_player_game(page: Page, live_server: str):
