@@ -148,6 +148,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     history.register_template_helpers(app)
 
     @app.errorhandler(400)
+    @app.errorhandler(403)
     @app.errorhandler(404)
     @app.errorhandler(405)
     @app.errorhandler(413)

@@ -62,6 +62,16 @@ def _figures(row: Game) -> list[dict[str, Any]]:
     return out
 
 
+#: A cell a spreadsheet would read as a formula starts with one of these (OWASP's CSV injection).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value: Any) -> Any:
+    """A text cell as a spreadsheet must show it: a name typed as ``=1+2`` or ``@SUM(A1)`` gets a
+    leading apostrophe so it is read as text, never run as a formula. Numbers are kept."""
+    return "'" + value if isinstance(value, str) and value.startswith(_FORMULA_START) else value
+
+
 def history_csv() -> str:
     """Every game not deleted, oldest first, one CSV row each: start and end (UTC), players,
     winner, routes, turns, the nobles dealt (classic Splendor) and each seat's final prestige,
@@ -91,7 +101,7 @@ def history_csv() -> str:
                          f.get("best_points", ""), f.get("cards", "")]
             else:
                 line += ["", "", "", "", "", ""]
-        writer.writerow(line)
+        writer.writerow([_cell(v) for v in line])
     return out.getvalue()
 
 

@@ -354,8 +354,9 @@ def group_sessions(rows: Sequence[Game], seats: Mapping[str, list[Player]]) -> l
 
 
 def session_info(session_id: int) -> TableNight | None:
-    """An explicit session with its games (deleted games left out) and tally; None if unknown."""
-    if db.session.get(TableSession, session_id) is None:
+    """An explicit session with its games (deleted games left out) and tally; None if unknown
+    (or not a database id at all, as a typed ``?session=`` may be)."""
+    if small_int(session_id) is None or db.session.get(TableSession, session_id) is None:
         return None
     rows = list(db.session.scalars(
         select(Game).join(SessionGame, SessionGame.game_id == Game.id)

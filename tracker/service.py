@@ -91,7 +91,9 @@ def new_id() -> str:
 def _engine(kind: Any) -> Any:
     engine = ENGINES.get(kind) if isinstance(kind, str) else None
     if engine is None:
-        raise RuleError("bad_setup", N_("Unknown game: %(game)s. Choose duel or splendor."), game=str(kind)[:20])
+        if isinstance(kind, str):
+            raise RuleError("bad_setup", N_("Unknown game: %(game)s. Choose duel or splendor."), game=kind[:20])
+        raise RuleError("bad_setup", N_("The game must be named: duel or splendor."))
     return engine
 
 
@@ -739,24 +741,20 @@ def import_log(log: Any) -> tuple[GameView, bool]:
     all), ``import_mismatch`` (an event the rules refuse, or a replay whose outcome differs from
     ``result``).
     """
-    log_id = log.get("id") if isinstance(log, Mapping) else None
-    if log_id is None and isinstance(log, Mapping):
+    kind, setup, state, parsed = _replay_log(log)  # a stored id does not spare the checks
+    log_id = log.get("id")
+    if log_id is None:
         log_id = archive.log_key(log)  # the same id-less log imported twice is stored once
     if is_game_id(log_id) and db.session.get(Game, log_id) is not None:
         return load(log_id), False
-    kind, setup, state, parsed = _replay_log(log)
     started = _parse_time(log.get("started")) or utcnow()
     finished = _parse_time(log.get("finished"))
     if finished is not None and finished < started:
         raise RuleError("bad_log", N_("A game cannot finish before it started."))
-    row = Game(
-        id=log_id or new_id(),
-        game=kind,
-        setup=setup,
-        version=len(parsed),
-        started=started,
-        **{**_summary(state), **({"finished": finished} if finished and state.status == "finished" else {})},
-    )
+    summary = _summary(state)
+    if summary["finished"] is not None:  # when it ended is the log's to say: unknown is not "now"
+        summary["finished"] = finished
+    row = Game(id=log_id or new_id(), game=kind, setup=setup, version=len(parsed), started=started, **summary)
     db.session.add(row)
     for seq, ev in enumerate(parsed, start=1):
         db.session.add(Event(game_id=row.id, seq=seq, data=event_to_dict(ev), created=started))

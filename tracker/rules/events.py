@@ -196,7 +196,9 @@ def parse_event(data: Any, seats: int) -> Event:
     kind = data.get("type")
     cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise _bad(N_("Unknown entry type: %(type)s."), type=str(kind)[:30])
+        if isinstance(kind, str):
+            raise _bad(N_("Unknown entry type: %(type)s."), type=kind[:30])
+        raise _bad(N_("An entry needs its type as text, e.g. \"take_tokens\"."))
     player = _int(data, "player", 0, seats - 1)
     assert player is not None
     if cls in (UsePrivileges, TakeTokens, Discard):

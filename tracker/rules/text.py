@@ -49,7 +49,7 @@ def player_names(players: Any, seats: Sequence[int], rule: str) -> list[str]:
     """Validate the names entered at setup: ``seats`` lists the allowed player counts.
 
     Each name is visible text of 1 to ``MAX_NAME`` characters, and no two are the same
-    (ignoring case). Raises ``RuleError("bad_setup")`` naming what is wrong.
+    (ignoring case, width, compatibility forms and spacing: the way people are told apart). Raises ``RuleError("bad_setup")`` naming what is wrong.
     """
     if not isinstance(players, (list, tuple)) or len(players) not in seats:
         if len(seats) == 1:
@@ -62,6 +62,7 @@ def player_names(players: Any, seats: Sequence[int], rule: str) -> list[str]:
         if not text or not is_visible(text) or "\n" in text:
             raise RuleError("bad_setup", N_("Each player needs a name of 1 to %(max)s characters."), rule, max=MAX_NAME)
         names.append(unicodedata.normalize("NFC", text))  # "é" typed either way is one name
-    if len({n.casefold() for n in names}) != len(names):
+    # the same person however typed: case, width ("Ｋim"), compatibility forms ("Ⅳ") and spacing
+    if len({" ".join(unicodedata.normalize("NFKC", n).casefold().split()) for n in names}) != len(names):
         raise RuleError("bad_setup", N_("Each player needs a different name."), rule)
     return names

@@ -392,6 +392,7 @@ ERROR_PAGES: dict[int, tuple[str, str]] = {
           N_("The page was too old or the request incomplete. Go back, reload the page and try again.")),
     404: (N_("Nothing here"),
           N_("This link leads to no game or page: it may be mistyped or cut short. Check it, or start again from the home page.")),
+    403: (N_("Watching only"), N_("This is a spectator link: it shows the game but records nothing.")),
     405: (N_("Nothing here"), N_("This address cannot be opened that way.")),
     413: (N_("Too large"), N_("That was more than the tracker accepts at once.")),
     429: (N_("Too many attempts"), N_("Wait a minute, then try again.")),
@@ -401,7 +402,7 @@ ERROR_PAGES: dict[int, tuple[str, str]] = {
 
 
 def error_page(exc: HTTPException):  # type: ignore[no-untyped-def]
-    """A page-side HTTP error (``exc``: 400, 404, 405, 413, 429 or 500) as a page of the app, in
+    """A page-side HTTP error (``exc``: 400, 403, 404, 405, 413, 429 or 500) as a page of the app, in
     the reader's language, with the way home, and the error's status and headers
     (``Allow``, ``Retry-After``)."""
     code = exc.code or 500
