@@ -217,8 +217,16 @@ def preview_sentence(event: Event, before: Any, after: Any) -> str:
     the win such a prompt only delays: the routes met now still hold when the turn ends (D-11 is
     checked after D-9 and D-10, which never lower them)."""
     parts = [describe(event, before, after)]
-    parts += [tr(a.template, a.params) for a in after.alerts if a.kind in PROMPT_ALERTS]
     pending = after.pending
+    if pending is not None and any(a.kind in PROMPT_ALERTS for a in after.alerts):
+        name = after.players[pending.player].name
+        if pending.kind == "royal":  # (the crowns that earned it are in the sentence already)
+            parts.append(_("Then %(name)s chooses a royal card.", name=name))
+        elif pending.kind == "discard":
+            parts.append(_("Then %(name)s returns %(count)s tokens, down to 10.", name=name, count=pending.count))
+        else:
+            parts.append(_("Then %(name)s chooses the noble who visits: %(nobles)s.", name=name,
+                           nobles=", ".join(noble_name(n) for n in pending.choices)))
     if after.winner is None and pending is not None and pending.kind in ("royal", "discard"):
         player = after.players[pending.player]
         routes = player.routes() if hasattr(player, "routes") else ()

@@ -6,6 +6,7 @@ gunicorn with two workers in a child process for the crash), on each database ba
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import random
@@ -196,7 +197,7 @@ def test_a_server_killed_mid_burst_keeps_every_acknowledged_entry(database_url, 
                     refused.append(f"bad{n}")
                     code, body = call(base, "POST", f"/api/games/{game_id}/events",
                                       {**event_to_dict(ev), "entry_id": f"e{n}"}, timeout=30)
-                except OSError:
+                except (OSError, http.client.HTTPException, ValueError):  # cut mid-answer: a half body
                     in_flight.append(n)
                     return
                 assert code == 200, body

@@ -32,7 +32,9 @@ def test_a_buy_that_reaches_twenty_prestige_and_a_royal_card_says_both(app):
     with app.test_request_context("/"):
         preview = screen.preview(_view(state), buy)
     assert preview.ok, preview.error
-    royal = preview.text.index("choose a royal card")
+    royal = preview.text.index("Then Ana chooses a royal card.")
+    assert preview.text.count("crowns 2 → 4") == 1
+    assert "reaches" not in preview.text  # the crowns are said once
     win = preview.text.index("Ana then wins by 20 prestige, once this turn ends.")
     assert preview.text.startswith("Ana bought a level-3 white card D3-01") and royal < win
 
@@ -43,7 +45,7 @@ def test_a_take_over_ten_tokens_says_how_many_to_return_and_no_win(app):
     with app.test_request_context("/"):
         preview = screen.preview(_view(state), take)
     assert preview.ok, preview.error
-    assert "Ana holds 13 tokens: return 3." in preview.text and "wins" not in preview.text
+    assert preview.text.endswith("Then Ana returns 3 tokens, down to 10.") and "wins" not in preview.text
 
 
 def test_the_log_still_leaves_the_prompt_to_the_next_entry(app, client):

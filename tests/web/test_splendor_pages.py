@@ -278,7 +278,8 @@ def test_the_preview_of_a_buy_says_the_noble_choice_and_the_log_counts_the_noble
     state = import_log(client, log, at - 1)
     with app.test_request_context("/"):
         preview = screen.preview(service.load(state["id"]), log["events"][at - 1])
-    assert preview.ok and "Several nobles can visit" in preview.text, preview.text
+    assert preview.ok and " chooses the noble who visits: " in preview.text, preview.text
+    assert "N-0" not in preview.text and "N-1" not in preview.text  # the tiles as the table sees them
     full = import_log(client, log)
     lines = client.get(f"/games/{full['id']}/log").get_data(as_text=True)
     included = re.findall(r"prestige (\d+) → (\d+) \(the noble&#39;s (\d) included\)", lines)

@@ -243,6 +243,15 @@
     if (below > 0 && room > 0) { window.scrollBy(0, Math.min(below, room)); }
   });
 
+  // The toasts sit above the action tabs, where the next sheet's save button lands: the first
+  // tap or key after an entry (the table going on) clears them instead of waiting them out.
+  function clearToasts() {
+    var alerts = document.getElementById("alerts");
+    if (alerts && alerts.firstElementChild) { alerts.classList.add("cleared"); }
+  }
+  document.addEventListener("pointerdown", clearToasts, true);
+  document.addEventListener("keydown", clearToasts, true);
+
   // A refused Fix save says why under the form (with its rule), where the live "Saving will
   // record" line said the same: the line steps aside until the counts are typed again.
   document.addEventListener("input", function (evt) {
