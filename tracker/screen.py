@@ -614,6 +614,9 @@ def royal_sheet(view: GameView, args: Any) -> dict[str, Any]:
     for rid in state.royals_available:
         royal = royal_view(rid)
         royal["needs_steal"] = royal["ability"] == catalog.STEAL_TOKEN and bool(duel.stealable(other))
+        # what taking it records and causes (a privilege from the other player, the win…)
+        royal["preview"] = None if royal["needs_steal"] else \
+            preview(view, {"type": "take_royal", "player": seat, "royal": rid})
         royals.append(royal)
     return {"sheet": "royal", "royals": royals, "choice": choice,
             "steal_options": steal_options(letters, other, duel.stealable(other)),
