@@ -197,6 +197,11 @@ def token_row(bag: Tokens, kinds: tuple[str, ...] = TOKEN_KINDS) -> list[dict[st
     return [{"kind": k, "letter": letters[k], "count": bag.get(k), "name": narrate.TOKEN_NAMES[k]} for k in kinds]
 
 
+def _winning_seats(winner: Any) -> tuple[int, ...]:
+    """The seats a winner names: Duel's one ``player``, Splendor's ``players`` (a shared win)."""
+    return (winner.player,) if hasattr(winner, "player") else tuple(winner.players)
+
+
 def panel(state: duel.DuelState, seat: int) -> dict[str, Any]:
     """One player's panel: route meters, tokens, privileges, reserve, royals."""
     letters = LETTERS.table()  # one locale lookup for the whole function
@@ -206,6 +211,7 @@ def panel(state: duel.DuelState, seat: int) -> dict[str, Any]:
         "seat": seat,
         "name": p.name,
         "is_current": seat == state.current_player and state.winner is None,
+        "is_winner": state.winner is not None and seat in _winning_seats(state.winner),
         "prestige": p.prestige,
         "crowns": p.crowns,
         "best_color": best,
@@ -667,6 +673,7 @@ def splendor_panel(state: splendor.SplendorState, seat: int) -> dict[str, Any]:
         "seat": seat,
         "name": p.name,
         "is_current": seat == state.current_player and state.winner is None,
+        "is_winner": state.winner is not None and seat in _winning_seats(state.winner),
         "prestige": p.prestige,
         "bonuses": [{"kind": c, "letter": letters[c], "count": bonuses[c]} for c in GEM_COLORS],
         "tokens": token_row(p.tokens, KINDS["splendor"].token_kinds),

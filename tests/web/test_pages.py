@@ -574,3 +574,13 @@ def test_the_fix_form_says_what_it_would_record_before_it_is_saved(client):
     assert "Privileges: type a whole number from 0 to 3." in bad.get_data(as_text=True)
     assert client.get(url).status_code == 404  # a page of its own it is not
     assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
+
+
+def test_the_winner_s_panel_is_marked_on_the_finished_screen(client):
+    log = load_fixture("duel-1102.json")
+    state = client.post("/api/games/import", json={k: log[k] for k in ("format", "game", "players", "first_player",
+                                                                     "events", "result")}).get_json()
+    page = client.get(f"/games/{state['id']}").get_data(as_text=True)
+    winner = log["result"]["winner"]["player"]
+    assert re.search(rf'class="panel panel-\w+ is-winner" id="panel-{winner}"', page)
+    assert page.count("is-winner") == 1
