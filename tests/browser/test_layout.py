@@ -143,3 +143,23 @@ def test_the_victory_banner_scrolls_on_a_phone_turned_on_its_side(browser, live_
     review.click()
     expect(page).to_have_url(f"{live_server}/games/{game['id']}/review")
     context.close()
+
+
+def test_a_prompt_owed_when_the_game_opens_is_brought_into_view(browser, live_server: str):
+    """A reload (or the other phone) on a classic Splendor game owing a noble choice: with three
+    panels on a 360x640 phone the prompt lies below the fold; the screen shows it, centred."""
+    import json
+    from pathlib import Path
+
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / "splendor-153.json").read_text())
+    at = next(i for i, e in enumerate(log["events"]) if e["type"] == "take_noble")
+    body = {k: log[k] for k in ("players", "first_player", "nobles")}
+    body.update({"format": "splendor-tracker/1", "game": "splendor", "events": log["events"][:at], "result": None})
+    context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True)
+    page = context.new_page()
+    game = page.request.post(live_server + "/api/games/import", data=body).json()
+    page.goto(f"{live_server}/games/{game['id']}")
+    prompt = page.locator('#sheet .prompt[data-sheet="noble"]')
+    expect(prompt).to_be_in_viewport()
+    assert page.evaluate("scrollY") > 0
+    context.close()

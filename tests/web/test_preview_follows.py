@@ -58,3 +58,27 @@ def test_the_log_still_leaves_the_prompt_to_the_next_entry(app, client):
     event = parse_event({"type": "take_tokens", "player": ANA, "tokens": {"white": 1, "blue": 1, "green": 1}}, 2)
     with app.test_request_context("/"):
         assert narrate.describe(event, state, duel.apply(state, event)) == "Ana took 1 white, 1 blue, 1 green."
+
+
+def test_the_last_turn_of_splendor_s_final_round_says_the_game_ends_even_with_a_choice_owed(app):
+    """S-4: Cleo plays last in the final round; her take leaves a discard owed, after which the
+    game ends: the preview says so (the victory itself comes with the discard)."""
+    from dataclasses import replace
+
+    from splendor_builders import CLEO, cards_worth
+    from splendor_builders import position as splendor_position
+
+    state = splendor_position(3, to_act=CLEO, seats={
+        0: dict(cards=cards_worth(15)), CLEO: dict(tokens={"white": 3, "blue": 3, "green": 3})})
+    state = replace(state, final_round=True)
+    assert state.last_seat == CLEO
+    take = {"type": "take_tokens", "player": CLEO, "tokens": {"red": 1, "black": 1, "white": 1}}
+    with app.test_request_context("/"):
+        view = GameView(row=Game(id="x" * 32, game="splendor", version=0), events=(), state=state)
+        preview = screen.preview(view, take)
+        assert preview.ok, preview.error
+        assert "returns 2 tokens" in preview.text and preview.text.endswith("The game ends with this turn.")
+        earlier = replace(state, current_player=1)  # Ben is not the last seat: no such line
+        ben = {"type": "take_tokens", "player": 1, "tokens": {"red": 1, "black": 1, "white": 1}}
+        view = GameView(row=Game(id="x" * 32, game="splendor", version=0), events=(), state=earlier)
+        assert "game ends" not in screen.preview(view, ben).text

@@ -99,9 +99,24 @@
     var target = evt.detail.target;
     if (!cfg || cfg.verb !== "post" || !target || target.id !== "game") { return; }
     var prompt = document.querySelector("#sheet .prompt");
-    // (centred: the toasts at the top of the screen must not cover the prompt they announce)
+    // (centred: clear of the toasts and the tabs at the bottom of the screen)
     if (prompt) { prompt.scrollIntoView({ block: "center" }); } else { window.scrollTo(0, 0); }
   });
+  // A prompt already owed when the screen opens (a reload, the other phone, the game opened from
+  // the home page) or brought by the other phone's entry is shown too, as after the entry itself:
+  // with four Splendor panels it lies below the fold and only a red 13/10 hinted at it.
+  var promptBefore = false;
+  document.body.addEventListener("htmx:beforeSwap", function (evt) {
+    if (evt.detail.target && evt.detail.target.id === "game") { promptBefore = !!document.querySelector("#sheet .prompt"); }
+  });
+  document.body.addEventListener("htmx:afterSettle", function (evt) {
+    var cfg = evt.detail.requestConfig;
+    if (!cfg || cfg.verb === "post" || !evt.detail.target || evt.detail.target.id !== "game" || promptBefore) { return; }
+    var prompt = document.querySelector("#sheet .prompt");
+    if (prompt) { prompt.scrollIntoView({ block: "center" }); }
+  });
+  var promptAtLoad = document.querySelector("#sheet .prompt");
+  if (promptAtLoad) { promptAtLoad.scrollIntoView({ block: "center" }); }
 
   // The other phone's entry redraws this screen (a poll): a sheet this phone had open to plan
   // its move (buy, reserve, privileges, fix) opens again, drawn for the new position, unless the
