@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping
 
 from flask import current_app
 from sqlalchemy import bindparam, func, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.util import identity_key
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -295,37 +295,79 @@ def _remember_undo(game_id: str, view: GameView, version: int, last_seq: int, fo
                                     game=view.row.game, setup=view.row.setup))
 
 
+class NextGameStarted(Exception):
+    """The table's next game was started meanwhile (the other phone, a moment before): this
+    phone joins ``game_id`` instead of starting a second one."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(game_id)
+        self.game_id = game_id
+
+
 def create_game(payload: Mapping[str, Any], *, after: str | None = None) -> GameView:
     """Create a game from ``{"game", "players", "first_player"}``. Raises ``RuleError("bad_setup")``.
 
     ``after``: the finished game whose table starts this one ("New game, same players"); when
     the same people sit down again it names this game as its next (``Game.next_game_id``;
     once, unless that game was deleted), so the other phones still on it are offered the new
-    game. An ``after`` that is not such a game is ignored.
+    game. A form left open since the table went on counts from the table's latest game
+    (``table_latest``). Raises ``NextGameStarted`` when that game is still being played by the
+    same people, or when the other phone linked its own next game first (a compare-and-set on
+    ``next_game_id``: two phones tapping "Start" together make one game, never two). An
+    ``after`` that is not such a game is ignored.
     """
     kind, setup, state = _setup(payload)
+    previous = table_latest(after)
+    if previous is not None and previous.status != "finished" and previous.id != after \
+            and previous.deleted_at is None and _same_people(previous.setup, setup):
+        raise NextGameStarted(previous.id)
     row = Game(id=new_id(), game=kind, setup=setup, version=0, status="active", started=utcnow())
     db.session.add(row)
     people.attach(row, payload)
-    previous = game_row(after) if after is not None else None
     if previous is not None and previous.status == "finished" and previous.deleted_at is None \
             and next_game(previous) is None and _same_people(previous.setup, setup):
-        previous.next_game_id = row.id
+        seen = previous.next_game_id  # None, or a game deleted since
+        swap = update(Game).where(Game.id == previous.id, Game.next_game_id.is_(None) if seen is None
+                                  else Game.next_game_id == seen).values(next_game_id=row.id)
+        try:
+            linked = db.session.execute(swap, execution_options={"synchronize_session": False}).rowcount == 1
+        except OperationalError:  # SQLite: our snapshot is older than the other phone's commit
+            linked = False
+        if not linked:
+            db.session.rollback()
+            following = next_game(game_row(previous.id))
+            if following is not None:
+                raise NextGameStarted(following)
+            raise RuleError("bad_setup", N_("Two games were started at once: try again."))
     db.session.commit()
     return GameView(row=row, events=(), state=state)
 
 
+def table_latest(after: str | None) -> Game | None:
+    """The latest game of the table that played ``after``: the end of its chain of next games
+    (``after``'s own row when none followed); None for no such game."""
+    row = game_row(after) if after else None
+    seen: set[str] = set()
+    while row is not None and row.id not in seen and len(seen) < 1000:
+        seen.add(row.id)
+        following = next_game(row)
+        if following is None:
+            break
+        row = game_row(following)
+    return row
+
+
 def started_next(after: str | None, names: list[str]) -> str | None:
-    """The id of the game the table already started after the finished game ``after``, when it
-    seats the people ``names`` (empty ones skipped, case ignored); else None. Both phones on the
-    victory banner may tap "Next game of the series": the second one joins the first one's game
-    instead of starting another."""
-    previous = game_row(after) if after else None
-    following = next_game(previous) if previous is not None else None
-    row = game_row(following) if following is not None else None
-    if row is None or not _same_people(row.setup, {"players": [n.strip() for n in names if n.strip()]}):
+    """The id of the game the table is playing since the finished game ``after`` (the end of its
+    chain of next games, still being played), when it seats the people ``names`` (empty ones
+    skipped, case ignored); else None. Both phones on the victory banner may tap "Next game of
+    the series": the second one joins the first one's game instead of starting another."""
+    latest = table_latest(after)
+    if latest is None or latest.id == after or latest.status == "finished" or latest.deleted_at is not None:
         return None
-    return row.id
+    if not _same_people(latest.setup, {"players": [n.strip() for n in names if n.strip()]}):
+        return None
+    return latest.id
 
 
 def next_starter(after: str, names: list[str]) -> tuple[int, str] | None:

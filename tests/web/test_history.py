@@ -498,9 +498,10 @@ def test_both_phones_starting_the_next_game_of_the_series_end_up_in_one_game(app
     second = other.post("/games", data={**data, "first": "0"})
     game2 = first.headers["Location"].rsplit("/", 1)[-1]
     assert first.status_code == second.status_code == 303
-    assert second.headers["Location"] == f"/games/{game2}?already=1"
+    assert second.headers["Location"] == f"/games/{game2}"
     page = other.get(second.headers["Location"]).get_data(as_text=True)
     assert "The other phone had already started this game: you are in it." in page
+    assert "already started" not in other.get(f"/games/{game2}").get_data(as_text=True)  # said once
     assert client.get(f"/api/games/{game2}").get_json()["current_player"] == 1  # the first phone's choice
     assert 'id="series-strip">Best of 3 · game 2 ·' in page
     assert len(client.get("/api/games").get_json()) == 2
@@ -508,4 +509,70 @@ def test_both_phones_starting_the_next_game_of_the_series_end_up_in_one_game(app
     assert f'id="next-game" href="/games/{game2}"' in again and 'id="last-starter"' not in again
     # other people at the form are not sent to that game
     cho = other.post("/games", data={**data, "player1": "Cho", "session": ""})
-    assert cho.status_code == 303 and "already" not in cho.headers["Location"]
+    assert cho.status_code == 303 and cho.headers["Location"] != f"/games/{game2}"
+
+
+
+def test_a_form_kept_open_since_counts_from_the_table_s_latest_game(client):
+    """Back to the form that followed game 1, after game 2 was played and finished: it suggests
+    the start from game 2 and links the new game after game 2 (not "you are in it" into game 2);
+    while game 2 is still being played it leads there, with no series line to mislead."""
+    log = load_fixture("duel-1069.json")
+    gid = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "0", "best_of": "5"}) \
+        .headers["Location"].rsplit("/", 1)[-1]
+    for event in log["events"]:
+        assert client.post(f"/api/games/{gid}/events", json=event).status_code == 200
+    page = client.get(f"/games/{gid}").get_data(as_text=True)
+    link = re.search(r'id="next-in-series" href="([^"]+)"', page)[1].replace("&amp;", "&")
+    session = re.search(r'name="session" value="([^"]+)"', client.get(link).get_data(as_text=True))[1]
+    game2 = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "1", "session": session,
+                                        "after": gid}).headers["Location"].rsplit("/", 1)[-1]
+    kept = client.get(link).get_data(as_text=True)  # the old form, game 2 under way
+    assert f'id="next-game" href="/games/{game2}"' in kept and 'id="series-note"' not in kept
+    events = [{**e, "player": 1 - e["player"]} if "player" in e else e for e in log["events"]]
+    for event in events:  # game 2: Ben starts, the same moves
+        assert client.post(f"/api/games/{game2}/events", json=event).status_code == 200
+    kept = client.get(link).get_data(as_text=True)
+    assert f'name="after" value="{game2}"' in kept and "Ben started the last game" in kept
+    assert _first_checked(kept) == "0"
+    third = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "0", "session": session,
+                                        "after": gid})
+    game3 = third.headers["Location"].rsplit("/", 1)[-1]
+    assert game3 not in (gid, game2) and service_next(client, game2) == game3 and service_next(client, gid) == game2
+
+
+def service_next(client, game_id):
+    from tracker import service
+    return service.game_row(game_id).next_game_id
+
+
+def test_two_phones_starting_the_next_game_at_the_same_instant_make_one_game(app, database_url):
+    """Both phones tap "Start the game" together (threads released at once, several times): each
+    finished game gets exactly one next game, and both phones land in it."""
+    import threading
+
+    log = load_fixture("duel-1069.json")
+    setup_client = app.test_client()
+    for _round in range(4):
+        created = setup_client.post("/api/games", json={"game": "duel", "players": ["Ana", "Ben"], "first_player": 0})
+        gid = created.get_json()["id"]
+        for event in log["events"]:
+            assert setup_client.post(f"/api/games/{gid}/events", json=event).status_code == 200
+        barrier = threading.Barrier(2)
+        landed: list[str] = []
+
+        def start(first: str) -> None:
+            phone = app.test_client()
+            barrier.wait()
+            resp = phone.post("/games", data={"player0": "Ana", "player1": "Ben", "first": first, "after": gid})
+            landed.append(resp.headers.get("Location", str(resp.status_code)))
+
+        phones = [threading.Thread(target=start, args=(f,)) for f in ("0", "1")]
+        for t in phones:
+            t.start()
+        for t in phones:
+            t.join()
+        following = service_next(setup_client, gid)
+        assert following and landed == [f"/games/{following}"] * 2, landed
+        games = [g for g in setup_client.get("/api/games").get_json() if g["status"] == "active"]
+        assert len(games) == _round + 1

@@ -111,9 +111,11 @@
   });
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     var cfg = evt.detail.requestConfig;
-    if (!cfg || cfg.verb === "post" || !evt.detail.target || evt.detail.target.id !== "game" || promptBefore) { return; }
+    if (!cfg || cfg.verb === "post" || !evt.detail.target || evt.detail.target.id !== "game") { return; }
     var prompt = document.querySelector("#sheet .prompt");
-    if (prompt) { prompt.scrollIntoView({ block: "center" }); }
+    if (prompt && !promptBefore) { prompt.scrollIntoView({ block: "center" }); }
+    // the other phone answered the prompt this one showed: the new screen from its top, as after an entry
+    else if (!prompt && promptBefore) { window.scrollTo(0, 0); }
   });
   var promptAtLoad = document.querySelector("#sheet .prompt");
   if (promptAtLoad) { promptAtLoad.scrollIntoView({ block: "center" }); }

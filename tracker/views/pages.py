@@ -12,7 +12,7 @@ import re
 import secrets
 from typing import Any
 
-from flask import Blueprint, Flask, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, abort, flash, get_flashed_messages, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from htmx_flask import make_response
@@ -98,6 +98,9 @@ def _game_response(body: str, game_id: str, version: int, alerts: list[dict[str,
 def home():  # type: ignore[no-untyped-def]
     prefill = MultiDict({k: request.args.get(k, "")[:40] for k in ("game", "player0", "player1", "player2", "player3")})
     prefill["after"] = request.args.get("after", "")[:64]  # the finished game this one follows
+    latest = service.table_latest(prefill["after"])
+    if latest is not None and latest.status == "finished":  # a link kept since: the table's last game
+        prefill["after"] = latest.id
     names = [prefill[f"player{i}"] for i in range(4)]
     started = service.started_next(prefill["after"], names)
     starter = None if started else service.next_starter(prefill["after"], names)
@@ -126,9 +129,6 @@ def create_game():  # type: ignore[no-untyped-def]
     # was chosen, wherever the empty fields are (the seats close up, play order kept).
     seats = [i for i, n in enumerate(fields) if n.strip()] if kind == "splendor" else list(range(len(fields)))
     names = [fields[i] for i in seats]
-    started = service.started_next(form.get("after"), names)
-    if started is not None:  # the other phone started this table's next game a moment ago
-        return redirect(url_for("pages.game", game_id=started, already=1), code=303)
     first = form.get("first", "0")
     if first == "random":
         first_player = secrets.randbelow(max(len(names), 1))
@@ -146,6 +146,9 @@ def create_game():  # type: ignore[no-untyped-def]
         payload["nobles"] = form.getlist("noble")[:10]
     try:
         view = service.create_game(payload, after=form.get("after") or None)
+    except service.NextGameStarted as started:  # the other phone started this table's next game first
+        flash(_("The other phone had already started this game: you are in it."), "notice")
+        return redirect(url_for("pages.game", game_id=started.game_id), code=303)
     except RuleError as err:
         return _home(form, error_message(err), 422)
     return redirect(url_for("pages.game", game_id=view.row.id), code=303)
@@ -164,8 +167,10 @@ def game(game_id: str):  # type: ignore[no-untyped-def]
         ctx.update(alerts=screen.alerts(view), **entry_news(view))
     elif screen.whole_number(request.args.get("undone", "")) == view.version:
         ctx.update(undo_news(view))
-    elif request.args.get("already") == "1":
-        ctx.update(announce=False, notice=_("The other phone had already started this game: you are in it."))
+    else:
+        said = get_flashed_messages(category_filter=["notice"])  # once: a reload does not say it again
+        if said:
+            ctx.update(announce=False, notice=said[0])
     return render_template(ctx["template"], **ctx)
 
 
