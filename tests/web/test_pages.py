@@ -584,3 +584,16 @@ def test_the_winner_s_panel_is_marked_on_the_finished_screen(client):
     winner = log["result"]["winner"]["player"]
     assert re.search(rf'class="panel panel-\w+ is-winner" id="panel-{winner}"', page)
     assert page.count("is-winner") == 1
+
+
+def test_an_empty_board_says_what_can_be_done_instead_of_taking(client):
+    """D-4/D-2: nothing to take on the board: the take sheet points to the refill (or a card)."""
+    game = new_game(client, ("Ana", "Ben"))
+    empty = {k: 0 for k in ("white", "blue", "green", "red", "black", "pearl")}
+    bag = {"white": 4, "blue": 4, "green": 4, "red": 4, "black": 4, "pearl": 2}
+    resp = client.post(f"/api/games/{game['id']}/events", json={"type": "correction", "player": 0,
+                                                                 "set": {"board": {**empty, "gold": 3}, "bag": bag}})
+    assert resp.status_code == 200, resp.get_json()
+    body = client.get(f"/games/{game['id']}/sheet/take", headers=HX).get_data(as_text=True)
+    assert "Nothing on the board to take: refill it (Privilege · Refill), or buy or reserve a card." in body
+    assert "Tap the tokens taken" not in body
