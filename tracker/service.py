@@ -357,6 +357,28 @@ def table_latest(after: str | None) -> Game | None:
     return row
 
 
+@dataclass(frozen=True)
+class NextGamePlan:
+    """What the new-game form offers a table coming from a finished game: ``after`` (its latest
+    game, a form kept open since included), ``started`` (the game it is already playing, to
+    join) or else ``first`` (the seat suggested to start, as typed) and ``last_starter``."""
+
+    after: str
+    started: str | None = None
+    first: int | None = None
+    last_starter: str | None = None
+
+
+def plan_next_game(after: str, names: list[str]) -> NextGamePlan:
+    """The form's plan for the table that played ``after`` with the people ``names`` (as typed)."""
+    latest = table_latest(after)
+    if latest is not None and latest.status == "finished":  # a link kept since: the table's last game
+        after = latest.id
+    started = started_next(after, names)
+    starter = None if started else next_starter(after, names)
+    return NextGamePlan(after, started, *(starter or (None, None)))
+
+
 def started_next(after: str | None, names: list[str]) -> str | None:
     """The id of the game the table is playing since the finished game ``after`` (the end of its
     chain of next games, still being played), when it seats the people ``names`` (empty ones

@@ -97,16 +97,12 @@ def _game_response(body: str, game_id: str, version: int, alerts: list[dict[str,
 @bp.get("/")
 def home():  # type: ignore[no-untyped-def]
     prefill = MultiDict({k: request.args.get(k, "")[:40] for k in ("game", "player0", "player1", "player2", "player3")})
-    prefill["after"] = request.args.get("after", "")[:64]  # the finished game this one follows
-    latest = service.table_latest(prefill["after"])
-    if latest is not None and latest.status == "finished":  # a link kept since: the table's last game
-        prefill["after"] = latest.id
-    names = [prefill[f"player{i}"] for i in range(4)]
-    started = service.started_next(prefill["after"], names)
-    starter = None if started else service.next_starter(prefill["after"], names)
-    if starter is not None:  # the start passes on: suggested, the table can still choose
-        prefill["first"] = str(starter[0])
-    return _home(prefill, last_starter=starter[1] if starter else None, started=started)
+    # the finished game this one follows: who starts next, or the game the table already plays
+    plan = service.plan_next_game(request.args.get("after", "")[:64], [prefill[f"player{i}"] for i in range(4)])
+    prefill["after"] = plan.after
+    if plan.first is not None:  # suggested: the table can still choose
+        prefill["first"] = str(plan.first)
+    return _home(prefill, last_starter=plan.last_starter, started=plan.started)
 
 
 def _home(form: Any, error: str | None = None, status: int = 200, *, join_error: str | None = None,
