@@ -597,3 +597,14 @@ def test_an_empty_board_says_what_can_be_done_instead_of_taking(client):
     body = client.get(f"/games/{game['id']}/sheet/take", headers=HX).get_data(as_text=True)
     assert "Nothing on the board to take: refill it (Privilege · Refill), or buy or reserve a card." in body
     assert "Tap the tokens taken" not in body
+
+
+
+def test_the_buy_and_reserve_sheets_say_whose_they_are(client):
+    """The other phone sees the same sheets: they name the player to act (costs are after that
+    player's bonuses)."""
+    game = new_game(client, ("Ana", "Ben"), first_player=1)
+    buy = client.get(f"/games/{game['id']}/sheet/buy", headers=HX).get_data(as_text=True)
+    assert '<p class="sheet-for">Ben buys: costs after Ben's bonuses</p>' in buy
+    reserve = client.get(f"/games/{game['id']}/sheet/reserve", headers=HX).get_data(as_text=True)
+    assert '<p class="sheet-for">Ben reserves a card</p>' in reserve
