@@ -223,7 +223,8 @@ def preview_sentence(event: Event, before: Any, after: Any) -> str:
         if pending.kind == "royal":  # (the crowns that earned it are in the sentence already)
             parts.append(_("Then %(name)s chooses a royal card.", name=name))
         elif pending.kind == "discard":
-            parts.append(_("Then %(name)s returns %(count)s tokens, down to 10.", name=name, count=pending.count))
+            parts.append(ngettext("Then %(name)s returns %(num)s token, down to 10.",
+                                  "Then %(name)s returns %(num)s tokens, down to 10.", pending.count, name=name))
         else:
             parts.append(_("Then %(name)s chooses the noble who visits: %(nobles)s.", name=name,
                            nobles=", ".join(noble_name(n) for n in pending.choices)))

@@ -500,7 +500,7 @@ def test_both_phones_starting_the_next_game_of_the_series_end_up_in_one_game(app
     assert first.status_code == second.status_code == 303
     assert second.headers["Location"] == f"/games/{game2}"
     page = other.get(second.headers["Location"]).get_data(as_text=True)
-    assert "The other phone had already started this game: you are in it." in page
+    assert "This table&#39;s next game was already started: you are in it." in page
     assert "already started" not in other.get(f"/games/{game2}").get_data(as_text=True)  # said once
     assert client.get(f"/api/games/{game2}").get_json()["current_player"] == 1  # the first phone's choice
     assert 'id="series-strip">Best of 3 · game 2 ·' in page

@@ -82,3 +82,11 @@ def test_the_last_turn_of_splendor_s_final_round_says_the_game_ends_even_with_a_
         ben = {"type": "take_tokens", "player": 1, "tokens": {"red": 1, "black": 1, "white": 1}}
         view = GameView(row=Game(id="x" * 32, game="splendor", version=0), events=(), state=earlier)
         assert "game ends" not in screen.preview(view, ben).text
+
+
+def test_one_token_to_return_is_said_in_the_singular(app):
+    state = position(ana=dict(tokens={"white": 2, "blue": 2, "green": 2, "red": 2, "black": 2}))
+    take = {"type": "take_tokens", "player": ANA, "tokens": {"white": 1}}
+    with app.test_request_context("/"):
+        preview = screen.preview(_view(state), take)
+    assert preview.text.endswith("Then Ana returns 1 token, down to 10."), preview.text

@@ -143,7 +143,7 @@ def create_game():  # type: ignore[no-untyped-def]
     try:
         view = service.create_game(payload, after=form.get("after") or None)
     except service.NextGameStarted as started:  # the other phone started this table's next game first
-        flash(_("The other phone had already started this game: you are in it."), "notice")
+        flash(_("This table's next game was already started: you are in it."), "notice")
         return redirect(url_for("pages.game", game_id=started.game_id), code=303)
     except RuleError as err:
         return _home(form, error_message(err), 422)
