@@ -479,17 +479,23 @@ def test_after_a_three_player_splendor_game_the_next_seat_starts(client):
     assert f"{names[log['first_player']]} started the last game" in home
 
 
-def test_both_phones_starting_the_next_game_of_the_series_end_up_in_one_game(app, client):
-    """Both phones on game 1's banner tap "Next game of the series" then "Start the game": the
-    second is taken to the game the first started (told so), the series keeps two games; the old
-    link, opened again, says the next game is started and leads to it."""
+def _series_game_won(client, best_of: int) -> tuple[dict, str, str]:
+    """A "best of N" started from the form (Ana starts), game 1 played to its end (duel-1069):
+    ``(log, game id, the banner's "Next game of the series" link)``."""
     log = load_fixture("duel-1069.json")
-    gid = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "0", "best_of": "3"}) \
+    gid = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "0", "best_of": str(best_of)}) \
         .headers["Location"].rsplit("/", 1)[-1]
     for event in log["events"]:
         assert client.post(f"/api/games/{gid}/events", json=event).status_code == 200
     page = client.get(f"/games/{gid}").get_data(as_text=True)
-    link = re.search(r'id="next-in-series" href="([^"]+)"', page)[1].replace("&amp;", "&")
+    return log, gid, re.search(r'id="next-in-series" href="([^"]+)"', page)[1].replace("&amp;", "&")
+
+
+def test_both_phones_starting_the_next_game_of_the_series_end_up_in_one_game(app, client):
+    """Both phones on game 1's banner tap "Next game of the series" then "Start the game": the
+    second is taken to the game the first started (told so), the series keeps two games; the old
+    link, opened again, says the next game is started and leads to it."""
+    _log, gid, link = _series_game_won(client, 3)
     other = app.test_client()
     forms = [c.get(link).get_data(as_text=True) for c in (client, other)]
     sessions = [re.search(r'name="session" value="([^"]+)"', f)[1] for f in forms]
@@ -517,13 +523,7 @@ def test_a_form_kept_open_since_counts_from_the_table_s_latest_game(client):
     """Back to the form that followed game 1, after game 2 was played and finished: it suggests
     the start from game 2 and links the new game after game 2 (not "you are in it" into game 2);
     while game 2 is still being played it leads there, with no series line to mislead."""
-    log = load_fixture("duel-1069.json")
-    gid = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "0", "best_of": "5"}) \
-        .headers["Location"].rsplit("/", 1)[-1]
-    for event in log["events"]:
-        assert client.post(f"/api/games/{gid}/events", json=event).status_code == 200
-    page = client.get(f"/games/{gid}").get_data(as_text=True)
-    link = re.search(r'id="next-in-series" href="([^"]+)"', page)[1].replace("&amp;", "&")
+    log, gid, link = _series_game_won(client, 5)
     session = re.search(r'name="session" value="([^"]+)"', client.get(link).get_data(as_text=True))[1]
     game2 = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "1", "session": session,
                                         "after": gid}).headers["Location"].rsplit("/", 1)[-1]
