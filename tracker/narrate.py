@@ -12,7 +12,7 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext, pgettext
 
 from .i18n import noble_name, tr
-from .rules import catalog, splendor
+from .rules import catalog
 from .rules.events import (
     Correction,
     Discard,
@@ -228,9 +228,7 @@ def preview_sentence(event: Event, before: Any, after: Any) -> str:
         else:
             parts.append(_("Then %(name)s chooses the noble who visits: %(nobles)s.", name=name,
                            nobles=", ".join(noble_name(n) for n in pending.choices)))
-    if after.winner is None and pending is not None and hasattr(after, "final_round") \
-            and pending.player == after.last_seat \
-            and (after.final_round or after.players[pending.player].prestige >= splendor.PRESTIGE_TO_END):
+    if pending is not None and getattr(after, "ends_with_this_turn", False):
         parts.append(_("The game ends with this turn."))  # S-4: the last turn of the final round
     if after.winner is None and pending is not None and pending.kind in ("royal", "discard"):
         player = after.players[pending.player]

@@ -12,7 +12,6 @@ later games joining it) or automatic: games on the same day between the same peo
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any, Iterable, Mapping, Sequence
@@ -23,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from .db import db
 from .models import Game, GamePlayer, Player, SessionGame, TableSession, utcnow
 from .rules.errors import N_, RuleError
-from .rules.text import MAX_NAME, clean_text, is_visible
+from .rules.text import MAX_NAME, clean_text, is_visible, person_key
 
 #: Series lengths offered when a session is started on purpose.
 BEST_OF = (3, 5, 7)
@@ -31,11 +30,6 @@ _DAY = timedelta(days=1)
 
 
 # ------------------------------------------------------------------------------------ names
-
-
-def normalize(name: str) -> str:
-    """The form typed names are matched on: NFKC, case-folded, inner spaces collapsed."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
 def clean_name(name: Any) -> str:
@@ -64,7 +58,7 @@ def _insert_player(name: str, key: str) -> None:
 def player_for(name: str) -> Player:
     """The person a typed name stands for, created on first use; an alias leads to the kept player."""
     text = " ".join(str(name).split()) or "?"
-    key = normalize(text)
+    key = person_key(text)
     player = db.session.scalar(select(Player).where(Player.normalized == key))
     if player is None:
         _insert_player(text[:MAX_NAME], key)
@@ -185,7 +179,7 @@ def rename(player_id: int, new_name: Any) -> Player:
     if player is None:
         raise RuleError("not_found", N_("There is no such player."))
     name = clean_name(new_name)
-    key = normalize(name)
+    key = person_key(name)
     other = db.session.scalar(select(Player).where(Player.normalized == key, Player.id != player.id))
     if other is not None:
         if other.merged_into != player.id:

@@ -13,7 +13,7 @@ import secrets
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from flask import current_app
 from sqlalchemy import bindparam, func, insert, select, update
@@ -29,7 +29,7 @@ from .rules import duel, splendor
 from .rules.errors import N_, RuleError
 from .rules.events import Event as RuleEvent
 from .rules.events import event_to_dict, parse_event
-from .rules.text import clean_text
+from .rules.text import clean_text, person_key
 
 LOG_FORMAT = "splendor-tracker/1"
 HISTORY_FORMAT = "splendor-tracker-history/1"
@@ -319,13 +319,13 @@ def create_game(payload: Mapping[str, Any], *, after: str | None = None) -> Game
     kind, setup, state = _setup(payload)
     previous = table_latest(after)
     if previous is not None and previous.status != "finished" and previous.id != after \
-            and previous.deleted_at is None and _same_people(previous.setup, setup):
+            and previous.deleted_at is None and _same_people(previous.setup["players"], setup["players"]):
         raise NextGameStarted(previous.id)
     row = Game(id=new_id(), game=kind, setup=setup, version=0, status="active", started=utcnow())
     db.session.add(row)
     people.attach(row, payload)
     if previous is not None and previous.status == "finished" and previous.deleted_at is None \
-            and next_game(previous) is None and _same_people(previous.setup, setup):
+            and next_game(previous) is None and _same_people(previous.setup["players"], setup["players"]):
         seen = previous.next_game_id  # None, or a game deleted since
         swap = update(Game).where(Game.id == previous.id, Game.next_game_id.is_(None) if seen is None
                                   else Game.next_game_id == seen).values(next_game_id=row.id)
@@ -370,51 +370,26 @@ class NextGamePlan:
 
 
 def plan_next_game(after: str, names: list[str]) -> NextGamePlan:
-    """The form's plan for the table that played ``after`` with the people ``names`` (as typed)."""
+    """The form's plan for the table that played ``after`` with the people ``names`` (as typed,
+    empty ones allowed): the table's latest game (one walk of its chain) is either still being
+    played by these people (join it) or finished, and the start passes to its next seat (two
+    players alternate; in a Duel the other one takes the privilege, D-1.3)."""
     latest = table_latest(after)
-    if latest is not None and latest.status == "finished":  # a link kept since: the table's last game
-        after = latest.id
-    started = started_next(after, names)
-    starter = None if started else next_starter(after, names)
-    return NextGamePlan(after, started, *(starter or (None, None)))
+    if latest is None or latest.deleted_at is not None or not _same_people(latest.setup["players"], names):
+        return NextGamePlan(after)
+    if latest.status != "finished":
+        return NextGamePlan(after, started=latest.id) if latest.id != after else NextGamePlan(after)
+    seated = latest.setup["players"]
+    first = latest.setup.get("first_player", 0)
+    following = person_key(seated[(first + 1) % len(seated)])
+    typed = [person_key(n) for n in names]
+    return NextGamePlan(latest.id, first=typed.index(following), last_starter=seated[first])
 
 
-def started_next(after: str | None, names: list[str]) -> str | None:
-    """The id of the game the table is playing since the finished game ``after`` (the end of its
-    chain of next games, still being played), when it seats the people ``names`` (empty ones
-    skipped, case ignored); else None. Both phones on the victory banner may tap "Next game of
-    the series": the second one joins the first one's game instead of starting another."""
-    latest = table_latest(after)
-    if latest is None or latest.id == after or latest.status == "finished" or latest.deleted_at is not None:
-        return None
-    if not _same_people(latest.setup, {"players": [n.strip() for n in names if n.strip()]}):
-        return None
-    return latest.id
-
-
-def next_starter(after: str, names: list[str]) -> tuple[int, str] | None:
-    """Who starts the table's next game: ``(index in names, name of the last game's starter)``.
-
-    ``after`` is the finished game the table just played; ``names`` the names typed for the
-    next one (empty ones allowed). The start passes to the next seat of the last game (two
-    players: they alternate, and in a Duel the other one takes the privilege, D-1.3). None when
-    ``after`` is no finished game or ``names`` are not its players (case ignored).
-    """
-    previous = game_row(after) if after else None
-    if previous is None or previous.status != "finished" or previous.deleted_at is not None:
-        return None
-    seated = previous.setup["players"]
-    typed = [n.strip().casefold() for n in names]
-    if sorted(n for n in typed if n) != sorted(n.casefold() for n in seated):
-        return None
-    first = previous.setup.get("first_player", 0)
-    following = seated[(first + 1) % len(seated)].casefold()
-    return typed.index(following), seated[first]
-
-
-def _same_people(one: Mapping[str, Any], other: Mapping[str, Any]) -> bool:
-    """True when two setups seat the same players (names ignoring case, in any order)."""
-    return sorted(n.casefold() for n in one["players"]) == sorted(n.casefold() for n in other["players"])
+def _same_people(one: Sequence[str], other: Sequence[str]) -> bool:
+    """True when two lists of names (empty ones skipped) seat the same people, in any order,
+    told apart as setup tells them (``person_key``)."""
+    return sorted(person_key(n) for n in one if n.strip()) == sorted(person_key(n) for n in other if n.strip())
 
 
 def next_game(row: Game) -> str | None:

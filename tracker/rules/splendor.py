@@ -184,6 +184,14 @@ class SplendorState:
         return (self.first_player - 1) % len(self.players)
 
     @property
+    def ends_with_this_turn(self) -> bool:
+        """True while the last seat plays its turn of the final round, or reaches 15 on it with a
+        choice still owed: the game ends once that turn does (S-4)."""
+        if self.winner is not None or self.current_player != self.last_seat:
+            return False
+        return self.final_round or (self.action_done and self.players[self.current_player].prestige >= PRESTIGE_TO_END)
+
+    @property
     def pending(self) -> Pending | None:
         """The discard, then the noble choice, the player to act owes (S-3.1, S-3.2)."""
         if self.winner or not self.action_done:

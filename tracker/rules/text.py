@@ -45,6 +45,12 @@ def is_visible(text: str) -> bool:
     return any(unicodedata.category(ch)[0] in "LNPS" for ch in text)
 
 
+def person_key(name: str) -> str:
+    """The form a typed name is matched to a person on: NFKC (width, compatibility forms),
+    case-folded, inner spaces collapsed ("Ｋim" and "kim", "Jo  Jo" and "jo jo" are one)."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
 def player_names(players: Any, seats: Sequence[int], rule: str) -> list[str]:
     """Validate the names entered at setup: ``seats`` lists the allowed player counts.
 
@@ -62,7 +68,6 @@ def player_names(players: Any, seats: Sequence[int], rule: str) -> list[str]:
         if not text or not is_visible(text) or "\n" in text:
             raise RuleError("bad_setup", N_("Each player needs a name of 1 to %(max)s characters."), rule, max=MAX_NAME)
         names.append(unicodedata.normalize("NFC", text))  # "é" typed either way is one name
-    # the same person however typed: case, width ("Ｋim"), compatibility forms ("Ⅳ") and spacing
-    if len({" ".join(unicodedata.normalize("NFKC", n).casefold().split()) for n in names}) != len(names):
+    if len({person_key(n) for n in names}) != len(names):  # the same person however typed
         raise RuleError("bad_setup", N_("Each player needs a different name."), rule)
     return names

@@ -93,32 +93,31 @@
 
   // After this phone's own entry, undo or correction, show the new screen from its top (both
   // panels, whose turn): a tall sheet (buy, reserve) had scrolled the page down. A prompt the
-  // rules raised (royal card, discard, noble) is brought into view instead, as it must be answered.
-  document.body.addEventListener("htmx:afterSettle", function (evt) {
-    var cfg = evt.detail.requestConfig;
-    var target = evt.detail.target;
-    if (!cfg || cfg.verb !== "post" || !target || target.id !== "game") { return; }
-    var prompt = document.querySelector("#sheet .prompt");
-    // (centred: clear of the toasts and the tabs at the bottom of the screen)
-    if (prompt) { prompt.scrollIntoView({ block: "center" }); } else { window.scrollTo(0, 0); }
-  });
-  // A prompt already owed when the screen opens (a reload, the other phone, the game opened from
-  // the home page) or brought by the other phone's entry is shown too, as after the entry itself:
-  // with four Splendor panels it lies below the fold and only a red 13/10 hinted at it.
+  // rules raised (royal card, discard, noble) is brought into view instead, as it must be answered
+  // (centred: clear of the toasts and the tabs at the bottom of the screen). The other phone's
+  // entry (a poll) does the same when it raises a prompt or answers the one shown, and a prompt
+  // owed when the screen opens (a reload, the other phone) is shown at once: with four Splendor
+  // panels it lies below the fold, and only a red 13/10 hinted at it.
   var promptBefore = false;
+  function showPrompt() {
+    var prompt = document.querySelector("#sheet .prompt");
+    if (prompt) { prompt.scrollIntoView({ block: "center" }); }
+    return !!prompt;
+  }
   document.body.addEventListener("htmx:beforeSwap", function (evt) {
     if (evt.detail.target && evt.detail.target.id === "game") { promptBefore = !!document.querySelector("#sheet .prompt"); }
   });
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     var cfg = evt.detail.requestConfig;
-    if (!cfg || cfg.verb === "post" || !evt.detail.target || evt.detail.target.id !== "game") { return; }
-    var prompt = document.querySelector("#sheet .prompt");
-    if (prompt && !promptBefore) { prompt.scrollIntoView({ block: "center" }); }
-    // the other phone answered the prompt this one showed: the new screen from its top, as after an entry
-    else if (!prompt && promptBefore) { window.scrollTo(0, 0); }
+    if (!cfg || !evt.detail.target || evt.detail.target.id !== "game") { return; }
+    var own = cfg.verb === "post";
+    if (own || !promptBefore) {
+      if (!showPrompt() && own) { window.scrollTo(0, 0); }
+    } else if (!document.querySelector("#sheet .prompt")) {
+      window.scrollTo(0, 0);  // the other phone answered the prompt this one showed
+    }
   });
-  var promptAtLoad = document.querySelector("#sheet .prompt");
-  if (promptAtLoad) { promptAtLoad.scrollIntoView({ block: "center" }); }
+  showPrompt();
 
   // The other phone's entry redraws this screen (a poll): a sheet this phone had open to plan
   // its move (buy, reserve, privileges, fix) opens again, drawn for the new position, unless the
