@@ -289,3 +289,33 @@ def test_a_reserved_points_only_card_says_its_points_not_a_dot(client):
     post(client, game["id"], {"type": "reserve", "player": 0, "card": "D1-30"})
     page = client.get(f"/games/{game['id']}").get_data(as_text=True)
     assert re.search(rf'<span class="mini-card color-none" data-card="D1-30" title="D1-30"><b>{card.points} prestige</b>', page)
+
+
+def test_reserved_cards_show_their_cost_after_the_owners_bonuses_and_a_tick_when_affordable(client):
+    from tracker.rules import catalog, duel
+    from tracker.screen import suggest_payment
+
+    log = load_fixture("duel-1012.json")
+    setup = {k: log[k] for k in ("format", "game", "players", "first_player")}
+    state = client.post("/api/games/import", json={**setup, "events": log["events"][:33], "result": None}).get_json()
+    folded = duel.replay(setup, log["events"][:33])
+    page = client.get(f"/games/{state['id']}").get_data(as_text=True)
+    checked = ticks = 0
+    for player in folded.players:
+        for r in player.reserved:
+            if r.card is None:
+                continue
+            card = catalog.jewels()[r.card]
+            owed = duel.cost_after_bonuses(player, card)
+            start = page.index(f'data-card="{r.card}" title="{r.card}"')
+            mini = page[start:min(page.find(t, start + 1) % len(page) for t in ('class="mini-card', "</div>"))]
+            for kind, printed in card.cost.items():
+                if not printed:
+                    continue
+                shown = str(printed) if owed.get(kind) == printed else f"{printed}→{owed.get(kind)}"
+                assert re.search(rf'gem-{kind}[^>]*>.*?<i>{re.escape(shown)}</i>', mini, re.S), (r.card, kind, shown, mini)
+            affordable = suggest_payment(owed, player.tokens)[1] and (not card.is_joker or bool(duel.joker_colors(player)))
+            assert ('class="mini-tick"' in mini) == affordable, (r.card, mini)
+            checked += 1
+            ticks += affordable
+    assert checked >= 2 and 0 < ticks < checked
