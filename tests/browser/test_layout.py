@@ -119,6 +119,7 @@ def test_undo_stays_on_screen_in_a_four_player_game(page: Page, live_server: str
     expect(page.locator(".pick-chosen .chip-btn")).to_have_count(1)
     expect(undo).to_be_in_viewport()
     undo.click()
+    page.locator("#undo-dialog-yes").click()
     expect(page.locator(".whose-turn")).to_have_text("Ana's turn")
     assert page.request.get(f"{live_server}/api/games/{gid}").json()["players"][0]["tokens"]["red"] == 0
 

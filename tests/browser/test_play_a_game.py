@@ -36,7 +36,8 @@ def slow_sheets(page: Page, sheet: str, ms: int) -> None:
 
 def test_a_complete_game_is_tapped_to_the_victory_banner_with_an_undo(page: Page, live_server: str, shots: Path):
     log = json.loads((FIXTURES / "duel-1012.json").read_text())
-    page.on("dialog", lambda dialog: dialog.accept())
+    browser_dialogs: list[str] = []  # the app asks in its own dialogs, never the browser's
+    page.on("dialog", lambda dialog: (browser_dialogs.append(dialog.message), dialog.accept()))
     table = start_game(page, live_server, tuple(log["players"]), log["first_player"])
     expect(page.locator(".whose-turn")).to_have_text(f"{log['players'][log['first_player']]}'s turn")
     page.screenshot(path=str(shots / "01-new-game.png"))
@@ -58,7 +59,17 @@ def test_a_complete_game_is_tapped_to_the_victory_banner_with_an_undo(page: Page
         if n == 3:
             # Undo one entry with its confirmation, check the screen went back, then enter it again.
             before = table.version
+            page.locator("#undo").click()  # the app's own dialog asks (never the browser's)
+            dialog = page.locator("#undo-dialog")
+            expect(dialog).to_be_visible()
+            expect(dialog).to_contain_text("Undo the last entry: ")
+            page.screenshot(path=str(shots / "undo-dialog.png"))
+            page.locator("#undo-dialog-no").click()  # "Keep it": nothing undone
+            expect(dialog).to_be_hidden()
+            gid = page.locator("#game").get_attribute("data-game")
+            assert table.version == before and page.request.get(f"{live_server}/api/games/{gid}").json()["version"] == before
             page.locator("#undo").click()
+            page.locator("#undo-dialog-yes").click()
             page.wait_for_function("v => Number(document.querySelector('#game').dataset.version) > v", arg=before)
             expect(page.locator(".alert-notice")).to_contain_text("Undone: ")
             expect(page.locator("#log summary")).to_contain_text("(2)")
@@ -85,6 +96,7 @@ def test_a_complete_game_is_tapped_to_the_victory_banner_with_an_undo(page: Page
     expect(banner.locator("#review-game")).to_be_visible()
     state = page.request.get(live_server + "/api/games").json()[0]
     assert state["status"] == "finished" and state["winner"] == {"player": 0, "routes": ["prestige"]}
+    assert browser_dialogs == []
 
 
 def test_a_rule_error_shows_its_message_and_changes_nothing(page: Page, live_server: str, shots: Path):

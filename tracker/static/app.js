@@ -55,7 +55,16 @@
   }, true);
   document.body.addEventListener("htmx:confirm", function (evt) {
     var form = evt.target.tagName === "FORM" ? evt.target : null;  // never a sheet's link (htmx.ajax: the body)
-    if (form && form.querySelector("button[aria-disabled='true']")) { evt.preventDefault(); }
+    if (form && form.querySelector("button[aria-disabled='true']")) { evt.preventDefault(); return; }
+    // Undo asks on the screen, in the app's dialog (its "Undo it" sends the request unasked again).
+    var dialog = form && form.id === "undo-form" ? document.getElementById("undo-dialog") : null;
+    if (!dialog || !dialog.showModal || !evt.detail.question) { return; }
+    evt.preventDefault();
+    dialog.returnValue = "";
+    dialog.addEventListener("close", function () {
+      if (dialog.returnValue === "undo") { evt.detail.issueRequest(true); }
+    }, { once: true });
+    dialog.showModal();
   });
 
   // Lost connection: say so, keep the entry (same form, so the same entry_id) and send it
