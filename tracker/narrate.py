@@ -12,7 +12,7 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext, pgettext
 
 from .i18n import noble_name, tr
-from .rules import catalog
+from .rules import catalog, duel
 from .rules.events import (
     Correction,
     Discard,
@@ -197,10 +197,23 @@ def describe(event: Event, before: Any, after: Any, *, consequences: bool = True
         text = _("Correction for %(name)s: %(what)s.", name=who, what="; ".join(fixed) or _("no change"))
         if event.note:
             text += f" “{event.note}”"
+        if after.turn != before.turn and after.winner is None:
+            # it settled the tokens owed back (D-10, S-3.1): the turn waiting for them is over
+            ended, nxt = before.players[before.current_player].name, after.players[after.current_player].name
+            if after.current_player == before.current_player:  # an extra turn: its alert says so
+                text += " " + _("That settles the tokens to return: %(name)s's turn is over.", name=ended)
+            else:
+                text += " " + _("That settles the tokens to return: %(name)s's turn is over, %(next)s plays.",
+                                name=ended, next=nxt)
     else:  # pragma: no cover - every Duel event is handled above
         text = event.type
     if not consequences:
         return text
+    if getattr(before, "game", "duel") == "duel":
+        owed = duel.privilege_owed(event)
+        if owed is not None and before.players[owed].privileges >= duel.PRIVILEGES:  # D-3.2: none past 3
+            text += " " + _("%(name)s already holds all 3 privileges: no privilege to gain.",
+                            name=before.players[owed].name)
     # The alerts the entry raised, but not the ones its own sentence already says, nor the
     # prompts (a royal card or a discard due: the next entry in the log says how it was answered).
     said = ("victory", "noble_visit") + PROMPT_ALERTS if isinstance(event, TakeNoble) else ("victory",) + PROMPT_ALERTS

@@ -90,3 +90,68 @@ def test_one_token_to_return_is_said_in_the_singular(app):
     with app.test_request_context("/"):
         preview = screen.preview(_view(state), take)
     assert preview.text.endswith("Then Ana returns 1 token, down to 10."), preview.text
+
+
+def test_a_correction_that_settles_the_tokens_owed_back_says_the_turn_is_over(app):
+    """A correction of the tokens that leaves the player at 10 settles the discard (D-10): the
+    turn waiting for it ends, and the correction's sentence (log, toast, preview) says who plays."""
+    from tracker import narrate
+    from tracker.rules import duel
+    from tracker.rules.events import parse_event
+    from tracker.rules.tokens import Tokens
+
+    state = position(ana=dict(tokens={"white": 2, "blue": 2, "green": 2, "red": 2, "black": 2}))
+    state = duel.apply(state, parse_event({"type": "take_tokens", "player": ANA, "tokens": {"white": 1}}, 2))
+    assert state.pending == duel.Pending("discard", ANA, 1)
+    held = state.players[ANA].tokens
+    fix = parse_event({"type": "correction", "player": ANA,
+                       "set": {"tokens": (held - Tokens(white=1)).to_dict(), "bag": (state.bag + Tokens(white=1)).to_dict()}}, 2)
+    after = duel.apply(state, fix)
+    assert after.pending is None and after.current_player == 1 and after.turn == state.turn + 1
+    with app.test_request_context("/"):
+        text = narrate.describe(fix, state, after)
+        assert text.endswith("That settles the tokens to return: Ana's turn is over, Ben plays.")
+        # a correction that settles nothing says nothing of the turn
+        other = parse_event({"type": "correction", "player": 1, "set": {"privileges": 0}}, 2)
+        assert "turn" not in narrate.describe(other, state, duel.apply(state, other))
+
+
+def test_a_reserve_naming_neither_card_nor_level_is_told_what_it_needs(client):
+    from helpers import new_game, post
+
+    game = new_game(client)
+    resp = post(client, game["id"], {"type": "reserve", "player": 0})
+    assert resp.status_code == 422 and resp.get_json()["error"]["code"] == "bad_event"
+    assert resp.get_json()["error"]["message"] == ("A reserve names the card reserved, or the level of a secret card "
+                                                  "from a deck.")
+
+
+def test_an_entry_owing_a_privilege_to_a_player_holding_all_three_says_none_is_gained(app):
+    """D-3.2: nobody holds more than 3 privileges; the entry that would give one says so (the
+    rules raise no alert then, and the table wondered whether the app forgot)."""
+    from tracker import narrate
+    from tracker.rules import duel
+    from tracker.rules.events import parse_event
+
+    held = position(ben=dict(privileges=3), bag={"red": 1})
+    replenish = parse_event({"type": "replenish", "player": ANA}, 2)
+    take = parse_event({"type": "take_tokens", "player": ANA, "tokens": {"red": 3}}, 2)
+    with app.test_request_context("/"):
+        for event in (replenish, take):
+            after = duel.apply(held, event)
+            assert after.players[1].privileges == 3 and after.alerts == ()
+            assert narrate.describe(event, held, after).endswith(
+                "Ben already holds all 3 privileges: no privilege to gain."), event
+        # holding fewer, the privilege comes and its alert says it instead
+        fewer = position(ben=dict(privileges=1), bag={"red": 1})
+        after = duel.apply(fewer, replenish)
+        text = narrate.describe(replenish, fewer, after)
+        assert "no privilege to gain" not in text and "Ben gains a privilege (Ana's move)." in text
+        # the undo notice names the entry only
+        assert narrate.describe(replenish, held, duel.apply(held, replenish), consequences=False) == (
+            "Ana replenished the board.")
+    assert duel.privilege_owed(replenish) == 1 and duel.privilege_owed(take) == 1
+    assert duel.privilege_owed(parse_event({"type": "take_tokens", "player": ANA, "tokens": {"red": 2}}, 2)) is None
+    buy = parse_event({"type": "purchase", "player": ANA, "card": "D2-03", "payment": {}}, 2)
+    royal = parse_event({"type": "take_royal", "player": 1, "royal": "DR-3"}, 2)
+    assert duel.privilege_owed(buy) == ANA and duel.privilege_owed(royal) == 1

@@ -32,11 +32,11 @@ def turn_ends(log: dict) -> dict[int, int]:
 
 
 def panel(page: str, seat: int) -> dict:
-    """The figures a player's panel shows."""
+    """The figures a player's panel shows (its tokens: not the cost pips of its reserved cards)."""
     start = page.index(f'id="panel-{seat}"')
     html = page[start:page.index("</section>", start)]
     meters = dict((label, int(v)) for v, label in re.findall(r'aria-valuenow="(\d+)"[^>]*aria-label="([^"]+)"', html))
-    tokens = {k: int(n) for k, n in re.findall(r'class="chip gem-(\w+)[^"]*"[^>]*><b>[^<]*</b><i>(\d+)</i>', html)
+    tokens = {k: int(n) for k, n in re.findall(r'class="chip gem-(\w+)(?![^"]*\bpip\b)[^"]*"[^>]*><b>[^<]*</b><i>(\d+)</i>', html)
               if k in ("white", "blue", "green", "red", "black", "pearl", "gold")}
     return {"name": re.search(r'class="player-name">([^<]+)<', html).group(1), "prestige": meters["prestige"],
             "crowns": meters["crowns"], "privileges": int(re.search(r'data-field="privileges">(\d+)<', html).group(1)),

@@ -512,10 +512,28 @@ def _take_tokens(state: DuelState, ev: TakeTokens) -> DuelState:
         raise RuleError("too_many_tokens", N_("Take at most 3 tokens, not %(n)s."), "D-5", n=n)
     _require_board(state, ev.tokens, "D-5")
     state = _move(state, ev.player, ev.tokens, action_done=True)
-    t = ev.tokens
-    if MAX_TAKE in (t.white, t.blue, t.green, t.red, t.black) or t.pearl >= 2:
+    if _take_gives_privilege(ev.tokens):
         state = _gain_privilege(state, 1 - ev.player, given=True)
     return state
+
+
+def _take_gives_privilege(t: Tokens) -> bool:
+    """D-5: a take of 3 tokens of one colour or of 2 pearls gives the opponent a privilege."""
+    return MAX_TAKE in (t.white, t.blue, t.green, t.red, t.black) or t.pearl >= 2
+
+
+def privilege_owed(event: Event) -> int | None:
+    """The seat ``event`` gives a privilege to (D-3.2), or None: the opponent of a replenish
+    (D-4) or of a take of 3 of one colour or 2 pearls (D-5); the buyer of a card, or the taker of
+    a royal card, with the privilege ability (D-8, D-9). Whether that seat gains one (none past
+    3) is the rules' when the event is applied; this only names who is owed it."""
+    if isinstance(event, Replenish) or (isinstance(event, TakeTokens) and _take_gives_privilege(event.tokens)):
+        return 1 - event.player
+    if isinstance(event, Purchase) and catalog.jewel(event.card).ability == TAKE_PRIVILEGE:
+        return event.player
+    if isinstance(event, TakeRoyal) and catalog.royal(event.royal).ability == TAKE_PRIVILEGE:
+        return event.player
+    return None
 
 
 def _reserve(state: DuelState, ev: Reserve) -> DuelState:

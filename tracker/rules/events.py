@@ -208,8 +208,10 @@ def parse_event(data: Any, seats: int) -> Event:
     if cls is Reserve:
         card = _str(data, "card", required=False)
         level = _int(data, "level", 1, 3, required=False)
-        if (card is None) == (level is None):
+        if card is not None and level is not None:
             raise _bad(N_("A reserve names either a card or a level (a secret card), not both."))
+        if card is None and level is None:
+            raise _bad(N_("A reserve names the card reserved, or the level of a secret card from a deck."))
         return Reserve(player=player, card=card, level=None if card else level)
     if cls is Purchase:
         from_reserve = data.get("from_reserve", False)
