@@ -62,19 +62,35 @@ def test_a_name_with_no_space_and_the_nobles_picker_fit_a_360_px_phone(browser, 
     context.close()
 
 
-def test_the_buy_sheet_colour_filters_fit_a_390_px_phone(page: Page, live_server: str):
-    """Duel's eight filters (all, five colours, joker, points only) stay on screen, 44 px wide."""
-    page.goto(live_server + "/")
-    page.fill("#player0", "지민")
-    page.fill("#player1", "서준")
-    page.get_by_role("button", name="Start the game").click()
-    page.locator("#action-buy").click()
-    filters = page.locator("#sheet .filters .filter")
-    expect(filters).to_have_count(8)
-    for i in range(8):
-        box = filters.nth(i).bounding_box()
-        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["width"] >= 44, (i, box)
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+@pytest.mark.parametrize("width, height, lang", [(390, 844, "en"), (360, 640, "ko"), (375, 667, "en")])
+def test_every_sheet_and_the_action_tabs_fit_a_small_phone(browser, live_server: str, width: int, height: int, lang: str):
+    """Duel's eight buy filters (all, five colours, joker, points only) stay on screen (44 px
+    wide at 390 px), and no sheet makes the page wider than the phone: the fixed action tabs, Undo
+    included, stay whole at the bottom (a 360-px page 377 px wide had zoomed them half off)."""
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
+    page = context.new_page()
+    gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["지민", "서준"],
+                                                              "first_player": 0}).json()["id"]
+    assert page.request.post(f"{live_server}/api/games/{gid}/events",
+                             data={"type": "take_tokens", "player": 0, "tokens": {"red": 1}}).ok
+    page.goto(f"{live_server}/settings?lang={lang}&next=/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    for action in ("buy", "reserve", "privileges", "correction", "take"):
+        page.locator(f"#action-{action}").click()
+        expect(page.locator(f'#sheet [data-sheet="{action}"]')).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, action
+        for tab in page.locator("nav.actions > *").all():
+            box = tab.bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, (action, box)
+            assert box["y"] + box["height"] <= height and box["height"] >= 44, (action, box)
+        if action == "buy":
+            filters = page.locator("#sheet .filters .filter")
+            expect(filters).to_have_count(8)
+            for i in range(8):
+                box = filters.nth(i).bounding_box()
+                assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, (i, box)
+                assert box["width"] >= (44 if width >= 390 else 36) and box["height"] >= 44, (i, box)
+    context.close()
 
 
 def test_who_starts_names_the_seats_as_typed_and_toasts_take_no_tap(page: Page, live_server: str):
