@@ -10,6 +10,7 @@ import hashlib
 import io
 import json
 import re
+from datetime import datetime
 from typing import Any, Mapping
 
 from sqlalchemy import select
@@ -20,17 +21,32 @@ from .models import Game
 
 #: Seats given columns in the CSV (Splendor has up to 4 players).
 CSV_SEATS = 4
-#: The parts of a log that say which game it is (``id`` aside, which an id-less log lacks).
+#: The fields ``legacy_log_key`` hashed (``id`` aside, which an id-less log lacks).
 KEY_FIELDS = ("format", "game", "players", "first_player", "nobles", "events", "started", "finished", "result")
 
 
-def log_key(log: Mapping[str, Any]) -> str:
-    """A stable game id for a log that has none: 32 URL-safe characters hashed from its content.
+def log_key(kind: str, setup: Mapping[str, Any], events: list[dict[str, Any]], started: datetime | None) -> str:
+    """A stable game id for a checked log that has none: 32 URL-safe characters hashed from the
+    game it records (its kind, setup, events as ``event_to_dict`` writes them, start time in UTC
+    seconds), so however the file spells them (key order, a time zone, fields added to an event)
+    the same game gets the same id and a second import is a no-op; two different games (other
+    names, events or start time) get different ids."""
+    content = {"game": kind, "setup": {k: setup.get(k) for k in SETUP_FIELDS}, "events": events,
+               "started": started.strftime("%Y-%m-%dT%H:%M:%S") if started else None}
+    return _hashed(content)
 
-    Importing the same id-less file twice gives the same id, so the second import is a no-op;
-    two different games (other names, events or start time) get different ids.
-    """
-    content = {k: log.get(k) for k in KEY_FIELDS}
+
+def legacy_log_key(log: Mapping[str, Any]) -> str:
+    """The id an id-less log was stored under before ``log_key`` (hashed from the file's own
+    spelling of its fields): a file imported then is still found, not stored twice."""
+    return _hashed({k: log.get(k) for k in KEY_FIELDS})
+
+
+#: The setup fields that tell one game from another (Splendor's nobles; None in a Duel).
+SETUP_FIELDS = ("players", "first_player", "nobles")
+
+
+def _hashed(content: Mapping[str, Any]) -> str:
     text = json.dumps(content, sort_keys=True, ensure_ascii=False, default=str)
     # "surrogatepass": a malformed name must still hash; the import then refuses it (bad_log).
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()

@@ -9,7 +9,7 @@ from flask_babel import get_translations, gettext
 from jinja2 import pass_context
 from jinja2.runtime import Context
 
-from .rules.errors import RuleError
+from .rules.errors import Phrase, RuleError
 from .rules.tokens import Tokens
 
 
@@ -56,7 +56,7 @@ KIND_PARAMS = frozenset(("color", "kind"))
 
 def _param(name: str, value: Any) -> Any:
     """A parameter as the reader's language says it: a bag of tokens (``Tokens``) as its list
-    ("빨간색 2, 진주 1"), a token kind by its name, a quoted refusal (``RuleError``) translated;
+    ("빨간색 2, 진주 1"), a token kind by its name, a quoted refusal (``RuleError``) or phrase (``Phrase``) translated;
     anything else as it is."""
     from .narrate import TOKEN_NAMES, token_list  # narrate builds its sentences with ``tr``
 
@@ -64,6 +64,8 @@ def _param(name: str, value: Any) -> Any:
         return token_list(value)
     if isinstance(value, RuleError):  # a refusal quoted in another ("event 12 is refused: …")
         return error_message(value)
+    if isinstance(value, Phrase):  # a phrase quoted in a message ("it records Ana won after 31 turns")
+        return tr(value.template, value.params)
     if name in KIND_PARAMS and isinstance(value, str) and value in TOKEN_NAMES:
         return TOKEN_NAMES[value]
     if name in NOBLE_PARAMS and isinstance(value, str):

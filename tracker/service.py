@@ -26,7 +26,7 @@ from .db import db
 from .snapshots import Snapshot, SnapshotCache
 from .models import Event, Game, JoinCode, utcnow
 from .rules import duel, splendor
-from .rules.errors import N_, RuleError
+from .rules.errors import N_, Phrase, RuleError
 from .rules.events import Event as RuleEvent
 from .rules.events import event_to_dict, parse_event
 from .rules.text import clean_text, person_key
@@ -766,10 +766,34 @@ def _replay_log(log: Any) -> tuple[str, dict[str, Any], Any, list[RuleEvent]]:
     actual = None
     if state.status == "finished":
         actual = {"winner": engine.to_json(state)["winner"], "turns": state.turn}
-    if expected != actual:
-        raise RuleError("import_mismatch", N_("Replaying the log does not give its recorded result."),
-                        "S-4" if kind == "splendor" else "D-11")
+    if not _same_result(expected, actual):
+        raise RuleError("import_mismatch", N_("Replaying the log does not give its recorded result: it records "
+                                              "%(recorded)s, the replay gives %(replayed)s."),
+                        "S-4" if kind == "splendor" else "D-11",
+                        recorded=_result_text(setup["players"], expected), replayed=_result_text(setup["players"], actual))
     return kind, setup, state, parsed
+
+
+def _same_result(recorded: Any, replayed: dict[str, Any] | None) -> bool:
+    """True when a log's ``result`` says what its replay gives: the same ``winner`` fields and
+    ``turns`` (GAME-LOG.md: fields may be added freely; added ones are not compared)."""
+    if recorded is None or replayed is None:
+        return recorded is None and replayed is None
+    winner = recorded.get("winner")
+    return (isinstance(winner, Mapping) and recorded.get("turns") == replayed["turns"]
+            and all(winner.get(k) == v for k, v in replayed["winner"].items()))
+
+
+def _result_text(players: Sequence[str], result: Any) -> Phrase:
+    """A result in words for an import refusal: 'Ana won after 31 turns', 'no winner yet'."""
+    if not isinstance(result, Mapping):
+        return Phrase(N_("no winner yet"))
+    winner = result.get("winner")
+    names = winner_names(list(players), winner) if isinstance(winner, Mapping) else []
+    turns = result.get("turns") if isinstance(result.get("turns"), int) else "?"
+    if not names:
+        return Phrase(N_("no known winner after %(n)s turns"), n=turns)
+    return Phrase(N_("%(names)s won after %(n)s turns"), names=" & ".join(names), n=turns)
 
 
 def import_log(log: Any) -> tuple[GameView, bool]:
@@ -781,22 +805,36 @@ def import_log(log: Any) -> tuple[GameView, bool]:
     ``result``).
     """
     kind, setup, state, parsed = _replay_log(log)  # a stored id does not spare the checks
-    log_id = log.get("id")
-    if log_id is None:
-        log_id = archive.log_key(log)  # the same id-less log imported twice is stored once
-    if is_game_id(log_id) and db.session.get(Game, log_id) is not None:
-        return load(log_id), False
-    started = _parse_time(log.get("started")) or utcnow()
+    logged_start = _parse_time(log.get("started"))
+    started = logged_start or utcnow()
     finished = _parse_time(log.get("finished"))
     if finished is not None and finished < started:
         raise RuleError("bad_log", N_("A game cannot finish before it started."))
+    events = [event_to_dict(ev) for ev in parsed]
+    log_id = log.get("id")
+    if log_id is not None:
+        stored = db.session.get(Game, log_id)
+        if stored is not None:
+            if not _same_game(stored, kind, setup, events):
+                raise RuleError("bad_log", N_("Another game is stored under this log's id (%(id)s): its players or "
+                                              "entries differ. Remove the id to import this log as a game of its own."),
+                                id=log_id)
+            return load(log_id), False
+    else:
+        # the same game, however its file spells it, or the export of a stored game without its id
+        log_id = archive.log_key(kind, setup, events, logged_start)
+        stored_id = next((key for key in (log_id, archive.legacy_log_key(log)) if db.session.get(Game, key)), None)
+        if stored_id is None and logged_start is not None:
+            stored_id = _stored_same_game(kind, setup, events, logged_start)
+        if stored_id is not None:
+            return load(stored_id), False
     summary = _summary(state)
     if summary["finished"] is not None:  # when it ended is the log's to say: unknown is not "now"
         summary["finished"] = finished
-    row = Game(id=log_id or new_id(), game=kind, setup=setup, version=len(parsed), started=started, **summary)
+    row = Game(id=log_id, game=kind, setup=setup, version=len(parsed), started=started, **summary)
     db.session.add(row)
     for seq, ev in enumerate(parsed, start=1):
-        db.session.add(Event(game_id=row.id, seq=seq, data=event_to_dict(ev), created=started))
+        db.session.add(Event(game_id=row.id, seq=seq, data=events[seq - 1], created=started))
     try:
         people.attach(row)
         db.session.commit()
@@ -806,6 +844,24 @@ def import_log(log: Any) -> tuple[GameView, bool]:
             return load(log_id), False
         raise
     return GameView(row=row, events=tuple(parsed), state=state), True
+
+
+def _same_game(row: Game, kind: str, setup: Mapping[str, Any], events: list[dict[str, Any]]) -> bool:
+    """True when stored ``row`` records the game of a log: the same kind and setup, and the
+    entries of one the beginning of the other's (a log exported earlier or later in the game)."""
+    if row.game != kind or any(row.setup.get(k) != setup.get(k) for k in archive.SETUP_FIELDS):
+        return False
+    stored = [event_to_dict(ev) for ev in load(row.id).events]
+    shorter = min(len(stored), len(events))
+    return stored[:shorter] == events[:shorter]
+
+
+def _stored_same_game(kind: str, setup: Mapping[str, Any], events: list[dict[str, Any]], started: datetime) -> str | None:
+    """The id of a stored game that an id-less log records (see ``_same_game``), found by its
+    start: an export gives it to the second, the database keeps a finer time."""
+    rows = db.session.scalars(select(Game).where(
+        Game.game == kind, Game.started >= started, Game.started < started + timedelta(seconds=1)))
+    return next((row.id for row in rows if _same_game(row, kind, setup, events)), None)
 
 
 def list_games(limit: int = 500) -> list[Game]:
@@ -834,7 +890,9 @@ def winner_names(players: list[str], winner: dict[str, Any] | None) -> list[str]
     if not winner:
         return []
     seats = winner.get("players", [winner.get("player")])
-    return [players[s] for s in seats if isinstance(s, int) and 0 <= s < len(players)]
+    if not isinstance(seats, list):  # a tampered log's winner, quoted in its refusal
+        return []
+    return [players[s] for s in seats if isinstance(s, int) and not isinstance(s, bool) and 0 <= s < len(players)]
 
 
 def export_history() -> dict[str, Any]:

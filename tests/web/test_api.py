@@ -266,9 +266,12 @@ def test_export_then_import_gives_the_identical_state(client, app):
     again = client.post("/api/games/import", json=log)
     assert again.status_code == 200  # same id: not imported twice
     assert len(client.get("/api/games").get_json()) == 1
-    log.pop("id")
+    log.pop("id")  # the same game without its id is still the stored game
+    same = client.post("/api/games/import", json=log)
+    assert same.status_code == 200 and same.get_json()["id"] == original["id"]
+    log["started"] = "2026-01-02T19:00:00Z"  # played again another evening: a game of its own
     copy = client.post("/api/games/import", json=log)
-    assert copy.status_code == 201
+    assert copy.status_code == 201 and copy.get_json()["id"] != original["id"]
     a, b = original, copy.get_json()
     for key in ("players", "board", "bag", "winner", "turn", "privileges_supply", "royals_available"):
         assert a[key] == b[key]

@@ -62,8 +62,10 @@ def test_recorded_splendor_games_replay_through_the_api(client, name):
     check_figures(state, log["expected"])
     exported = client.get(f"/api/games/{game['id']}/log").get_json()
     assert exported["result"] == log["result"] and exported["nobles"] == log["nobles"]
-    again = client.post("/api/games/import", json={**exported, "id": None})
-    assert again.status_code == 201 and again.get_json()["winner"] == log["result"]["winner"]
+    again = client.post("/api/games/import", json={**exported, "id": None})  # the stored game without its id
+    assert again.status_code == 200 and again.get_json()["id"] == game["id"]
+    other_night = client.post("/api/games/import", json={**exported, "id": None, "started": "2026-01-02T19:00:00Z"})
+    assert other_night.status_code == 201 and other_night.get_json()["winner"] == log["result"]["winner"]
 
 
 def test_a_four_player_game_replays_through_the_api(client):

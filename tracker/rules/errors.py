@@ -43,3 +43,19 @@ class RuleError(ValueError):
     def to_dict(self) -> dict[str, str]:
         """The error as GAME-LOG.md's ``{"code", "message", "rule"}`` (English message)."""
         return {"code": self.code, "message": self.message, "rule": self.rule}
+
+
+class Phrase:
+    """A translatable phrase quoted inside a message ("it records %(recorded)s"): its ``N_``
+    template and parameters, English by ``str()``, in the reader's language where the web layer
+    translates the message that quotes it."""
+
+    def __init__(self, template: str, **params: Any) -> None:
+        self.template = template
+        self.params = params
+
+    def __str__(self) -> str:
+        try:
+            return self.template % self.params
+        except (KeyError, ValueError, TypeError):
+            return self.template

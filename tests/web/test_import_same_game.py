@@ -1,0 +1,121 @@
+"""Import (GAME-LOG.md): "a log whose id is already stored is not imported twice" means the same
+game: a log naming the id of another stored game is refused; a stored game's log without its id,
+or spelled another way (a time zone, key order, a field added to an event), is not stored twice;
+fields added to ``result`` are not compared, and a result that differs says how."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+
+from helpers import fixture_log
+
+from tracker import archive
+from tracker.models import Game
+from tracker.db import db
+
+
+def _import(client, log):
+    return client.post("/api/games/import", json=log)
+
+
+def _count(client) -> int:
+    return len(client.get("/api/games").get_json())
+
+
+def test_a_log_naming_the_id_of_another_stored_game_is_refused_and_stores_nothing(client):
+    one = _import(client, fixture_log("duel-1012.json", ["Ana", "Ben"], started="2026-11-20T19:00:00Z")).get_json()
+    other = fixture_log("own-crowns.json", ["Q1", "Q2"], started="2026-11-21T19:00:00Z")
+    other["id"] = one["id"]
+    resp = _import(client, other)
+    assert resp.status_code == 422
+    error = resp.get_json()["error"]
+    assert error["code"] == "bad_log"
+    assert error["message"] == (f"Another game is stored under this log's id ({one['id']}): its players or entries "
+                                "differ. Remove the id to import this log as a game of its own.")
+    assert _count(client) == 1 and client.get(f"/api/games/{one['id']}").get_json()["players"][0]["name"] == "Ana"
+    # the history page says it too, and imports nothing
+    page = client.post("/history/import", data={"file": (io.BytesIO(json.dumps(other).encode()), "g.json")},
+                       content_type="multipart/form-data")
+    assert page.status_code == 422 and "Another game is stored under this log" in page.get_data(as_text=True)
+    assert _count(client) == 1
+    # the same players and seats with other entries (duel-1102 also starts with seat 1) are another game too
+    same_seats = fixture_log("duel-1102.json", ["Ana", "Ben"], started="2026-11-20T19:00:00Z")
+    same_seats["id"] = one["id"]
+    assert _import(client, same_seats).get_json()["error"]["code"] == "bad_log"
+    assert _count(client) == 1
+
+
+def test_an_earlier_export_of_a_stored_game_is_already_stored(client):
+    log = fixture_log("duel-1012.json", ["Ana", "Ben"], started="2026-11-20T19:00:00Z")
+    one = _import(client, log).get_json()
+    early = client.get(f"/api/games/{one['id']}/log").get_json()
+    early["events"], early["result"], early["finished"] = early["events"][:20], None, None
+    resp = _import(client, early)
+    assert resp.status_code == 200 and resp.get_json()["id"] == one["id"] and _count(client) == 1
+
+
+def test_a_stored_games_log_without_its_id_or_spelled_otherwise_is_not_stored_twice(client):
+    one = _import(client, fixture_log("duel-1069.json", ["Ann", "Bob"], started="2026-11-30T13:00:00Z")).get_json()
+    exported = client.get(f"/api/games/{one['id']}/log").get_json()
+    variants = []
+    no_id = {k: v for k, v in exported.items() if k != "id"}
+    variants.append(no_id)
+    variants.append({**no_id, "started": "2026-11-30T22:00:00+09:00"})  # the same moment in Seoul
+    extra = copy.deepcopy(no_id)
+    extra["events"][0]["entry_id"] = "tapped-once"  # a field added to an event
+    variants.append(extra)
+    variants.append(dict(reversed(list(no_id.items()))))  # other key order
+    for variant in variants:
+        resp = _import(client, variant)
+        assert resp.status_code == 200 and resp.get_json()["id"] == one["id"], variant.get("started")
+    assert _count(client) == 1
+    # an id-less file imported twice, whatever its spelling, is stored once
+    fresh = fixture_log("own-prestige.json", ["Cho", "Dan"], started="2026-11-29T10:00:00Z")
+    first = _import(client, fresh)
+    again = _import(client, {**fresh, "started": "2026-11-29T19:00:00+09:00"})
+    assert first.status_code == 201 and again.status_code == 200
+    assert again.get_json()["id"] == first.get_json()["id"] and _count(client) == 2
+
+
+def test_an_id_less_log_stored_under_the_former_key_is_still_found(client, app):
+    """Ids of id-less logs were hashed from the file's own text (``archive.legacy_log_key``): a
+    game stored so (here: imported under that id) is found again, not stored twice."""
+    log = fixture_log("own-color.json", ["Eve", "Fay"])
+    assert "started" not in log  # (with a start, the stored game is found by its start too)
+    legacy = archive.legacy_log_key(log)
+    assert _import(client, {**log, "id": legacy}).status_code == 201
+    resp = _import(client, log)
+    assert resp.status_code == 200 and resp.get_json()["id"] == legacy and _count(client) == 1
+    with app.app_context():
+        assert db.session.get(Game, legacy) is not None
+
+
+def test_fields_added_to_the_result_are_not_compared_and_a_differing_result_says_how(client):
+    log = fixture_log("duel-1012.json", ["Ana", "Ben"], started="2026-11-20T19:00:00Z")
+    added = copy.deepcopy(log)
+    added["result"]["rounds"] = 35
+    added["result"]["winner"]["names"] = ["Ana"]
+    assert _import(client, added).status_code == 201
+    wrong = fixture_log("duel-1069.json", ["Ana", "Ben"], started="2026-11-21T19:00:00Z")
+    truth = wrong["result"]
+    winner = truth["winner"]["player"]
+    wrong["result"] = {"winner": {**truth["winner"], "player": 1 - winner}, "turns": truth["turns"] + 1}
+    resp = _import(client, wrong)
+    assert resp.status_code == 422 and resp.get_json()["error"]["code"] == "import_mismatch"
+    names = wrong["players"]
+    assert resp.get_json()["error"]["message"] == (
+        f"Replaying the log does not give its recorded result: it records {names[1 - winner]} won after "
+        f"{truth['turns'] + 1} turns, the replay gives {names[winner]} won after {truth['turns']} turns.")
+    unfinished = fixture_log("duel-1069.json", ["Ana", "Ben"], started="2026-11-22T19:00:00Z")
+    unfinished["result"] = None
+    message = _import(client, unfinished).get_json()["error"]["message"]
+    assert message.startswith("Replaying the log does not give its recorded result: it records no winner yet, ")
+    # in Korean, the quoted results are Korean too
+    import flask_babel
+
+    flask_babel.refresh()
+    ko = client.post("/api/games/import", json=wrong, headers={"Accept-Language": "ko"}).get_json()["error"]["message"]
+    assert "won after" not in ko and f"{truth['turns']}턴 뒤 {names[winner]} 승리" in ko
+    assert _count(client) == 1
