@@ -22,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from .db import db
 from .models import Game, GamePlayer, Player, SessionGame, TableSession, utcnow
 from .rules.errors import N_, RuleError
-from .rules.text import MAX_NAME, clean_text, is_visible, person_key
+from .rules.text import MAX_NAME, name_refusal, person_key
 
 #: Series lengths offered when a session is started on purpose.
 BEST_OF = (3, 5, 7)
@@ -34,10 +34,10 @@ _DAY = timedelta(days=1)
 
 def clean_name(name: Any) -> str:
     """A display name as setup accepts it (1 to 40 visible characters); raises ``RuleError("bad_name")``."""
-    text = clean_text(name, MAX_NAME)
-    if not text or not is_visible(text) or "\n" in text:
-        raise RuleError("bad_name", N_("A name has 1 to %(max)s characters."), max=MAX_NAME)
-    return " ".join(text.split())
+    refusal = name_refusal(name)
+    if refusal is not None:
+        raise RuleError("bad_name", refusal, max=MAX_NAME)
+    return " ".join(name.split())
 
 
 def _insert_player(name: str, key: str) -> None:

@@ -548,13 +548,22 @@ def test_unknown_api_paths_and_methods_answer_json(client):
     assert korean["code"] == "not_found" and "링크" in korean["message"]
 
 
-@pytest.mark.parametrize("players", [
-    ["Ana\ud800", "Ben"], ["\u200b", "Ben"], ["Ana\u0000", "Ben"], ["\u202eanA", "Ben"], ["Ana", "ana"],
+HIDDEN = "A name cannot hold invisible or control characters (a zero-width space, a direction mark)."
+
+
+@pytest.mark.parametrize("players, message", [
+    (["Ana\ud800", "Ben"], HIDDEN), (["\u200b", "Ben"], HIDDEN), (["Ana\u0000", "Ben"], HIDDEN),
+    (["\u202eanA", "Ben"], HIDDEN), (["Ana\u200b", "Ben"], HIDDEN),
+    (["a\nb", "Ben"], "A name is one line."),
+    (["👩‍👩‍👧‍👦" * 10, "Ben"], "Each player needs a name of 1 to 40 characters (an emoji can count as several)."),
+    ([" ", "Ben"], "Each player needs a name of 1 to 40 characters."),
+    ([7, "Ben"], "A player's name is text."),
+    (["Ana", "ana"], "Each player needs a different name."),
 ])
-def test_names_that_are_invisible_broken_or_the_same_are_refused(client, players):
+def test_names_that_are_invisible_broken_or_the_same_are_refused_saying_why(client, players, message):
     resp = client.post("/api/games", json={"game": "duel", "players": players, "first_player": 0})
-    assert error_of(resp) == "bad_setup"
-    assert client.get("/").status_code == 200
+    assert error_of(resp) == "bad_setup" and resp.get_json()["error"]["message"] == message
+    assert client.get("/").status_code == 200 and client.get("/api/games").get_json() == []
 
 
 def test_korean_and_emoji_names_are_welcome(client):

@@ -40,6 +40,24 @@ def clean_text(value: Any, max_len: int) -> str | None:
     return text
 
 
+def name_refusal(value: Any, max_len: int = MAX_NAME) -> str | None:
+    """Why a typed name is refused, as an ``N_`` template with ``%(max)s`` (None when accepted
+    by ``clean_text`` and visible): not text, too long, a line break, an invisible or control
+    character, or nothing visible."""
+    if not isinstance(value, str):
+        return N_("A player's name is text.")
+    text = value.strip()
+    if "\n" in text or "\r" in text:
+        return N_("A name is one line.")
+    if len(text) > max_len:
+        return N_("Each player needs a name of 1 to %(max)s characters (an emoji can count as several).")
+    if clean_text(text, max_len) is None:
+        return N_("A name cannot hold invisible or control characters (a zero-width space, a direction mark).")
+    if not is_visible(text):
+        return N_("Each player needs a name of 1 to %(max)s characters.")
+    return None
+
+
 def is_visible(text: str) -> bool:
     """True when ``text`` has at least one letter, digit, punctuation mark or symbol."""
     return any(unicodedata.category(ch)[0] in "LNPS" for ch in text)
@@ -64,10 +82,10 @@ def player_names(players: Any, seats: Sequence[int], rule: str) -> list[str]:
                         low=min(seats), high=max(seats))
     names = []
     for name in players:
-        text = clean_text(name, MAX_NAME)
-        if not text or not is_visible(text) or "\n" in text:
-            raise RuleError("bad_setup", N_("Each player needs a name of 1 to %(max)s characters."), rule, max=MAX_NAME)
-        names.append(unicodedata.normalize("NFC", text))  # "é" typed either way is one name
+        refusal = name_refusal(name)
+        if refusal is not None:
+            raise RuleError("bad_setup", refusal, rule, max=MAX_NAME)
+        names.append(unicodedata.normalize("NFC", name.strip()))  # "é" typed either way is one name
     if len({person_key(n) for n in names}) != len(names):  # the same person however typed
         raise RuleError("bad_setup", N_("Each player needs a different name."), rule)
     return names
