@@ -106,6 +106,15 @@ def chips(context: Any, items: Any, extra: str = "") -> Markup:
     ))
 
 
+@pass_context
+def pips(context: Any, items: Any, extra: str = "pip") -> Markup:
+    """A card's cost as one row of chips, one per ``(kind, text)`` pair of ``card_view``'s
+    ``pips`` (``"6→3"`` where bonuses lower it), in one call: ``{{ pips(c.pips) }}``."""
+    letters = context["letters"]
+    names = _names(context)
+    return Markup("".join(_chip_html(kind, text, extra, letters[kind], names.get(kind, kind)) for kind, text in items))
+
+
 LEVELS = (1, 2, 3)
 #: Log sentences a game screen shows before "Show all" (keeps every response small as games grow).
 LOG_LINES = 20

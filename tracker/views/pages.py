@@ -34,7 +34,8 @@ VERSION_HEADER = "Tracker-Version"
 
 def register_template_helpers(app: Flask) -> None:
     """Globals the templates use: the locale, the chip letters."""
-    app.jinja_env.globals.update(get_locale=get_locale, letters=screen.LETTERS, chip=screen.chip, chips=screen.chips, readonly=False)
+    app.jinja_env.globals.update(get_locale=get_locale, letters=screen.LETTERS, chip=screen.chip, chips=screen.chips,
+                                 pips=screen.pips, readonly=False)
 
 
 def _is_htmx() -> bool:
