@@ -13,9 +13,10 @@ later games joining it) or automatic: games on the same day between the same peo
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any, Iterable, Mapping, Sequence
 
+from flask_babel import to_user_timezone
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
@@ -316,8 +317,25 @@ def winner_seats(row: Game) -> list[int]:
     return list(winner.get("players", []))
 
 
+#: A game night runs from this hour of the morning to the same hour the next morning, in the
+#: reader's time zone: a game begun after midnight belongs to the evening it continues.
+NIGHT_TURNS_AT = timedelta(hours=6)
+
+
+def night_day(started: datetime) -> date:
+    """The game night a game begun at ``started`` (naive UTC) belongs to: its local date in the
+    reader's time zone (the ``tz`` cookie; see ``tracker._timezone``), before 6 a.m. the evening
+    before. A time the zone cannot shift (year 9999) is taken as it is."""
+    try:
+        local = to_user_timezone(started).replace(tzinfo=None)
+    except (OverflowError, ValueError):
+        local = started
+    return (local - NIGHT_TURNS_AT).date()
+
+
 def group_sessions(rows: Sequence[Game], seats: Mapping[str, list[Player]]) -> list[TableNight]:
-    """Group games into table sessions: explicit ones by their session, the others by day and people.
+    """Group games into table sessions: explicit ones by their session, the others by game night
+    (``night_day``: the reader's local evening) and people.
 
     ``rows`` in any order; sessions come newest first, their games oldest first.
     """
@@ -333,11 +351,12 @@ def group_sessions(rows: Sequence[Game], seats: Mapping[str, list[Player]]) -> l
     for row in sorted(rows, key=lambda r: r.started):
         people = [p.id for p in seats.get(row.id, [])]
         sid = links.get(row.id)
-        key = f"s{sid}" if sid is not None else f"d{row.started.date().isoformat()}:{','.join(map(str, sorted(people)))}"
+        day = night_day(row.started)
+        key = f"s{sid}" if sid is not None else f"d{day.isoformat()}:{','.join(map(str, sorted(people)))}"
         night = nights.get(key)
         if night is None:
             night = nights[key] = TableNight(key=key, explicit=sid is not None, best_of=best.get(sid),
-                                             day=row.started.date(), people=people,
+                                             day=day, people=people,
                                              names=[p.name for p in seats.get(row.id, [])], session_id=sid)
         night.games.append(row)
         if row.status == "finished":
@@ -379,9 +398,10 @@ def night_of(game_id: str) -> TableNight | None:
     sid = db.session.scalar(select(SessionGame.session_id).where(SessionGame.game_id == game_id))
     if sid is not None:
         return session_info(sid)
-    start = row.started.replace(hour=0, minute=0, second=0, microsecond=0)
+    # every game that may share its local night (whatever the zone: ±14 h, a day each way)
     same_day = list(db.session.scalars(
-        select(Game).where(Game.deleted_at.is_(None), Game.started >= start, Game.started < start + _DAY)
+        select(Game).where(Game.deleted_at.is_(None), Game.started >= row.started - 2 * _DAY,
+                           Game.started <= row.started + 2 * _DAY)
     ))
     seats = seats_of(r.id for r in same_day)
     for night in group_sessions(same_day, seats):

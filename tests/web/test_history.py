@@ -176,6 +176,41 @@ def test_games_on_one_day_between_the_same_people_form_a_session_with_a_tally(cl
     assert "Sunday, November 8, 2026" in nights[0] and "Ana 2 – 1 Ben" in nights[2]
 
 
+def test_a_game_night_is_the_readers_local_evening_past_midnight_included(client):
+    """Games between the same people form one session by the evening they were played in the
+    reader's time zone (a day from 6 a.m. to 6 a.m.), not by their UTC date: in New York 23:30 and
+    00:20 UTC are 6:30 and 7:20 PM of one evening; in Seoul 23:30 and 00:20 are one night too."""
+    import flask_babel
+
+    first = import_log(client, fixture_log("duel-1012.json", ["Ana", "Cho"], "2026-01-16T23:30:00Z"))  # Ana wins
+    second = import_log(client, fixture_log("duel-1069.json", ["Cho", "Ana"], "2026-01-17T00:20:00Z"))  # Cho wins
+    client.set_cookie("tz", "America/New_York")
+    flask_babel.refresh()
+    page = client.get("/history").get_data(as_text=True)
+    assert re.findall(r'data-field="tally">([^<]+)<', page) == ["Ana 1 – 1 Cho"]
+    assert page.count('<section class="night') == 1 and "Friday, January 16, 2026" in page
+    banner = client.get(f"/games/{second['id']}").get_data(as_text=True)
+    assert "Tonight: <b>Ana 1 – 1 Cho</b>" in banner
+    # in Seoul: 14:30 and 15:20 UTC are 23:30 and 00:20, one night; 21:30 UTC (6:30 the next
+    # morning) starts another day
+    import_log(client, fixture_log("own-prestige.json", ["Dee", "Eve"], "2026-02-01T14:30:00Z"))
+    import_log(client, fixture_log("own-color.json", ["Dee", "Eve"], "2026-02-01T15:20:00Z"))
+    import_log(client, fixture_log("own-crowns.json", ["Dee", "Eve"], "2026-02-01T21:30:00Z"))
+    client.set_cookie("tz", "Asia/Seoul")
+    flask_babel.refresh()
+    page = client.get("/history?player=" + re.search(r'/players/(\d+)">Dee<', client.get("/players").get_data(
+        as_text=True))[1]).get_data(as_text=True)
+    nights = page.split('<section class="night')[1:]
+    assert [len(listed(n)) for n in nights] == [1, 2]
+    # in UTC the first two are one day too, and the New York pair splits at midnight no more than
+    # by the 6 a.m. turn: 23:30 and 00:20 UTC are one night
+    client.set_cookie("tz", "UTC")
+    flask_babel.refresh()
+    page = client.get("/history").get_data(as_text=True)
+    assert "Ana 1 – 1 Cho" in page
+    assert first["id"] in page
+
+
 def test_days_and_times_are_shown_in_the_readers_language_and_time_zone(client):
     """The phone's time zone (the ``tz`` cookie app.js sets) and language: 19:00 UTC on the 8th
     is 04:00 on Monday the 9th in Seoul; an unknown zone falls back to UTC."""
