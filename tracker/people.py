@@ -172,6 +172,7 @@ def get(player_id: int) -> tuple[Player | None, bool]:
 
 def rename(player_id: int, new_name: Any) -> Player:
     """Give a person a new display name (shown everywhere; logs keep the names as recorded).
+    The old name stays an alias: typed again, it means this person.
 
     Raises ``RuleError``: ``bad_name`` (not a name), ``name_taken`` (someone else has it:
     merge them instead), ``not_found``.
@@ -188,8 +189,12 @@ def rename(player_id: int, new_name: Any) -> Player:
         # The name is an old alias of this very person: it becomes the name again.
         db.session.delete(other)
         db.session.flush()
+    old_name, old_key = player.name, player.normalized
     player.name = name
     player.normalized = key
+    if old_key != key:  # the old name, still typed at the table, keeps leading here (as a merge's does)
+        db.session.flush()
+        db.session.add(Player(name=old_name, normalized=old_key, created=utcnow(), merged_into=player.id))
     db.session.commit()
     return player
 

@@ -54,6 +54,7 @@ def test_the_player_page_shows_known_statistics(client, season):
     ana, ben, cho = (player_id(client, n) for n in ("Ana", "Ben", "Cho"))
     page = client.get(f"/players/{ana}").get_data(as_text=True)
     assert (stat(page, "games"), stat(page, "wins"), stat(page, "win-rate")) == ("6", "3", "50%")
+    assert stat(page, "win-base") == "of 6 finished games"
     assert [stat(page, f"route-{r}") for r in ("prestige", "crowns", "color")] == ["2", "1", "0"]
     assert stat(page, "first-rate").startswith("100%") and "(2 of 2)" in page
     assert stat(page, "second-rate").startswith("33%") and "(1 of 3)" in page
@@ -119,6 +120,32 @@ def test_renaming_changes_the_name_everywhere_but_not_the_log(client):
     assert client.post("/players/999/rename", data={"name": "X"}).status_code == 404
 
 
+def test_a_renamed_players_old_name_still_means_them(client):
+    """Players keep typing the short name: after Dae becomes Dae-ho, a game (or an import) naming
+    Dae is Dae-ho's, the home page suggests Dae-ho only, and renaming back needs no merge."""
+    import_log(client, fixture_log("own-prestige.json", ["Dae", "Ben"], "2026-11-01T19:00:00Z"))
+    dae = player_id(client, "Dae")
+    assert client.post(f"/players/{dae}/rename", data={"name": "Dae-ho"}).status_code == 303
+    import_log(client, fixture_log("own-crowns.json", ["dae", "Ben"], "2026-11-02T19:00:00Z"))
+    client.post("/api/games", json={"game": "duel", "players": ["Dae", "Cho"], "first_player": 0})
+    page = client.get("/players").get_data(as_text=True)
+    assert re.findall(r'href="/players/\d+">([^<]+)<', page) == ["Dae-ho", "Ben", "Cho"]
+    assert re.search(r'>Dae-ho</a></td>\s*<td>3</td>', page)
+    options = re.findall(r'<option value="([^"]+)">', client.get("/").get_data(as_text=True))
+    assert "Dae-ho" in options and "Dae" not in options
+    assert "Dae" in client.get(f"/players/{dae}").get_data(as_text=True)  # listed as what typing it means
+    # the win rate says its base: 1 win of the 2 finished games (the third is still on)
+    player = client.get(f"/players/{dae}").get_data(as_text=True)
+    assert stat(player, "games") == "3" and stat(player, "win-base") == "of 2 finished games"
+    # renaming back to the old name: it is this person's again, no merge asked
+    assert client.post(f"/players/{dae}/rename", data={"name": "Dae"}).status_code == 303
+    page = client.get("/players").get_data(as_text=True)
+    assert re.findall(r'href="/players/\d+">([^<]+)<', page) == ["Dae", "Ben", "Cho"]
+    # a rename that only changes case or spacing makes no alias
+    assert client.post(f"/players/{dae}/rename", data={"name": "DAE"}).status_code == 303
+    assert client.post(f"/players/{dae}/rename", data={"name": "Dae"}).status_code == 303
+
+
 def test_merging_moves_every_game_and_keeps_the_old_name_as_an_alias(client):
     import_log(client, fixture_log("own-prestige.json", ["Ana", "Ben"], "2026-11-01T19:00:00Z"))
     import_log(client, fixture_log("own-crowns.json", ["Ana", "Benny"], "2026-11-02T19:00:00Z"))
@@ -135,6 +162,9 @@ def test_merging_moves_every_game_and_keeps_the_old_name_as_an_alias(client):
     assert "Benny" not in client.get("/players").get_data(as_text=True)
     old = client.get(f"/players/{benny}")
     assert old.status_code == 301 and old.headers["Location"].endswith(f"/players/{ben}")
+    # the history filtered by the old player's link lists the kept player's games
+    filtered = client.get(f"/history?player={benny}").get_data(as_text=True)
+    assert len(re.findall(r'<li class="game-row', filtered)) == 2 and f'<option value="{ben}" selected' in filtered
     client.post("/games", data={"player0": "benny", "player1": "Ana", "first": "0"})
     assert stat(client.get(f"/players/{ben}").get_data(as_text=True), "games") == "3"
     assert client.post(f"/players/{ben}/merge", data={"other": str(ben), "confirm": "yes"}).status_code == 422

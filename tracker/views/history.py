@@ -75,8 +75,12 @@ def _is_htmx() -> bool:
 
 def _filters() -> dict[str, Any]:
     args = request.args
+    player_id = people.small_int(args.get("player"))
+    if player_id is not None:  # a merged-away player's link (an alias) shows the kept player's games
+        kept, _alias = people.get(player_id)
+        player_id = kept.id if kept is not None else player_id
     return {
-        "player": people.small_int(args.get("player")),
+        "player": player_id,
         "kind": args.get("kind") if args.get("kind") in stats.KINDS else None,
         "status": args.get("status") if args.get("status") in stats.STATUSES else None,
     }
