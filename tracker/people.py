@@ -414,3 +414,63 @@ def night_of(game_id: str) -> TableNight | None:
             return night
     return None
 
+
+
+# ------------------------------------------------------------------------- history backups
+
+
+def backup_fields(game_ids: Sequence[str]) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
+    """What a history backup keeps beside the game logs, so a restore shows the same people and
+    series: per game ``{"people": [each seat's person, by current name], "series": {"id", "best_of"}}``
+    (series only for a game of an explicit session), and the aliases ``{typed name: person's
+    name}`` left by merges and renames (two queries and one per alias)."""
+    seats = seats_of(game_ids)
+    per_game: dict[str, dict[str, Any]] = {gid: {"people": [p.name for p in seats[gid]]} for gid in game_ids}
+    links = db.session.execute(
+        select(SessionGame.game_id, TableSession.id, TableSession.best_of)
+        .join(TableSession, TableSession.id == SessionGame.session_id))
+    for game_id, session_id, best_of in links:
+        if game_id in per_game:
+            per_game[game_id]["series"] = {"id": session_id, "best_of": best_of}
+    aliases = {p.name: _kept(p).name for p in db.session.scalars(select(Player).where(Player.merged_into.is_not(None)))}
+    return per_game, aliases
+
+
+def restore_aliases(logs: Sequence[Mapping[str, Any]], aliases: Any) -> None:
+    """Before a backup's games are stored: each alias of the backup, and each seat whose typed
+    name is not its person's (a rename), leads to that person here too, so the games attach to the
+    same people. A name this database already knows keeps its meaning (nothing is merged
+    unasked); malformed parts of the backup are ignored. No commit."""
+    pairs: list[tuple[Any, Any]] = list(aliases.items()) if isinstance(aliases, Mapping) else []
+    for log in logs:
+        people = log.get("people") if isinstance(log, Mapping) else None
+        typed = log.get("players") if isinstance(log, Mapping) else None
+        if isinstance(people, list) and isinstance(typed, list) and len(people) == len(typed):
+            pairs.extend(zip(typed, people))
+    for alias, person in pairs:
+        if not isinstance(alias, str) or not isinstance(person, str) or name_refusal(person) or name_refusal(alias):
+            continue
+        key = person_key(alias)
+        if key == person_key(person) or db.session.scalar(select(Player.id).where(Player.normalized == key)):
+            continue
+        kept = player_for(person)
+        db.session.add(Player(name=" ".join(alias.split())[:MAX_NAME], normalized=key, created=utcnow(),
+                              merged_into=kept.id))
+        db.session.flush()
+
+
+def restore_series(created: Mapping[str, Any]) -> None:
+    """After a backup's games are stored: the games just created that the backup puts in one
+    "best of N" series (``series.id`` of the backup) are one series here. No commit."""
+    sessions: dict[Any, TableSession] = {}
+    for game_id, series in created.items():
+        if not isinstance(series, Mapping) or isinstance(series.get("id"), (dict, list)):
+            continue
+        best_of = series.get("best_of")
+        best_of = best_of if best_of in BEST_OF else None
+        key = (series.get("id"), best_of)
+        if key not in sessions:
+            sessions[key] = TableSession(best_of=best_of, created=utcnow())
+            db.session.add(sessions[key])
+            db.session.flush()
+        db.session.add(SessionGame(game_id=game_id, session_id=sessions[key].id))

@@ -899,15 +899,23 @@ def export_history() -> dict[str, Any]:
     """Every stored game as one backup: ``{"format": HISTORY_FORMAT, "games": [log, …]}``.
 
     Deleted games are included with ``"deleted": true`` so a restore keeps them restorable.
+    Beside GAME-LOG.md's fields (which allow more), each log says who sat in each seat by the
+    person's current name (``people``), its "best of N" series (``series``: ``id``, ``best_of``)
+    and the game its table started next (``next_game``); ``aliases`` maps the names merges and
+    renames left to their person: a restore shows the same players, series and figures.
     """
     rows = db.session.scalars(select(Game).order_by(Game.started)).all()
+    per_game, aliases = people.backup_fields([row.id for row in rows])
     games = []
     for row in rows:
         log = _log_of(_fold(row, _applied_rows(row.id)))
         if row.deleted_at is not None:
             log["deleted"] = True
+        log.update(per_game[row.id])
+        if row.next_game_id:
+            log["next_game"] = row.next_game_id
         games.append(log)
-    return {"format": HISTORY_FORMAT, "exported": _iso(utcnow()), "games": games}
+    return {"format": HISTORY_FORMAT, "exported": _iso(utcnow()), "aliases": aliases, "games": games}
 
 
 def import_any(data: Any) -> tuple[int, int]:
@@ -916,7 +924,8 @@ def import_any(data: Any) -> tuple[int, int]:
     Every log is checked first; if any does not replay, nothing is imported and its
     ``RuleError`` (``bad_log`` / ``import_mismatch``) names it.
     """
-    logs = data.get("games") if isinstance(data, Mapping) and data.get("format") == HISTORY_FORMAT else [data]
+    backup = isinstance(data, Mapping) and data.get("format") == HISTORY_FORMAT
+    logs = data.get("games") if backup else [data]
     if not isinstance(logs, list):
         raise RuleError("bad_log", N_("A history file needs a list of games."))
     for i, log in enumerate(logs, start=1):
@@ -924,7 +933,11 @@ def import_any(data: Any) -> tuple[int, int]:
             check_log(log)
         except RuleError as exc:
             raise RuleError(exc.code, N_("Game %(n)s of the file: %(reason)s"), exc.rule, n=i, reason=exc.message) from exc
+    if backup:  # a history backup's people: its aliases and renames lead to the same persons here
+        people.restore_aliases(logs, data.get("aliases"))
     created = existing = 0
+    series: dict[str, Any] = {}
+    made: list[tuple[Game, Any]] = []
     for log in logs:
         view, new = import_log(log)
         if new:
@@ -932,8 +945,17 @@ def import_any(data: Any) -> tuple[int, int]:
             if log.get("deleted"):
                 view.row.deleted_at = utcnow()
                 db.session.commit()
+            if backup and log.get("series") is not None:
+                series[view.row.id] = log["series"]
+            made.append((view.row, log.get("next_game") if backup else None))
         else:
             existing += 1
+    people.restore_series(series)
+    for row, next_id in made:  # the game each table started next, when it came along
+        if isinstance(next_id, str) and is_game_id(next_id) and row.next_game_id is None \
+                and db.session.get(Game, next_id) is not None:
+            row.next_game_id = next_id
+    db.session.commit()
     return created, existing
 
 

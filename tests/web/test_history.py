@@ -611,3 +611,66 @@ def test_two_phones_starting_the_next_game_at_the_same_instant_make_one_game(app
         assert following and landed == [f"/games/{following}"] * 2, landed
         games = [g for g in setup_client.get("/api/games").get_json() if g["status"] == "active"]
         assert len(games) == _round + 1
+
+
+def test_a_restored_backup_keeps_renamed_and_merged_players_and_the_series(client, tmp_path):
+    """The backup keeps beside each log who sat there (by the person's name now), its "best of"
+    series and the table's next game, and the aliases merges and renames left: restored on a
+    fresh server, the players, their figures, the series badges and tallies are the same."""
+    log = load_fixture("duel-1069.json")
+    first = log["first_player"]
+    # a best of 3: game 1 played, game 2 started after it
+    g1 = client.post("/games", data={"player0": "Eve", "player1": "Ana", "first": str(first), "best_of": "3"})
+    g1 = g1.headers["Location"].rsplit("/", 1)[-1]
+    play(client, g1, log["events"])
+    session = db.session.get(SessionGame, g1).session_id
+    g2 = client.post("/games", data={"player0": "Eve", "player1": "Ana", "first": str(1 - first),
+                                     "session": str(session), "after": g1}).headers["Location"].rsplit("/", 1)[-1]
+    # people: Dae renamed Dae-ho (an old rename would have left no alias: the seat says it too),
+    # "김 민준" merged into "김민준"
+    import_log(client, fixture_log("own-prestige.json", ["Dae", "Ben"], "2026-11-01T19:00:00Z"))
+    import_log(client, fixture_log("own-crowns.json", ["김 민준", "Ben"], "2026-11-02T19:00:00Z"))
+    import_log(client, fixture_log("own-color.json", ["김민준", "Cho"], "2026-11-03T19:00:00Z"))
+    ids = {n: int(i) for i, n in re.findall(r'href="/players/(\d+)">([^<]+)<', client.get("/players").get_data(as_text=True))}
+    assert client.post(f"/players/{ids['Dae']}/rename", data={"name": "Dae-ho"}).status_code == 303
+    assert client.post(f"/players/{ids['김민준']}/merge", data={"other": str(ids['김 민준']), "confirm": "yes"}).status_code == 303
+
+    def figures(c) -> dict:
+        page = c.get("/players").get_data(as_text=True)
+        out = {}
+        for pid, name in re.findall(r'href="/players/(\d+)">([^<]+)<', page):
+            p = c.get(f"/players/{pid}").get_data(as_text=True)
+            out[name] = tuple(re.search(rf'data-stat="{k}">([^<]*)<', p)[1] for k in ("games", "wins", "win-rate"))
+        return out
+
+    def series_view(c) -> tuple:
+        page = c.get("/history").get_data(as_text=True)
+        banner = c.get(f"/games/{g1}").get_data(as_text=True)
+        return (page.count("best of 3"), re.findall(r'data-field="tally">([^<]+)<', page),
+                'id="next-game"' in banner, "Best of 3: <b>" in banner)
+
+    before, series_before = figures(client), series_view(client)
+    assert "Dae-ho" in before and "Dae" not in before and "김 민준" not in before and before["김민준"][0] == "2"
+    assert series_before[0] == 1 and series_before[2] and series_before[3]
+    backup = client.get("/history/export.json").get_json()
+    assert backup["aliases"] == {"Dae": "Dae-ho", "김 민준": "김민준"}
+    by_id = {g["id"]: g for g in backup["games"]}
+    assert by_id[g1]["series"]["best_of"] == 3 and by_id[g1]["series"] == by_id[g2]["series"]
+    assert by_id[g1]["next_game"] == g2 and by_id[g1]["people"] == ["Eve", "Ana"]
+    # an older backup's rename without its alias: the seat's person is enough
+    old_style = json.loads(json.dumps(backup))
+    old_style["aliases"] = {"김 민준": "김민준"}
+
+    for data in (backup, old_style):
+        restored = create_app(app_config(f"sqlite:///{tmp_path / ('r' + str(id(data)) + '.sqlite3')}"))
+        with restored.app_context():
+            upgrade()
+            other = restored.test_client()
+            assert "Imported 5 game(s); 0 already stored." in upload(other, data).get_data(as_text=True)
+            assert figures(other) == before
+            assert series_view(other) == series_before
+            typed = other.post("/api/games", json={"game": "duel", "players": ["Dae", "김 민준"], "first_player": 0})
+            assert typed.status_code == 201  # the old names still mean Dae-ho and 김민준
+            assert set(figures(other)) == set(before)
+            db.session.remove()
+            db.engine.dispose()
