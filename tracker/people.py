@@ -274,7 +274,7 @@ def _join_session(game_id: str, people: set[int], payload: Mapping[str, Any]) ->
 class TableNight:
     """A table session: its games (oldest first), the people and the running tally.
 
-    ``key`` is ``"s<id>"`` for an explicit session, ``"d<date>:<ids>"`` for an automatic one.
+    ``key`` is ``"s<id>"`` for an explicit session, ``"d<date>:<kind>:<ids>"`` for an automatic one.
     ``tally`` is ``[(player, wins)]`` in seat order of the first game.
     """
 
@@ -357,7 +357,9 @@ def group_sessions(rows: Sequence[Game], seats: Mapping[str, list[Player]]) -> l
         people = [p.id for p in seats.get(row.id, [])]
         sid = links.get(row.id)
         day = night_day(row.started)
-        key = f"s{sid}" if sid is not None else f"d{day.isoformat()}:{','.join(map(str, sorted(people)))}"
+        # one evening's games of one kind between the same people (a Duel and a Splendor game
+        # of the same two are not one score)
+        key = f"s{sid}" if sid is not None else f"d{day.isoformat()}:{row.game}:{','.join(map(str, sorted(people)))}"
         night = nights.get(key)
         if night is None:
             night = nights[key] = TableNight(key=key, explicit=sid is not None, best_of=best.get(sid),

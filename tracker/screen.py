@@ -333,6 +333,10 @@ def _common(view: GameView) -> dict[str, Any]:
         "round": state.round,  # Duel: extra turns start none (D-8); Splendor: once round the table (S-4)
         # the last entry's type: the other phone's fix keeps what this phone picked, any entry else does not
         "last_type": view.events[-1].type if view.events else "",
+        # table mode turns what concerns one player to face them: the last entry's undo and toasts
+        # to whoever made it, the victory banner to a single winner
+        "last_player": view.events[-1].player if view.events else "",
+        "winner_seat": _single_winner(state.winner),
         "finished": state.winner is not None,
         "deleted": view.row.deleted_at is not None,
         # the game the table started after this finished one: offered instead of starting another
@@ -357,6 +361,14 @@ def _common(view: GameView) -> dict[str, Any]:
         "near": {seat: near_wins(view, seat) for seat in range(len(state.players))},
         "poll_seconds": current_app.config.get("POLL_SECONDS", 2),
     }
+
+
+def _single_winner(winner: Any) -> int | str:
+    """The seat of a game's one winner (Duel, or Splendor without a shared win), else ''."""
+    if winner is None:
+        return ""
+    seats = [winner.player] if hasattr(winner, "player") else list(winner.players)
+    return seats[0] if len(seats) == 1 else ""
 
 
 def game_context(view: GameView) -> dict[str, Any]:

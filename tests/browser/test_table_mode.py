@@ -67,3 +67,62 @@ def test_each_panel_keeps_its_side_of_the_table_whatever_the_turn(page: Page, li
     assert facing_across(page) == {part: False for part in ENTRY_PARTS}
     seat_to_act = 1  # three entries made: Ben (seat 1) is to act, and off table mode sits at the bottom
     assert seats[seat_to_act][0] > seats[1 - seat_to_act][0] or game == "splendor"
+
+
+def turned(page: Page, selector: str) -> bool:
+    return page.locator(selector).first.evaluate("el => getComputedStyle(el).transform") not in ("none", "")
+
+
+def test_the_undo_question_toasts_victory_and_long_sheets_face_the_player_they_concern(page: Page, live_server: str,
+                                                                                     shots: Path):
+    """Table mode, Ben across the table: after Ben's entry its toast and its undo's question face
+    Ben (Ana's next turn faces Ana); Ben's long Buy sheet opens at its start on his side (its
+    heading above the tabs); the banner of Ben's win faces Ben."""
+    import json
+
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / "duel-1069.json").read_text())
+    ben = 1 - log["first_player"]  # the second to play sits across the table
+    names = ["Ana", "Ben"] if ben == 1 else ["Ben", "Ana"]
+    gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": names,
+                                                             "first_player": log["first_player"]}).json()["id"]
+    table = "on" if ben == 1 else "turned"
+    page.goto(f"{live_server}/settings?table={table}&next=/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    # Ana (near) takes on the screen: her toast faces her; Ben's turn now faces him
+    page.locator('.pick-source a[data-kind="red"]').click()
+    expect(page.locator(".pick-chosen .chip-btn")).to_have_count(1)
+    page.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    expect(page.locator(".alert-done")).to_be_visible()
+    assert not turned(page, "#alerts") and turned(page, "#turnbar")
+    # Ben opens Buy (long: every level-1 card): it opens at its start on his side
+    page.locator("#action-buy").click()
+    expect(page.locator('#sheet [data-sheet="buy"]')).to_be_visible()
+    assert turned(page, "#sheet > .sheet-body")
+    page.wait_for_timeout(200)
+    body = page.locator("#sheet > .sheet-body").bounding_box()
+    bar = page.locator("nav.actions").bounding_box()
+    assert body and bar and abs(body["y"] + body["height"] - (bar["y"] - 8)) <= 2, (body, bar)
+    page.screenshot(path=str(shots / "table-mode-far-buy.png"))
+    # Ben takes: his toast faces him; his undo's question too, though Ana is to act
+    page.locator("#action-take").click()
+    page.locator('.pick-source a[data-kind="blue"]').click()
+    expect(page.locator(".pick-chosen .chip-btn")).to_have_count(1)
+    page.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    expect(page.locator(".alert-done")).to_contain_text("Ben took")
+    assert turned(page, "#alerts") and not turned(page, "#turnbar")
+    page.locator("#undo").click()
+    expect(page.locator("#undo-dialog")).to_be_visible()
+    assert turned(page, "#undo-dialog")
+    page.screenshot(path=str(shots / "table-mode-far-undo.png"))
+    page.locator("#undo-dialog-no").click()
+    # a finished game won by Ben: the banner faces Ben
+    winner = log["result"]["winner"]["player"]
+    won = page.request.post(live_server + "/api/games/import", data={
+        **{k: log[k] for k in ("format", "game", "first_player", "events", "result")},
+        "players": ["Ana", "Ben"] if winner == 1 else ["Ben", "Ana"]}).json()["id"]
+    page.goto(f"{live_server}/settings?table={'on' if winner == 1 else 'turned'}&next=/games/{won}")
+    expect(page.locator("#victory")).to_be_visible()
+    expect(page.locator("#victory-title")).to_have_text("Ben wins!")
+    assert turned(page, ".victory-card")
+    page.goto(f"{live_server}/settings?table={'turned' if winner == 1 else 'on'}&next=/games/{won}")
+    assert not turned(page, ".victory-card")

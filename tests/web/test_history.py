@@ -674,3 +674,13 @@ def test_a_restored_backup_keeps_renamed_and_merged_players_and_the_series(clien
             assert set(figures(other)) == set(before)
             db.session.remove()
             db.engine.dispose()
+
+
+def test_a_duel_and_a_splendor_game_of_one_evening_are_not_one_score(client):
+    import_log(client, fixture_log("own-prestige.json", ["Ana", "Ben"], "2026-11-07T19:00:00Z"))
+    import_log(client, fixture_log("own-color.json", ["Ana", "Ben"], "2026-11-07T20:00:00Z"))
+    splendor = import_log(client, fixture_log("splendor-153.json", ["Ana", "Ben"], "2026-11-07T21:00:00Z"))
+    page = client.get("/history").get_data(as_text=True)
+    assert page.count('<section class="night') == 2 and re.findall(r'data-field="tally">([^<]+)<', page) == [
+        "Ana 2 – 0 Ben"]  # the two Duels (Ana wins both); the Splendor game stands alone
+    assert "Tonight:" not in client.get(f"/games/{splendor['id']}").get_data(as_text=True)

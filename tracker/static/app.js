@@ -259,10 +259,17 @@
     var cfg = evt.detail.requestConfig;
     if (!cfg || !cfg.triggeringEvent || !evt.detail.target || evt.detail.target.id !== "sheet") { return; }
     var sheet = evt.detail.target;
-    var saves = sheet.querySelectorAll("form button.save");
-    var last = saves.length ? saves[saves.length - 1] : sheet;
     var bar = document.querySelector("nav.actions");
     var floor = window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0) - 8;
+    var body = sheet.querySelector(".sheet-body");
+    if (body && getComputedStyle(body).transform !== "none") {
+      // turned to the player across the table (table mode): its start, their top, is its bottom
+      var under = body.getBoundingClientRect().bottom - floor;
+      if (under > 0) { window.scrollBy(0, under); }
+      return;
+    }
+    var saves = sheet.querySelectorAll("form button.save");
+    var last = saves.length ? saves[saves.length - 1] : sheet;
     var below = last.getBoundingClientRect().bottom - floor;
     var room = sheet.getBoundingClientRect().top - 8;
     if (below > 0 && room > 0) { window.scrollBy(0, Math.min(below, room)); }
