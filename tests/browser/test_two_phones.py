@@ -181,6 +181,39 @@ def test_an_entry_made_offline_is_sent_once_the_network_is_back(browser: Browser
     assert state["version"] == 1 and state["players"][0]["tokens"]["pearl"] == 1
 
 
+def test_an_unsent_entry_survives_a_reload_and_a_tap_that_failed_is_said_to_have_done_nothing(
+        browser: Browser, live_server: str):
+    """The entry is kept in the tab until answered: reloaded before the retry (or the phone
+    discarding the tab), its game page sends it once. A chip tapped offline is no entry: the
+    banner says the tap did nothing (it had said an entry would be sent)."""
+    page = phone(browser)
+    page.on("dialog", lambda d: d.accept())  # the browser's "leave the page?" while an entry waits
+    table = start(page, live_server)
+    game_id = page.url.rsplit("/", 1)[-1]
+    table.open("take")
+    page.context.set_offline(True)
+    page.locator('.pick-source a[data-kind="red"]').click()
+    expect(page.locator("#connection")).to_be_visible()
+    expect(page.locator("#connection .for-tap")).to_be_visible()
+    expect(page.locator("#connection .for-entry")).to_be_hidden()
+    page.context.set_offline(False)
+    page.locator('.pick-source a[data-kind="pearl"]').click()
+    expect(page.locator(".pick-chosen .chip-btn")).to_have_count(1)
+    page.route("**/events", lambda route: route.abort())  # the entry never reaches the server
+    page.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    expect(page.locator("#connection .for-entry")).to_be_visible()
+    assert page.request.get(f"{live_server}/api/games/{game_id}").json()["version"] == 0
+    page.unroute("**/events")
+    page.reload()  # before the retry: the page that loads sends the kept entry
+    page.wait_for_function("() => Number(document.querySelector('#game').dataset.version) >= 1", timeout=15000)
+    state = page.request.get(f"{live_server}/api/games/{game_id}").json()
+    assert state["version"] == 1 and state["players"][0]["tokens"]["pearl"] == 1
+    page.reload()  # answered: nothing is sent again
+    page.wait_for_timeout(500)
+    assert page.request.get(f"{live_server}/api/games/{game_id}").json()["version"] == 1
+    page.context.close()
+
+
 def test_a_tap_after_the_other_phone_recorded_the_move_shows_the_new_screen(browser: Browser, live_server: str):
     """Ana has tapped red on her phone; Ben's phone records her move first. Her next tap (before
     her poll) brings the new screen, Ben's turn, with the toast of her recorded move; her

@@ -69,10 +69,25 @@
 
   // Lost connection: say so, keep the entry (same form, so the same entry_id) and send it
   // again when the network is back; the server stores it once whatever happens.
+  // The entry is also kept in the tab's sessionStorage until it is answered: a reload (or the
+  // phone discarding the tab) sends it again on the next load of its game; a tap that was no
+  // entry (a chip, a tab) is only said to have done nothing.
   var pending = null;
   var retryTimer = null;
   var banner = document.getElementById("connection");
-  function showOffline(on) { if (banner) { banner.hidden = !on; } }
+  var KEPT = "tracker:unsent-entry";
+  function showOffline(on, entry) {
+    if (!banner) { return; }
+    banner.hidden = !on;
+    banner.classList.toggle("with-entry", !!entry);
+  }
+  function keep(form) {
+    try {
+      sessionStorage.setItem(KEPT, JSON.stringify({ page: location.pathname, action: form.getAttribute("hx-post"),
+        values: Object.fromEntries(new FormData(form)) }));
+    } catch (e) { /* no storage: the retry below still runs while the page stays */ }
+  }
+  function forget() { try { sessionStorage.removeItem(KEPT); } catch (e) { /* nothing kept */ } }
   function resend() {
     if (!pending || !document.body.contains(pending)) { pending = null; showOffline(false); return; }
     if (pending.requestSubmit) { pending.requestSubmit(); } else { htmx.trigger(pending, "submit"); }
@@ -80,19 +95,32 @@
   document.body.addEventListener("htmx:sendError", function (evt) {
     var elt = evt.detail.elt;
     var form = elt && elt.closest ? elt.closest("form") : null;
-    showOffline(true);
-    if (form && form.querySelector("input[name='entry_id']")) { pending = form; }
+    if (form && form.querySelector("input[name='entry_id']")) { pending = form; keep(form); }
+    showOffline(true, !!pending);
     clearInterval(retryTimer);
     retryTimer = setInterval(function () { if (navigator.onLine !== false) { resend(); } }, 3000);
   });
   document.body.addEventListener("htmx:afterRequest", function (evt) {
     if (evt.detail.xhr && evt.detail.xhr.status > 0) {
       showOffline(false);
-      if (pending && evt.detail.elt === pending) { pending = null; }
+      if (pending && evt.detail.elt === pending) { pending = null; forget(); }
       if (!pending) { clearInterval(retryTimer); }
     }
   });
   window.addEventListener("online", resend);
+  window.addEventListener("beforeunload", function (evt) {
+    if (pending) { evt.preventDefault(); evt.returnValue = ""; }  // kept anyway; the browser asks
+  });
+  function sendKept() {
+    var kept = null;
+    try { kept = JSON.parse(sessionStorage.getItem(KEPT) || "null"); } catch (e) { kept = null; }
+    if (!kept || kept.page !== location.pathname || !kept.action || !document.getElementById("game") || !window.htmx) {
+      return;
+    }
+    forget();  // sent once more: stored once by its entry_id, or refused with the news if the game moved on
+    htmx.ajax("POST", kept.action, { target: "#game", swap: "outerHTML", values: kept.values });
+  }
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", sendKept); } else { sendKept(); }
   // While an entry waits to be sent again, a poll must not redraw the screen under it (its form
   // would be gone, and the entry with it): the retry comes first, and its answer (the entry
   // stored, or the other phone's news with a notice) redraws the screen.
