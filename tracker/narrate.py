@@ -230,6 +230,8 @@ def preview_sentence(event: Event, before: Any, after: Any) -> str:
     the win such a prompt only delays: the routes met now still hold when the turn ends (D-11 is
     checked after D-9 and D-10, which never lower them)."""
     parts = [describe(event, before, after)]
+    if isinstance(event, Replenish) and after.players[event.player].privileges:  # D-2: privileges come first
+        parts.append(_("%(name)s can use no privilege after that this turn.", name=after.players[event.player].name))
     pending = after.pending
     if pending is not None and any(a.kind in PROMPT_ALERTS for a in after.alerts):
         name = after.players[pending.player].name

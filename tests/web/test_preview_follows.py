@@ -155,3 +155,20 @@ def test_an_entry_owing_a_privilege_to_a_player_holding_all_three_says_none_is_g
     buy = parse_event({"type": "purchase", "player": ANA, "card": "D2-03", "payment": {}}, 2)
     royal = parse_event({"type": "take_royal", "player": 1, "royal": "DR-3"}, 2)
     assert duel.privilege_owed(buy) == ANA and duel.privilege_owed(royal) == 1
+
+
+def test_the_refill_preview_says_privileges_are_over_for_the_turn(app):
+    """D-2: privileges are used before the board is replenished; the preview of a refill by a
+    player holding some says so (a player found out only when the Privilege sheet refused)."""
+    from tracker import narrate
+    from tracker.rules import duel
+    from tracker.rules.events import parse_event
+
+    refill = parse_event({"type": "replenish", "player": ANA}, 2)
+    holding = position(ana=dict(privileges=1), bag={"red": 1})
+    none = position(bag={"red": 1})
+    with app.test_request_context("/"):
+        assert narrate.preview_sentence(refill, holding, duel.apply(holding, refill)).endswith(
+            "Ana can use no privilege after that this turn.")
+        assert "privilege after" not in narrate.preview_sentence(refill, none, duel.apply(none, refill))
+        assert "privilege after" not in narrate.describe(refill, holding, duel.apply(holding, refill))  # not in the log

@@ -303,6 +303,29 @@
     if (below > 0 && room > 0) { window.scrollBy(0, Math.min(below, room)); }
   });
 
+  // Keyboard play: the entry tabs, chips, filters and cards are links that act like buttons, so
+  // Space presses them too; a screen redrawn after a saved entry gives the focus to its sheet's
+  // first control (else it fell to the page; a redrawn sheet is handled below).
+  var byKey = false;
+  document.addEventListener("keydown", function (evt) {
+    byKey = true;
+    var link = evt.key === " " && evt.target.closest ? evt.target.closest("a.chip-btn, a.action, a.filter, a.tab, a.card") : null;
+    if (link) { evt.preventDefault(); link.click(); }
+  }, true);
+  document.addEventListener("pointerdown", function () { byKey = false; }, true);
+  document.body.addEventListener("htmx:afterSettle", function (evt) {
+    var target = evt.detail.target;
+    if (!byKey || !target || target.id !== "game") { return; }
+    var focused = document.activeElement;
+    if (focused && focused !== document.body && document.body.contains(focused)) { return; }
+    var first = firstControl();
+    if (first) { first.focus(); }
+  });
+  function firstControl() {
+    return document.querySelector("#sheet .sheet-body a[href], #sheet .sheet-body button:not([aria-disabled='true']), " +
+                                  "#sheet .sheet-body input");
+  }
+
   // The toasts sit above the action tabs, where the next sheet's save button lands: the first
   // tap or key after an entry (the table going on) clears them instead of waiting them out.
   function clearToasts() {
@@ -441,8 +464,9 @@
     if (count) { evt.detail.parameters.n = count[1]; }
   });
 
-  // Keyboard: a sheet redrawn by a tap inside it (a token chip, a tab, a card) gives the focus
-  // back to the same control in the new sheet, not to the top of the page.
+  // Keyboard: a sheet redrawn by a tap inside it (a token chip, a card) gives the focus back to
+  // the same control in the new sheet, not to the top of the page; an action tab hands it to the
+  // sheet it opened (its first control), not keep it in the tab bar after the sheet.
   var refocus = null;
   document.body.addEventListener("htmx:beforeSwap", function (evt) {
     var active = document.activeElement;
@@ -452,7 +476,8 @@
   });
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     if (!refocus || !sheetTarget(evt)) { return; }
-    var again = document.querySelector("#sheet " + refocus) || document.querySelector("#sheet a[href], #sheet button");
+    var again = /^#action-/.test(refocus) ? firstControl() : null;
+    again = again || document.querySelector("#sheet " + refocus) || document.querySelector("#sheet a[href], #sheet button");
     refocus = null;
     if (again) { again.focus({ preventScroll: true }); }
   });
