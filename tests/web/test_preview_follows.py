@@ -172,3 +172,24 @@ def test_the_refill_preview_says_privileges_are_over_for_the_turn(app):
             "Ana can use no privilege after that this turn.")
         assert "privilege after" not in narrate.preview_sentence(refill, none, duel.apply(none, refill))
         assert "privilege after" not in narrate.describe(refill, holding, duel.apply(holding, refill))  # not in the log
+
+
+def test_token_chips_say_how_many_are_left_to_take_or_held_to_return(client):
+    """A screen reader hears 'add red (4 left)' on the take sheet and 'return red (3 held)' on
+    the discard sheet (it heard 'add red' on both, and no count)."""
+    import re
+
+    from helpers import new_game, post
+
+    game = new_game(client)
+    take = client.get(f"/games/{game['id']}/sheet/take", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert 'aria-label="add red (4 left)"' in take and 'aria-label="add pearl (2 left)"' in take
+    fix = {"type": "correction", "player": 0, "set": {
+        "tokens": {"white": 3, "blue": 3, "green": 3, "red": 1},
+        "board": {"white": 1, "blue": 1, "green": 1, "red": 3, "black": 4, "pearl": 2, "gold": 3}}}
+    assert post(client, game["id"], fix).status_code == 200
+    assert post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 2}}).status_code == 200
+    page = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    assert 'data-sheet="discard"' in page
+    labels = re.findall(r'aria-label="(return [^"]+)"', page)
+    assert labels == ["return white (3 held)", "return blue (3 held)", "return green (3 held)", "return red (3 held)"]
