@@ -25,6 +25,8 @@ def test_an_entry_is_made_with_keys_only_and_the_focus_follows(page: Page, live_
     page.keyboard.press(" ")  # Space presses it too (it used to scroll the page)
     expect(page.locator(".pick-chosen .chip-btn")).to_have_count(2)
     assert focused(page) == "add-red"
+    # a screen reader hears what saving would record (the page's lasting live region)
+    expect(page.locator("#announcer")).to_have_text("Saving will record: Ana took 2 red.")
     outline = page.evaluate("getComputedStyle(document.activeElement).outlineWidth")
     assert outline == "3px"
     page.focus('#sheet form[data-type="take_tokens"] button.save')

@@ -605,6 +605,6 @@ def test_the_buy_and_reserve_sheets_say_whose_they_are(client):
     player's bonuses)."""
     game = new_game(client, ("Ana", "Ben"), first_player=1)
     buy = client.get(f"/games/{game['id']}/sheet/buy", headers=HX).get_data(as_text=True)
-    assert "<p class=\"sheet-for\">Ben buys: costs after Ben's bonuses</p>" in buy
+    assert "<h3 class=\"sheet-for\">Ben buys: costs after Ben's bonuses</h3>" in buy
     reserve = client.get(f"/games/{game['id']}/sheet/reserve", headers=HX).get_data(as_text=True)
-    assert '<p class="sheet-for">Ben reserves a card</p>' in reserve
+    assert '<h3 class="sheet-for">Ben reserves a card</h3>' in reserve

@@ -38,6 +38,16 @@
     if (said.length) { setTimeout(function () { announcer.textContent = said.join(" "); }, 50); }
   });
 
+  // A tap in a sheet redraws it: its "Saving will record…" line (or the refusal) is read out too.
+  document.body.addEventListener("htmx:afterSettle", function (evt) {
+    var cfg = evt.detail.requestConfig;
+    if (!announcer || !cfg || !cfg.triggeringEvent || !evt.detail.target || evt.detail.target.id !== "sheet") { return; }
+    var line = document.querySelector("#sheet .preview, #sheet .preview-error");
+    if (!line) { return; }
+    announcer.textContent = "";
+    setTimeout(function () { announcer.textContent = line.textContent.trim(); }, 50);
+  });
+
   // The victory banner stays until someone closes it; a finished game's "Show the result"
   // brings it back (its review and next-game buttons with it).
   document.addEventListener("click", function (evt) {
