@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+from contextlib import contextmanager
 import json
 import re
 
@@ -344,6 +345,17 @@ def test_history_exports_json_and_csv(client):
     assert int(splendor["p2_cards"]) > 0 and splendor["p4_cards"] == ""  # the cards bought: Splendor's tie-break
 
 
+@contextmanager
+def fresh_server(path):
+    """A test client of another app on a fresh, migrated SQLite file (a restore's target)."""
+    restored = create_app(app_config(f"sqlite:///{path}"))
+    with restored.app_context():
+        upgrade()
+        yield restored.test_client()
+        db.session.remove()
+        db.engine.dispose()
+
+
 def upload(client, data, name="game.json"):
     body = data if isinstance(data, bytes) else json.dumps(data).encode()
     return client.post("/history/import", data={"file": (io.BytesIO(body), name)}, content_type="multipart/form-data",
@@ -404,17 +416,12 @@ def test_the_whole_history_round_trips_through_the_page_with_identical_states(cl
     before = states(client)
     backup = client.get("/history/export.json").get_data()
     csv_before = client.get("/history/export.csv").get_data(as_text=True)
-    restored = create_app(app_config(f"sqlite:///{tmp_path / 'restored.sqlite3'}"))
-    with restored.app_context():
-        upgrade()
-        other = restored.test_client()
+    with fresh_server(tmp_path / "restored.sqlite3") as other:
         assert "Imported 3 game(s); 0 already stored." in upload(other, backup).get_data(as_text=True)
         assert states(other) == before
         assert listed(other.get("/history?status=deleted").get_data(as_text=True)) == [duel["id"]]
         assert other.get("/history/export.csv").get_data(as_text=True) == csv_before
         assert "Imported 0 game(s); 3 already stored." in upload(other, backup).get_data(as_text=True)
-        db.session.remove()
-        db.engine.dispose()
 
 
 def test_the_import_command_does_not_duplicate_a_log_without_id(app, tmp_path):
@@ -661,19 +668,14 @@ def test_a_restored_backup_keeps_renamed_and_merged_players_and_the_series(clien
     old_style = json.loads(json.dumps(backup))
     old_style["aliases"] = {"김 민준": "김민준"}
 
-    for data in (backup, old_style):
-        restored = create_app(app_config(f"sqlite:///{tmp_path / ('r' + str(id(data)) + '.sqlite3')}"))
-        with restored.app_context():
-            upgrade()
-            other = restored.test_client()
+    for n, data in enumerate((backup, old_style)):
+        with fresh_server(tmp_path / f"restored-{n}.sqlite3") as other:
             assert "Imported 5 game(s); 0 already stored." in upload(other, data).get_data(as_text=True)
             assert figures(other) == before
             assert series_view(other) == series_before
             typed = other.post("/api/games", json={"game": "duel", "players": ["Dae", "김 민준"], "first_player": 0})
             assert typed.status_code == 201  # the old names still mean Dae-ho and 김민준
             assert set(figures(other)) == set(before)
-            db.session.remove()
-            db.engine.dispose()
 
 
 def test_a_duel_and_a_splendor_game_of_one_evening_are_not_one_score(client):
