@@ -203,8 +203,21 @@ def test_an_unsent_entry_survives_a_reload_and_a_tap_that_failed_is_said_to_have
     page.locator('#sheet form[data-type="take_tokens"] button.save').click()
     expect(page.locator("#connection .for-entry")).to_be_visible()
     assert page.request.get(f"{live_server}/api/games/{game_id}").json()["version"] == 0
+    page.reload()  # still failing: the page that loads tries it, and keeps it
+    expect(page.locator("#connection .for-entry")).to_be_visible()
+    # another game's unsent entry in the same tab never replaces this one
+    other = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Cho", "Dan"],
+                                                               "first_player": 0}).json()["id"]
+    page.goto(f"{live_server}/games/{other}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.locator('.pick-source a[data-kind="blue"]').click()
+    expect(page.locator(".pick-chosen .chip-btn")).to_have_count(1)
+    page.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    expect(page.locator("#connection .for-entry")).to_be_visible()
     page.unroute("**/events")
-    page.reload()  # before the retry: the page that loads sends the kept entry
+    page.wait_for_function("() => document.querySelector('#game').dataset.version === '1'", timeout=15000)
+    assert page.request.get(f"{live_server}/api/games/{other}").json()["players"][0]["tokens"]["blue"] == 1
+    page.goto(f"{live_server}/games/{game_id}")  # back to the first game: its entry is sent on load
     page.wait_for_function("() => Number(document.querySelector('#game').dataset.version) >= 1", timeout=15000)
     state = page.request.get(f"{live_server}/api/games/{game_id}").json()
     assert state["version"] == 1 and state["players"][0]["tokens"]["pearl"] == 1

@@ -85,7 +85,8 @@
   var pending = null;
   var retryTimer = null;
   var banner = document.getElementById("connection");
-  var KEPT = "tracker:unsent-entry";
+  var KEPT = "tracker:unsent-entry:" + location.pathname;  // one per game: another game's never replaces it
+  var resending = false;
   function showOffline(on, entry) {
     if (!banner) { return; }
     banner.hidden = !on;
@@ -106,20 +107,24 @@
     var elt = evt.detail.elt;
     var form = elt && elt.closest ? elt.closest("form") : null;
     if (form && form.querySelector("input[name='entry_id']")) { pending = form; keep(form); }
-    showOffline(true, !!pending);
+    showOffline(true, !!pending || resending);
     clearInterval(retryTimer);
-    retryTimer = setInterval(function () { if (navigator.onLine !== false) { resend(); } }, 3000);
+    retryTimer = setInterval(function () {
+      if (navigator.onLine === false) { return; }
+      if (pending) { resend(); } else if (resending) { sendKept(); }
+    }, 3000);
   });
   document.body.addEventListener("htmx:afterRequest", function (evt) {
     if (evt.detail.xhr && evt.detail.xhr.status > 0) {
       showOffline(false);
       if (pending && evt.detail.elt === pending) { pending = null; forget(); }
-      if (!pending) { clearInterval(retryTimer); }
+      if (resending && evt.detail.requestConfig && evt.detail.requestConfig.verb === "post") { resending = false; forget(); }
+      if (!pending && !resending) { clearInterval(retryTimer); }
     }
   });
-  window.addEventListener("online", resend);
+  window.addEventListener("online", function () { if (pending) { resend(); } else if (resending) { sendKept(); } });
   window.addEventListener("beforeunload", function (evt) {
-    if (pending) { evt.preventDefault(); evt.returnValue = ""; }  // kept anyway; the browser asks
+    if (pending || resending) { evt.preventDefault(); evt.returnValue = ""; }  // kept anyway; the browser asks
   });
   function sendKept() {
     var kept = null;
@@ -127,7 +132,9 @@
     if (!kept || kept.page !== location.pathname || !kept.action || !document.getElementById("game") || !window.htmx) {
       return;
     }
-    forget();  // sent once more: stored once by its entry_id, or refused with the news if the game moved on
+    // sent once more, kept until answered: stored once by its entry_id, or refused with the news
+    // if the game moved on; failing again, it is tried again with the connection banner
+    resending = true;
     htmx.ajax("POST", kept.action, { target: "#game", swap: "outerHTML", values: kept.values });
   }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", sendKept); } else { sendKept(); }
@@ -135,7 +142,7 @@
   // would be gone, and the entry with it): the retry comes first, and its answer (the entry
   // stored, or the other phone's news with a notice) redraws the screen.
   document.body.addEventListener("htmx:beforeRequest", function (evt) {
-    if (pending && evt.detail.elt && evt.detail.elt.id === "poller") { evt.preventDefault(); }
+    if ((pending || resending) && evt.detail.elt && evt.detail.elt.id === "poller") { evt.preventDefault(); }
   });
 
   // After this phone's own entry, undo or correction, show the new screen from its top (both
