@@ -441,36 +441,79 @@ def backup_fields(game_ids: Sequence[str]) -> tuple[dict[str, dict[str, Any]], d
 def restore_aliases(logs: Sequence[Mapping[str, Any]], aliases: Any) -> None:
     """Before a backup's games are stored: each alias of the backup, and each seat whose typed
     name is not its person's (a rename), leads to that person here too, so the games attach to the
-    same people. A name this database already knows keeps its meaning (nothing is merged
-    unasked); malformed parts of the backup are ignored. No commit."""
-    pairs: list[tuple[Any, Any]] = list(aliases.items()) if isinstance(aliases, Mapping) else []
+    same people (a person is made under the backup's display name first). A name this database
+    already knows keeps its meaning (nothing is merged unasked); an alias that would seat one
+    person twice at a game of the file, or whose person plays no game of it, is left out;
+    malformed parts are ignored. No commit."""
+    games: list[list[tuple[str, str]]] = []  # per game: (typed name, person's name) by seat
     for log in logs:
         people = log.get("people") if isinstance(log, Mapping) else None
         typed = log.get("players") if isinstance(log, Mapping) else None
-        if isinstance(people, list) and isinstance(typed, list) and len(people) == len(typed):
-            pairs.extend(zip(typed, people))
-    for alias, person in pairs:
-        if not isinstance(alias, str) or not isinstance(person, str) or name_refusal(person) or name_refusal(alias):
+        if not isinstance(typed, list) or not all(isinstance(t, str) for t in typed):
             continue
-        key = person_key(alias)
-        if key == person_key(person) or db.session.scalar(select(Player.id).where(Player.normalized == key)):
+        if not (isinstance(people, list) and len(people) == len(typed) and all(isinstance(p, str) for p in people)):
+            people = typed
+        games.append(list(zip(typed, people)))
+    seated = {person_key(p) for game in games for _t, p in game}
+    wanted: dict[str, str] = {}  # alias key -> person's name
+    for alias, person in (aliases.items() if isinstance(aliases, Mapping) else ()):
+        if isinstance(alias, str) and isinstance(person, str) and person_key(person) in seated:
+            wanted.setdefault(person_key(alias), person)
+    for game in games:
+        for typed, person in game:
+            if person_key(typed) != person_key(person):
+                wanted.setdefault(person_key(typed), person)
+    for game in games:  # two seats of one game are two people: drop what would make them one
+        typed_keys = {person_key(t) for t, _p in game}
+        resolved = [person_key(wanted.get(person_key(t), t)) for t, _p in game]
+        for typed, _p in game:
+            target = person_key(wanted.get(person_key(typed), typed))
+            if target != person_key(typed) and (target in typed_keys or resolved.count(target) > 1):
+                wanted.pop(person_key(typed), None)
+    names = {person_key(t): t for game in games for t, _p in game}
+    for alias, person in aliases.items() if isinstance(aliases, Mapping) else ():
+        if isinstance(alias, str):
+            names.setdefault(person_key(alias), alias)
+    for game in games:  # a person under the backup's display name ("Cleo", typed "cleo")
+        for typed, person in game:
+            if person_key(typed) == person_key(person) and not name_refusal(person) and not _known(person_key(person)):
+                player_for(person)
+    for key, person in wanted.items():
+        alias = names.get(key)
+        if alias is None or name_refusal(alias) or name_refusal(person) or _known(key):
             continue
         kept = player_for(person)
         db.session.add(Player(name=" ".join(alias.split())[:MAX_NAME], normalized=key, created=utcnow(),
                               merged_into=kept.id))
         db.session.flush()
+    for game in games:  # and whatever the file chains: never one person in two seats
+        seats = [player_for(t) for t, _p in game if not name_refusal(t)]
+        if len({p.id for p in seats}) < len(seats):
+            for typed, _p in game:
+                alias = db.session.scalar(select(Player).where(Player.normalized == person_key(typed),
+                                                               Player.merged_into.is_not(None)))
+                if alias is not None and person_key(typed) in wanted:
+                    db.session.delete(alias)
+            db.session.flush()
+
+
+def _known(key: str) -> bool:
+    return db.session.scalar(select(Player.id).where(Player.normalized == key)) is not None
 
 
 def restore_series(created: Mapping[str, Any]) -> None:
     """After a backup's games are stored: the games just created that the backup puts in one
-    "best of N" series (``series.id`` of the backup) are one series here. No commit."""
+    "best of N" series (``series.id``, N 3, 5 or 7) and that seat the same people are one series
+    here; anything else is left a game of its own. No commit."""
+    seats = seats_of(list(created))
     sessions: dict[Any, TableSession] = {}
     for game_id, series in created.items():
-        if not isinstance(series, Mapping) or isinstance(series.get("id"), (dict, list)):
+        if not isinstance(series, Mapping):
             continue
-        best_of = series.get("best_of")
-        best_of = best_of if best_of in BEST_OF else None
-        key = (series.get("id"), best_of)
+        best_of, sid = series.get("best_of"), series.get("id")
+        if isinstance(best_of, bool) or best_of not in BEST_OF or not isinstance(sid, (int, str)) or isinstance(sid, bool):
+            continue
+        key = (sid, best_of, frozenset(p.id for p in seats.get(game_id, [])))
         if key not in sessions:
             sessions[key] = TableSession(best_of=best_of, created=utcnow())
             db.session.add(sessions[key])

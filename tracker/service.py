@@ -796,10 +796,11 @@ def _result_text(players: Sequence[str], result: Any) -> Phrase:
     return Phrase(N_("%(names)s won after %(n)s turns"), names=" & ".join(names), n=turns)
 
 
-def import_log(log: Any) -> tuple[GameView, bool]:
+def import_log(log: Any, *, commit: bool = True) -> tuple[GameView, bool]:
     """Store a game from its log; returns ``(view, created)``.
 
-    A log whose ``id`` is already stored is not imported again (``created`` is False).
+    A log whose ``id`` is already stored is not imported again (``created`` is False). With
+    ``commit`` False the game is only flushed: the caller commits a whole file at once.
     Raises ``RuleError``: ``bad_log`` (malformed: its setup, id or an event that is no entry at
     all), ``import_mismatch`` (an event the rules refuse, or a replay whose outcome differs from
     ``result``).
@@ -835,6 +836,10 @@ def import_log(log: Any) -> tuple[GameView, bool]:
     db.session.add(row)
     for seq, ev in enumerate(parsed, start=1):
         db.session.add(Event(game_id=row.id, seq=seq, data=events[seq - 1], created=started))
+    if not commit:
+        people.attach(row)
+        db.session.flush()
+        return GameView(row=row, events=tuple(parsed), state=state), True
     try:
         people.attach(row)
         db.session.commit()
@@ -859,8 +864,9 @@ def _same_game(row: Game, kind: str, setup: Mapping[str, Any], events: list[dict
 def _stored_same_game(kind: str, setup: Mapping[str, Any], events: list[dict[str, Any]], started: datetime) -> str | None:
     """The id of a stored game that an id-less log records (see ``_same_game``), found by its
     start: an export gives it to the second, the database keeps a finer time."""
+    second = started.replace(microsecond=0)  # (a file may give a fraction of it)
     rows = db.session.scalars(select(Game).where(
-        Game.game == kind, Game.started >= started, Game.started < started + timedelta(seconds=1)))
+        Game.game == kind, Game.started >= second, Game.started < second + timedelta(seconds=1)))
     return next((row.id for row in rows if _same_game(row, kind, setup, events)), None)
 
 
@@ -933,30 +939,47 @@ def import_any(data: Any) -> tuple[int, int]:
             check_log(log)
         except RuleError as exc:
             raise RuleError(exc.code, N_("Game %(n)s of the file: %(reason)s"), exc.rule, n=i, reason=exc.message) from exc
-    if backup:  # a history backup's people: its aliases and renames lead to the same persons here
-        people.restore_aliases(logs, data.get("aliases"))
     created = existing = 0
     series: dict[str, Any] = {}
     made: list[tuple[Game, Any]] = []
-    for log in logs:
-        view, new = import_log(log)
-        if new:
-            created += 1
-            if log.get("deleted"):
-                view.row.deleted_at = utcnow()
-                db.session.commit()
-            if backup and log.get("series") is not None:
-                series[view.row.id] = log["series"]
-            made.append((view.row, log.get("next_game") if backup else None))
-        else:
-            existing += 1
-    people.restore_series(series)
-    for row, next_id in made:  # the game each table started next, when it came along
-        if isinstance(next_id, str) and is_game_id(next_id) and row.next_game_id is None \
-                and db.session.get(Game, next_id) is not None:
-            row.next_game_id = next_id
-    db.session.commit()
+    try:  # the whole file or nothing
+        if backup:  # a history backup's people: its aliases and renames lead to the same persons here
+            people.restore_aliases(logs, data.get("aliases"))
+        for i, log in enumerate(logs, start=1):
+            try:
+                view, new = import_log(log, commit=False)
+            except RuleError as exc:
+                raise RuleError(exc.code, N_("Game %(n)s of the file: %(reason)s"), exc.rule, n=i, reason=exc) from exc
+            if new:
+                created += 1
+                if log.get("deleted") is True:
+                    view.row.deleted_at = utcnow()
+                if backup and log.get("series") is not None:
+                    series[view.row.id] = log["series"]
+                made.append((view.row, log.get("next_game") if backup else None))
+            else:
+                existing += 1
+        people.restore_series(series)
+        for row, next_id in made:  # the game each table started next, when it came along
+            _restore_next_game(row, next_id)
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
     return created, existing
+
+
+def _restore_next_game(row: Game, next_id: Any) -> None:
+    """A backup's ``next_game`` of a game just restored: kept when it names another stored game
+    of the same people, started after it (a table's next game), else ignored."""
+    if not isinstance(next_id, str) or not is_game_id(next_id) or next_id == row.id or row.next_game_id:
+        return
+    following = db.session.get(Game, next_id)
+    if following is None or following.started < row.started:
+        return
+    seats = people.seats_of([row.id, next_id])
+    if {p.id for p in seats[row.id]} == {p.id for p in seats[next_id]}:
+        row.next_game_id = next_id
 
 
 def check_log(log: Any) -> Any:

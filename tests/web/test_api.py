@@ -554,7 +554,11 @@ HIDDEN = "A name cannot hold invisible or control characters (a zero-width space
 @pytest.mark.parametrize("players, message", [
     (["Ana\ud800", "Ben"], HIDDEN), (["\u200b", "Ben"], HIDDEN), (["Ana\u0000", "Ben"], HIDDEN),
     (["\u202eanA", "Ben"], HIDDEN), (["Ana\u200b", "Ben"], HIDDEN),
-    (["a\nb", "Ben"], "A name is one line."),
+    (["a\nb", "Ben"], "A name is one line."), (["Ana\u2028Ben", "Cho"], "A name is one line."),
+    (["Ana\x85Ben", "Cho"], "A name is one line."),
+    (["\u3164", "Ben"], "Each player needs a name of 1 to 40 characters."),
+    (["\u2800\u115f", "Ben"], "Each player needs a name of 1 to 40 characters."),
+    (["Bob", "Bob\u200c"], "Each player needs a different name."), (["Bob", "Bob\ufe0f"], "Each player needs a different name."),
     (["👩‍👩‍👧‍👦" * 10, "Ben"], "Each player needs a name of 1 to 40 characters (an emoji can count as several)."),
     ([" ", "Ben"], "Each player needs a name of 1 to 40 characters."),
     ([7, "Ben"], "A player's name is text."),

@@ -686,3 +686,58 @@ def test_a_duel_and_a_splendor_game_of_one_evening_are_not_one_score(client):
     assert page.count('<section class="night') == 2 and re.findall(r'data-field="tally">([^<]+)<', page) == [
         "Ana 2 – 0 Ben"]  # the two Duels (Ana wins both); the Splendor game stands alone
     assert "Tonight:" not in client.get(f"/games/{splendor['id']}").get_data(as_text=True)
+
+
+def _backup(*games, aliases=None) -> dict:
+    return {"format": "splendor-tracker-history/1", "aliases": aliases or {}, "games": list(games)}
+
+
+def test_a_hostile_or_broken_backup_never_seats_one_person_twice_nor_half_imports(client):
+    """A backup's extra fields are checked as the app's own would be: an alias that would seat
+    one person twice, a series of other people's games, a next game of another table or of
+    itself, a series of no known length, a truthy "deleted" are left out; a game refused late
+    (its time, another game's id) leaves nothing of the file stored."""
+    swapped = fixture_log("own-prestige.json", ["Kai", "Lou"], "2026-11-01T19:00:00Z")
+    swapped["people"] = ["Lou", "Kai"]
+    twice = fixture_log("own-crowns.json", ["Max", "Ned"], "2026-11-02T19:00:00Z")
+    twice["people"] = ["Zed", "Zed"]
+    pat = fixture_log("own-color.json", ["Pat", "Quin"], "2026-11-03T19:00:00Z")
+    ray = fixture_log("duel-1102.json", ["Ray", "Sam"], "2026-11-03T20:00:00Z")
+    pat["id"], ray["id"] = "A" * 32, "B" * 32
+    pat["series"] = ray["series"] = {"id": 7, "best_of": 3}
+    pat["next_game"], ray["next_game"] = pat["id"], pat["id"]
+    loose = fixture_log("duel-1012.json", ["Tia", "Uma"], "2026-11-04T19:00:00Z")
+    loose["series"], loose["deleted"] = {"id": None, "best_of": "3"}, "no"
+    resp = upload(client, _backup(swapped, twice, pat, ray, loose, aliases={"Max": "Zed", "Ned": "Zed"}))
+    assert "Imported 5 game(s)" in resp.get_data(as_text=True)
+    names = re.findall(r'href="/players/\d+">([^<]+)<', client.get("/players").get_data(as_text=True))
+    assert sorted(names) == ["Kai", "Lou", "Max", "Ned", "Pat", "Quin", "Ray", "Sam", "Tia", "Uma"]
+    page = client.get("/history").get_data(as_text=True)
+    assert "best of 3" in page and page.count("best of 3") == 2  # Pat–Quin and Ray–Sam each their own
+    assert "Pat 1 – 0 Quin" in page or "Pat 0 – 1 Quin" in page
+    assert 'id="next-game"' not in client.get(f"/games/{pat['id']}").get_data(as_text=True)
+    assert 'id="next-game"' not in client.get(f"/games/{ray['id']}").get_data(as_text=True)
+    assert len(client.get("/api/games").get_json()) == 5  # none deleted
+    # a file refused on its second game stores nothing of its first, nor its aliases
+    first = fixture_log("own-prestige.json", ["Hal", "Ivy"], "2026-11-05T19:00:00Z")
+    first["series"] = {"id": 1, "best_of": 3}
+    second = fixture_log("own-crowns.json", ["Hal", "Ivy"], "2026-11-06T19:00:00Z")
+    for broken in ({"started": "not a time"}, {"finished": "2026-11-06T18:00:00Z"}, {"id": pat["id"]}):
+        resp = upload(client, _backup(first, {**second, **broken}, aliases={"Halbert": "Hal"}))
+        assert resp.status_code == 422 and "Game 2 of the file" in resp.get_data(as_text=True), broken
+        assert len(client.get("/api/games").get_json()) == 5
+        assert "Hal" not in client.get("/players").get_data(as_text=True)
+    # an empty backup changes nothing
+    assert "Imported 0 game(s)" in upload(client, _backup(aliases={"Ghost": "Phantom"})).get_data(as_text=True)
+    assert "Phantom" not in client.get("/players").get_data(as_text=True)
+
+
+def test_a_rename_of_case_only_survives_a_restore(client, tmp_path):
+    import_log(client, fixture_log("own-prestige.json", ["cleo", "Dan"], "2026-11-01T19:00:00Z"))
+    cleo = re.search(r'href="/players/(\d+)">cleo<', client.get("/players").get_data(as_text=True))[1]
+    assert client.post(f"/players/{cleo}/rename", data={"name": "Cleo"}).status_code == 303
+    backup = client.get("/history/export.json").get_data()
+    with fresh_server(tmp_path / "case.sqlite3") as other:
+        upload(other, backup)
+        assert re.findall(r'href="/players/\d+">([^<]+)<', other.get("/players").get_data(as_text=True)) == [
+            "Cleo", "Dan"]

@@ -47,7 +47,7 @@ def name_refusal(value: Any, max_len: int = MAX_NAME) -> str | None:
     if not isinstance(value, str):
         return N_("A player's name is text.")
     text = value.strip()
-    if "\n" in text or "\r" in text:
+    if any(ch in _LINE_BREAKS for ch in text):
         return N_("A name is one line.")
     if len(text) > max_len:
         return N_("Each player needs a name of 1 to %(max)s characters (an emoji can count as several).")
@@ -58,15 +58,26 @@ def name_refusal(value: Any, max_len: int = MAX_NAME) -> str | None:
     return None
 
 
+#: Characters that end a line: a name is one line.
+_LINE_BREAKS = frozenset("\n\r\x0b\x0c\x85\u2028\u2029")
+#: Letters that draw nothing (Hangul fillers, the blank Braille pattern): not a visible name.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+#: Marks that join or vary what is drawn without changing the name a person reads ("Bob" and
+#: "Bob" + zero-width non-joiner read the same: two seats at setup). Stored people keep ``person_key``.
+_INVISIBLE_MARKS = dict.fromkeys([0x200C, 0x200D, 0x034F, *range(0xFE00, 0xFE10)])
+
+
 def is_visible(text: str) -> bool:
-    """True when ``text`` has at least one letter, digit, punctuation mark or symbol."""
-    return any(unicodedata.category(ch)[0] in "LNPS" for ch in text)
+    """True when ``text`` has at least one letter, digit, punctuation mark or symbol that draws
+    something (not a Hangul filler or blank Braille pattern)."""
+    return any(unicodedata.category(ch)[0] in "LNPS" and ch not in _BLANK_LETTERS for ch in text)
 
 
 def person_key(name: str) -> str:
     """The form a typed name is matched to a person on: NFKC (width, compatibility forms),
     case-folded, inner spaces collapsed ("Ｋim" and "kim", "Jo  Jo" and "jo jo" are one)."""
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
 
 
 def player_names(players: Any, seats: Sequence[int], rule: str) -> list[str]:
@@ -86,6 +97,6 @@ def player_names(players: Any, seats: Sequence[int], rule: str) -> list[str]:
         if refusal is not None:
             raise RuleError("bad_setup", refusal, rule, max=MAX_NAME)
         names.append(unicodedata.normalize("NFC", name.strip()))  # "é" typed either way is one name
-    if len({person_key(n) for n in names}) != len(names):  # the same person however typed
+    if len({person_key(n.translate(_INVISIBLE_MARKS)) for n in names}) != len(names):  # one person however typed
         raise RuleError("bad_setup", N_("Each player needs a different name."), rule)
     return names
