@@ -173,7 +173,7 @@ def describe(event: Event, before: Any, after: Any, *, consequences: bool = True
         elif royal.ability == "steal_token":
             text += " " + _("Nothing to steal: %(other)s holds no gem or pearl.", other=other)
     elif isinstance(event, TakeNoble):
-        text = _("%(name)s welcomed noble %(noble)s (3 prestige).", name=who, noble=noble_name(event.noble))
+        text = _("%(name)s welcomed noble %(noble)s (+3 prestige).", name=who, noble=noble_name(event.noble))
     elif isinstance(event, Discard):
         if getattr(before, "game", "duel") == "splendor":  # classic Splendor has no bag (S-3.1)
             text = _("%(name)s returned %(tokens)s to the supply.", name=who, tokens=token_list(event.tokens))

@@ -775,9 +775,12 @@ def sheet_for(view: GameView, wanted: str | None) -> str:
 
 def alerts(view: GameView) -> list[dict[str, Any]]:
     """The alerts the last write raised (GAME-LOG.md kinds), translated. ``toast`` is False for
-    one the screen states itself (a prompt still due, the victory banner): it is felt and read
-    out, not drawn over the screen."""
+    one the screen states itself (a prompt still due, the victory banner, the visit of the noble
+    just chosen, which the entry's own toast says): it is felt and read out, not drawn over the
+    screen."""
     state = view.state
     stated = (("victory",) if state.winner is not None else ()) + (narrate.PROMPT_ALERTS if state.pending else ())
+    if view.events and view.events[-1].type == "take_noble":  # the entry's own toast says the visit
+        stated += ("noble_visit",)
     return [{"kind": a.kind, "player": a.player, "message": tr(a.template, a.params), "toast": a.kind not in stated}
             for a in state.alerts]

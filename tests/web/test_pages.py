@@ -133,7 +133,7 @@ def test_the_buy_sheet_shows_costs_after_bonuses_and_prefills_the_payment(client
     log["result"] = None
     state = client.post("/api/games/import", json=log).get_json()
     body = client.get(f"/games/{state['id']}/sheet/buy?src=2&card=D2-02", headers=HX).get_data(as_text=True)
-    assert "Buy D2-02" in body and 'data-steal="blue"' in body
+    assert "Buy this card" in body and 'data-steal="blue"' in body
     event = json.loads(re.search(r'name="event" value="([^"]*)"', body).group(1).replace("&#34;", '"'))
     assert event["payment"] == {"blue": 1, "red": 1} and event["card"] == "D2-02"
 

@@ -110,7 +110,10 @@ def test_the_noble_choice_opens_when_several_qualify(client):
     tile = " ".join(f"{'WUGRK'['white blue green red black'.split().index(k)]}{n}"
                     for k, n in catalog.nobles()[event["noble"]].requires.items() if n)
     # said once (not again as "visits"), by its requirement as on the tile, not by its catalogue id
-    assert toast.count(tile) == 1 and f"welcomed noble {tile}" in toast and event["noble"] not in toast
+    assert toast.count(tile) == 1 and f"welcomed noble {tile} (+3 prestige)" in toast and event["noble"] not in toast
+    # and no second toast of the same visit (the alert is read out, not drawn)
+    drawn = re.findall(r'<p class="alert alert-(\w+)"', resp.get_data(as_text=True))
+    assert "noble_visit" not in drawn and 'alert-noble_visit visually-hidden' in resp.get_data(as_text=True)
 
 
 @pytest.mark.parametrize("sheet", ["take", "buy", "reserve", "correction"])
