@@ -608,3 +608,15 @@ def test_the_buy_and_reserve_sheets_say_whose_they_are(client):
     assert "<h3 class=\"sheet-for\">Ben buys: costs after Ben's bonuses</h3>" in buy
     reserve = client.get(f"/games/{game['id']}/sheet/reserve", headers=HX).get_data(as_text=True)
     assert '<h3 class="sheet-for">Ben reserves a card</h3>' in reserve
+
+
+def test_the_home_page_offers_the_other_language_where_a_first_visit_looks(client):
+    import flask_babel
+
+    page = client.get("/").get_data(as_text=True)
+    assert re.search(r'id="home-lang" lang="ko" href="/settings\?lang=ko&amp;next=/">한국어</a>', page)
+    switched = client.get("/settings?lang=ko&next=/")
+    assert switched.status_code in (302, 303) and switched.headers["Location"].endswith("/")
+    flask_babel.refresh()
+    page = client.get("/").get_data(as_text=True)
+    assert re.search(r'id="home-lang" lang="en" href="/settings\?lang=en&amp;next=/">English</a>', page)
