@@ -348,6 +348,30 @@ def _api(page: Page, base: str, event: dict) -> dict:
     return resp.json()
 
 
+def test_a_card_chosen_to_buy_survives_the_other_phone_recording_a_privilege_of_the_same_turn(
+        browser: Browser, live_server: str):
+    """Ana has chosen a card on her Buy sheet; Ben's phone records her privilege (the move is
+    still to come): her sheet comes back with that card chosen, drawn for the new position. Once
+    her move is recorded (the turn moves on) her screen shows from its top, whose turn first."""
+    ana_phone = phone(browser)
+    start(ana_phone, live_server)
+    _api(ana_phone, live_server, {"type": "correction", "player": 0, "set": {"privileges": 1}})
+    ana_phone.reload()
+    ana_phone.locator("#action-buy").click()
+    card = ana_phone.locator("#sheet .grid a.card").first
+    card_id = card.get_attribute("data-card")
+    card.click()
+    expect(ana_phone.locator(f'#sheet .selected-card [data-card="{card_id}"]')).to_be_visible()
+    _api(ana_phone, live_server, {"type": "use_privileges", "player": 0, "tokens": {"red": 1}})
+    expect(ana_phone.locator(".alert-done")).to_contain_text("Ana used 1 privilege", timeout=3500)
+    expect(ana_phone.locator(f'#sheet .selected-card [data-card="{card_id}"]')).to_be_visible(timeout=3000)
+    ana_phone.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    _api(ana_phone, live_server, {"type": "take_tokens", "player": 0, "tokens": {"blue": 1}})
+    expect(ana_phone.locator(".whose-turn")).to_have_text("Ben's turn", timeout=3500)
+    ana_phone.wait_for_function("() => window.scrollY === 0")
+    expect(ana_phone.locator(".whose-turn")).to_be_in_viewport()
+
+
 def test_a_privilege_the_other_phone_recorded_is_not_offered_again_with_its_pick(browser: Browser, live_server: str):
     """Ana's phone has red picked on the privileges sheet; Ben's phone records that very use.
     Her screen shows it, and her sheet does not come back with red picked and a live save

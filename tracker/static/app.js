@@ -175,15 +175,21 @@
 
   // The other phone's entry redraws this screen (a poll): a sheet this phone had open to plan
   // its move (buy, reserve, privileges, fix) opens again, drawn for the new position, unless the
-  // rules raised a prompt. What was picked on it comes back only when that entry was a fix
-  // (a correction) in the same turn; after any other entry (a privilege used, a move, an extra
-  // turn begun) only the browsing does (a level, a colour): the same plan saved again would
-  // record the move twice. This phone's own entry or undo starts from the default sheet.
+  // rules raised a prompt (when the turn moved on, the screen shows from its top). What was
+  // picked on it comes back when that entry was a fix (a correction), or a privilege used or the
+  // board refilled in the same turn while a card was being chosen (the move is still to come);
+  // after the move itself only the
+  // browsing does (a level, a colour): the same plan saved again would record the move twice.
+  // This phone's own entry or undo starts from the default sheet.
   var openSheet = null;
   var turnBefore = null;
   function turnShown() {
     var game = document.getElementById("game");
     return game ? game.getAttribute("data-turn") : null;
+  }
+  function partOfTurnSince() {  // a privilege used or the board refilled: the turn's action is still to come
+    var game = document.getElementById("game");
+    return !!game && /^(use_privileges|replenish)$/.test(game.getAttribute("data-last") || "") && turnShown() === turnBefore;
   }
   function onlyFixedSince() {
     var game = document.getElementById("game");
@@ -289,7 +295,13 @@
     }
     if (!document.querySelector("#sheet [data-sheet]") || document.querySelector("#sheet .prompt")) { return; }
     if (!openSheet || !isPoll(path)) { return; }
-    if (!onlyFixedSince()) { openSheet = browsingOnly(openSheet); }
+    if (turnShown() !== turnBefore) {
+      // the turn moved on: the screen shows from its top (whose turn, what changed), not the
+      // middle of a card grid now drawn for the player to act
+      window.scrollTo(0, 0);
+    }
+    var moveToCome = partOfTurnSince() && /\/sheet\/(buy|reserve)\b/.test(openSheet);  // (a privilege pick is spent)
+    if (!onlyFixedSince() && !moveToCome) { openSheet = browsingOnly(openSheet); }
     if (!openSheet) { return; }
     htmx.ajax("GET", openSheet, { target: "#sheet" });
   });
