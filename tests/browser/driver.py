@@ -11,6 +11,11 @@ from playwright.sync_api import Page, expect
 GEM_AND_PEARL = ("white", "blue", "green", "red", "black", "pearl")
 
 
+def settled(page: Page) -> None:
+    """Wait until a tap counts: not within the moment after a poll redrew the screen."""
+    page.wait_for_function("() => !document.body.classList.contains('just-redrawn')")
+
+
 class Table:
     """A game screen open in ``page``; ``version`` follows the game's write counter."""
 
@@ -34,8 +39,14 @@ class Table:
     def _sheet_ready(self, name: str) -> None:
         expect(self.page.locator(f'#sheet [data-sheet="{name}"]')).to_be_visible()
 
+    def settled(self) -> None:
+        """Wait out the moment after the other phone's entry redrew the screen, when a tap is
+        taken as aimed at the screen before and does nothing (app.js)."""
+        settled(self.page)
+
     def open(self, action: str) -> None:
         """Tap an entry tab (take, buy, reserve, privileges, correction)."""
+        self.settled()
         self.page.locator(f"#action-{action}").click()
         self._sheet_ready(action)
 
@@ -68,6 +79,7 @@ class Table:
 
     def enter(self, event: dict) -> None:
         """Enter one event by tapping; raises if the screen refuses it."""
+        self.settled()
         kind = event["type"]
         if kind == "take_tokens":
             self.open("take")

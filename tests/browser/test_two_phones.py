@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from driver import Table
+from driver import Table, settled
 from playwright.sync_api import Browser, Page, expect
 
 pytestmark = pytest.mark.browser
@@ -92,6 +92,7 @@ def test_tokens_half_picked_survive_a_fix_on_the_other_phone_but_not_a_new_turn(
     assert ana_phone.request.post(f"{live_server}/api/games/{gid}/events", data=fix).ok
     expect(ana_phone.locator("#game")).to_have_attribute("data-version", "1", timeout=3500)
     expect(ana_phone.locator(".pick-chosen .chip-btn.chosen.gem-blue")).to_have_count(1)
+    settled(ana_phone)
     ana_phone.locator('.pick-source [data-kind="red"]').click()
     expect(ana_phone.locator(".pick-chosen .chip-btn.chosen")).to_have_count(2)
     ana_move = {"type": "take_tokens", "player": 0, "tokens": {"green": 1}}  # entered for her elsewhere
@@ -370,6 +371,27 @@ def test_a_card_chosen_to_buy_survives_the_other_phone_recording_a_privilege_of_
     expect(ana_phone.locator(".whose-turn")).to_have_text("Ben's turn", timeout=3500)
     ana_phone.wait_for_function("() => window.scrollY === 0")
     expect(ana_phone.locator(".whose-turn")).to_be_in_viewport()
+
+
+def test_a_tap_landing_as_the_other_phone_s_entry_redraws_the_screen_does_nothing(browser: Browser, live_server: str):
+    """Ana's phone: the other phone's entry arrives by poll; a tap within a moment of that redraw
+    was aimed at the screen before, so it picks nothing; a tap after it does."""
+    ana_phone = phone(browser)
+    start(ana_phone, live_server)
+    ana_phone.evaluate("""() => document.body.addEventListener('htmx:afterSwap', e => {
+        if ((e.detail.pathInfo.requestPath || '').indexOf('/poll') >= 0) {
+          const chip = document.querySelector('.pick-source a[data-kind="red"]');
+          if (chip) { chip.click(); }  // the finger already on its way
+        }
+      })""")
+    _api(ana_phone, live_server, {"type": "take_tokens", "player": 0, "tokens": {"blue": 1}})
+    expect(ana_phone.locator(".whose-turn")).to_have_text("Ben's turn", timeout=3500)
+    ana_phone.wait_for_timeout(300)
+    expect(ana_phone.locator(".pick-chosen .chip-btn")).to_have_count(0)
+    expect(ana_phone.locator(".alert-done")).to_be_visible()  # the toast stays to say what changed
+    ana_phone.wait_for_timeout(300)
+    ana_phone.locator('.pick-source a[data-kind="red"]').click()
+    expect(ana_phone.locator(".pick-chosen .chip-btn")).to_have_count(1)
 
 
 def test_a_privilege_the_other_phone_recorded_is_not_offered_again_with_its_pick(browser: Browser, live_server: str):

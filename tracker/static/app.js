@@ -358,9 +358,29 @@
   // The toasts sit above the action tabs, where the next sheet's save button lands: the first
   // tap or key after an entry (the table going on) clears them instead of waiting them out.
   function clearToasts() {
+    if (justRedrawn()) { return; }  // that tap is dropped (below): the toast says why the screen changed
     var alerts = document.getElementById("alerts");
     if (alerts && alerts.firstElementChild) { alerts.classList.add("cleared"); }
   }
+
+  // The other phone's entry redraws the screen under a finger: a tap landing within a moment of
+  // that redraw was aimed at the screen before (a discard chip becomes the next player's take
+  // chip), so it does nothing; the next tap, on what is now shown, does.
+  var redrawnAt = 0;
+  var REDRAW_GUARD_MS = 400;
+  function justRedrawn() { return Date.now() - redrawnAt < REDRAW_GUARD_MS; }
+  document.body.addEventListener("htmx:afterSwap", function (evt) {
+    var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
+    if (evt.detail.target && evt.detail.target.id === "game" && path && path.indexOf("/poll") >= 0) {
+      redrawnAt = Date.now();
+      document.body.classList.add("just-redrawn");  // (a class a test can wait on)
+      setTimeout(function () { if (!justRedrawn()) { document.body.classList.remove("just-redrawn"); } }, REDRAW_GUARD_MS + 10);
+    }
+  });
+  document.addEventListener("click", function (evt) {
+    var control = evt.target.closest ? evt.target.closest("#game a, #game button") : null;
+    if (control && justRedrawn()) { evt.preventDefault(); evt.stopImmediatePropagation(); }
+  }, true);
   document.addEventListener("pointerdown", clearToasts, true);
   document.addEventListener("keydown", clearToasts, true);
 
