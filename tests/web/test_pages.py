@@ -620,3 +620,16 @@ def test_the_home_page_offers_the_other_language_where_a_first_visit_looks(clien
     flask_babel.refresh()
     page = client.get("/").get_data(as_text=True)
     assert re.search(r'id="home-lang" lang="en" href="/settings\?lang=en&amp;next=/">English</a>', page)
+
+
+def test_an_undo_that_lost_to_the_other_phone_s_entry_names_that_entry(client):
+    """Phone A asks to undo Ana's take while phone B records Ben's move: A's undo is refused and
+    says what B recorded, so A knows the entry now last is Ben's, not the one it meant."""
+    game = new_game(client, ("Ana", "Ben"))
+    form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}, 0)
+    form_post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}}, 1, entry_id="b1")
+    late = client.post(f"/games/{game['id']}/undo", data={"expected_version": "1"}, headers=HX)
+    body = late.get_data(as_text=True)
+    assert late.status_code == 409
+    assert "Another phone recorded an entry first, so nothing was undone: Ben took 1 blue." in body
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 2

@@ -300,6 +300,8 @@ CONFLICT_NOTICE = N_("Another phone recorded this first: %(entry)s The screen is
 OVER_CONFLICT_NOTICE = N_("Another phone recorded this first: %(entry)s The game is over; nothing more is recorded.")
 UNDO_CONFLICT_NOTICE = N_("The game changed on another phone first, so nothing was undone. "
                           "The screen is up to date; check and try again.")
+UNDO_CONFLICT_ENTRY_NOTICE = N_("Another phone recorded an entry first, so nothing was undone: %(entry)s "
+                                "The screen is up to date; check and try again.")
 UNDO_TWICE_NOTICE = N_("Another phone undid that entry first; nothing more was undone.")
 UNDONE_FIRST_NOTICE = N_("Another phone undid an entry first, so this was not recorded. "
                          "The screen is up to date; check and try again.")
@@ -309,7 +311,10 @@ def _conflict_notice(view: service.GameView, undoing: bool) -> str:
     """What a phone whose write lost the race is told: what the other phone did, if it can be told."""
     undone_first = service.last_write_was_undo(view.row.id)
     if undoing:
-        return _(UNDO_TWICE_NOTICE) if undone_first else _(UNDO_CONFLICT_NOTICE)
+        if undone_first:
+            return _(UNDO_TWICE_NOTICE)
+        last = screen.last_entry(view)  # what got in first: the player knows whether to undo still
+        return _(UNDO_CONFLICT_ENTRY_NOTICE, entry=last) if last else _(UNDO_CONFLICT_NOTICE)
     if undone_first:
         return _(UNDONE_FIRST_NOTICE)
     last = screen.last_entry(view)
