@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from driver import Table
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -87,11 +88,8 @@ def test_the_undo_question_toasts_victory_and_long_sheets_face_the_player_they_c
                                                              "first_player": log["first_player"]}).json()["id"]
     table = "on" if ben == 1 else "turned"
     page.goto(f"{live_server}/settings?table={table}&next=/games/{gid}")
-    page.wait_for_function("() => window.htmx !== undefined")
     # Ana (near) takes on the screen: her toast faces her; Ben's turn now faces him
-    page.locator('.pick-source a[data-kind="red"]').click()
-    expect(page.locator(".pick-chosen .chip-btn")).to_have_count(1)
-    page.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    Table(page).enter({"type": "take_tokens", "player": 1 - ben, "tokens": {"red": 1}})
     expect(page.locator(".alert-done")).to_be_visible()
     assert not turned(page, "#alerts") and turned(page, "#turnbar")
     # Ben opens Buy (long: every level-1 card): it opens at its start on his side
