@@ -180,3 +180,23 @@ def test_a_prompt_owed_when_the_game_opens_is_brought_into_view(browser, live_se
     expect(prompt).to_be_in_viewport()
     assert page.evaluate("scrollY") > 0
     context.close()
+
+
+def test_no_toast_is_drawn_over_a_prompt_raised_by_the_other_phone(page: Page, live_server: str):
+    """The other phone records a purchase that reaches 3 crowns: this phone shows the royal-card
+    prompt and its choices with no toast over them; the purchase is still read out and logged."""
+    import json
+    from pathlib import Path
+
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / "duel-1012.json").read_text())
+    body = {k: log[k] for k in ("format", "game", "players", "first_player")}
+    gid = page.request.post(live_server + "/api/games/import", data={**body, "events": log["events"][:44],
+                                                                      "result": None}).json()["id"]
+    page.goto(f"{live_server}/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    assert page.request.post(f"{live_server}/api/games/{gid}/events", data=log["events"][44]).ok
+    expect(page.locator('#sheet .prompt[data-sheet="royal"]')).to_be_visible(timeout=3500)
+    expect(page.locator(".alert-done")).to_have_count(1)
+    expect(page.locator(".alert-done")).to_be_hidden()
+    expect(page.locator("#announcer")).to_contain_text("bought")
+    expect(page.locator("#log summary")).to_contain_text("(45)")
