@@ -367,7 +367,7 @@ def _single_winner(winner: Any) -> int | str:
     """The seat of a game's one winner (Duel, or Splendor without a shared win), else ''."""
     if winner is None:
         return ""
-    seats = [winner.player] if hasattr(winner, "player") else list(winner.players)
+    seats = _winning_seats(winner)
     return seats[0] if len(seats) == 1 else ""
 
 

@@ -836,14 +836,15 @@ def import_log(log: Any, *, commit: bool = True) -> tuple[GameView, bool]:
     db.session.add(row)
     for seq, ev in enumerate(parsed, start=1):
         db.session.add(Event(game_id=row.id, seq=seq, data=events[seq - 1], created=started))
-    if not commit:
-        people.attach(row)
-        db.session.flush()
-        return GameView(row=row, events=tuple(parsed), state=state), True
     try:
         people.attach(row)
-        db.session.commit()
+        if commit:
+            db.session.commit()
+        else:
+            db.session.flush()
     except IntegrityError:
+        if not commit:  # the caller's file: it rolls back the whole of it
+            raise
         db.session.rollback()
         if log_id is not None and db.session.get(Game, log_id) is not None:
             return load(log_id), False

@@ -79,7 +79,6 @@ def person_key(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
-
 def player_names(players: Any, seats: Sequence[int], rule: str) -> list[str]:
     """Validate the names entered at setup: ``seats`` lists the allowed player counts.
 

@@ -94,7 +94,7 @@
   }
   function keep(form) {
     try {
-      sessionStorage.setItem(KEPT, JSON.stringify({ page: location.pathname, action: form.getAttribute("hx-post"),
+      sessionStorage.setItem(KEPT, JSON.stringify({ action: form.getAttribute("hx-post"),
         values: Object.fromEntries(new FormData(form)) }));
     } catch (e) { /* no storage: the retry below still runs while the page stays */ }
   }
@@ -129,7 +129,7 @@
   function sendKept() {
     var kept = null;
     try { kept = JSON.parse(sessionStorage.getItem(KEPT) || "null"); } catch (e) { kept = null; }
-    if (!kept || kept.page !== location.pathname || !kept.action || !document.getElementById("game") || !window.htmx) {
+    if (!kept || !kept.action || !document.getElementById("game") || !window.htmx) {
       return;
     }
     // sent once more, kept until answered: stored once by its entry_id, or refused with the news
@@ -366,16 +366,15 @@
   // The other phone's entry redraws the screen under a finger: a tap landing within a moment of
   // that redraw was aimed at the screen before (a discard chip becomes the next player's take
   // chip), so it does nothing; the next tap, on what is now shown, does.
-  var redrawnAt = 0;
   var REDRAW_GUARD_MS = 400;
-  function justRedrawn() { return Date.now() - redrawnAt < REDRAW_GUARD_MS; }
+  var guardTimer = null;
+  function justRedrawn() { return document.body.classList.contains("just-redrawn"); }
   document.body.addEventListener("htmx:afterSwap", function (evt) {
     var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
-    if (evt.detail.target && evt.detail.target.id === "game" && path && path.indexOf("/poll") >= 0) {
-      redrawnAt = Date.now();
-      document.body.classList.add("just-redrawn");  // (a class a test can wait on)
-      setTimeout(function () { if (!justRedrawn()) { document.body.classList.remove("just-redrawn"); } }, REDRAW_GUARD_MS + 10);
-    }
+    if (!evt.detail.target || evt.detail.target.id !== "game" || !isPoll(path)) { return; }
+    document.body.classList.add("just-redrawn");
+    clearTimeout(guardTimer);
+    guardTimer = setTimeout(function () { document.body.classList.remove("just-redrawn"); }, REDRAW_GUARD_MS);
   });
   document.addEventListener("click", function (evt) {
     var control = evt.target.closest ? evt.target.closest("#game a, #game button") : null;

@@ -309,15 +309,11 @@ UNDONE_FIRST_NOTICE = N_("Another phone undid an entry first, so this was not re
 
 def _conflict_notice(view: service.GameView, undoing: bool) -> str:
     """What a phone whose write lost the race is told: what the other phone did, if it can be told."""
-    undone_first = service.last_write_was_undo(view.row.id)
+    if service.last_write_was_undo(view.row.id):
+        return _(UNDO_TWICE_NOTICE if undoing else UNDONE_FIRST_NOTICE)
+    last = screen.last_entry(view)  # what got in first: the player knows whether to try again
     if undoing:
-        if undone_first:
-            return _(UNDO_TWICE_NOTICE)
-        last = screen.last_entry(view)  # what got in first: the player knows whether to undo still
         return _(UNDO_CONFLICT_ENTRY_NOTICE, entry=last) if last else _(UNDO_CONFLICT_NOTICE)
-    if undone_first:
-        return _(UNDONE_FIRST_NOTICE)
-    last = screen.last_entry(view)
     if last and view.state.winner is not None:  # nothing is left to try again
         return _(OVER_CONFLICT_NOTICE, entry=last)
     return _(CONFLICT_NOTICE, entry=last) if last else _("Another phone recorded an entry first; check and try again.")
