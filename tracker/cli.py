@@ -31,14 +31,16 @@ def register(app: Flask) -> None:
     @app.cli.command("import")
     @click.argument("path", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
     def import_command(path: str) -> None:
-        """Import a game log or a whole backup; games already stored are skipped."""
+        """Import a game log or a whole backup; games already stored are skipped (a stored game the
+        file has more entries of gets them)."""
         try:
             with click.open_file(path, encoding="utf-8") as f:
                 data = json.load(f)
         except (ValueError, RecursionError) as exc:
             raise click.ClickException(f"{path} is not JSON: {exc}") from exc
         try:
-            created, existing = service.import_any(data)
+            created, existing, extended = service.import_any(data)
         except RuleError as err:
             raise click.ClickException(f"refused ({err.code}): {err.message}") from err
-        click.echo(f"imported {created} game(s), {existing} already stored")
+        click.echo(f"imported {created} game(s), {existing} already stored"
+                   + (f", {extended} stored game(s) continued with later entries" if extended else ""))

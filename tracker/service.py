@@ -796,14 +796,21 @@ def _result_text(players: Sequence[str], result: Any) -> Phrase:
     return Phrase(N_("%(names)s won after %(n)s turns"), names=" & ".join(names), n=turns)
 
 
-def import_log(log: Any, *, commit: bool = True) -> tuple[GameView, bool]:
-    """Store a game from its log; returns ``(view, created)``.
+#: What an import did with a log: stored a new game, found it stored already, or found an
+#: earlier export of it stored and added the entries the log has beyond it.
+CREATED, STORED, EXTENDED = "created", "stored", "extended"
 
-    A log whose ``id`` is already stored is not imported again (``created`` is False). With
-    ``commit`` False the game is only flushed: the caller commits a whole file at once.
+
+def import_log(log: Any, *, commit: bool = True) -> tuple[GameView, str]:
+    """Store a game from its log; returns ``(view, outcome)``, ``outcome`` one of ``CREATED``,
+    ``STORED`` (the log's game is stored already: its id, or the same game spelled otherwise)
+    and ``EXTENDED`` (the stored game is the beginning of the log, an export made earlier in
+    the game: the log's later entries are added to it, one version each, as if recorded).
+
+    With ``commit`` False the game is only flushed: the caller commits a whole file at once.
     Raises ``RuleError``: ``bad_log`` (malformed: its setup, id or an event that is no entry at
     all), ``import_mismatch`` (an event the rules refuse, or a replay whose outcome differs from
-    ``result``).
+    ``result``), ``game_deleted`` (the log would add entries to a stored game that was deleted).
     """
     kind, setup, state, parsed = _replay_log(log)  # a stored id does not spare the checks
     logged_start = _parse_time(log.get("started"))
@@ -820,7 +827,7 @@ def import_log(log: Any, *, commit: bool = True) -> tuple[GameView, bool]:
                 raise RuleError("bad_log", N_("Another game is stored under this log's id (%(id)s): its players or "
                                               "entries differ. Remove the id to import this log as a game of its own."),
                                 id=log_id)
-            return load(log_id), False
+            return _extend(log_id, parsed, events, state, finished, commit)
     else:
         # the same game, however its file spells it, or the export of a stored game without its id
         log_id = archive.log_key(kind, setup, events, logged_start)
@@ -828,7 +835,7 @@ def import_log(log: Any, *, commit: bool = True) -> tuple[GameView, bool]:
         if stored_id is None and logged_start is not None:
             stored_id = _stored_same_game(kind, setup, events, logged_start)
         if stored_id is not None:
-            return load(stored_id), False
+            return _extend(stored_id, parsed, events, state, finished, commit)
     summary = _summary(state)
     if summary["finished"] is not None:  # when it ended is the log's to say: unknown is not "now"
         summary["finished"] = finished
@@ -847,9 +854,44 @@ def import_log(log: Any, *, commit: bool = True) -> tuple[GameView, bool]:
             raise
         db.session.rollback()
         if log_id is not None and db.session.get(Game, log_id) is not None:
-            return load(log_id), False
+            return load(log_id), STORED
         raise
-    return GameView(row=row, events=tuple(parsed), state=state), True
+    return GameView(row=row, events=tuple(parsed), state=state), CREATED
+
+
+def _extend(game_id: str, parsed: list[RuleEvent], events: list[dict[str, Any]], state: Any,
+            finished: datetime | None, commit: bool) -> tuple[GameView, str]:
+    """The stored game a log records (``_same_game``): as it is (``STORED``) when the log has no
+    entry beyond it, else with the log's later entries added (``EXTENDED``): one version and one
+    event row each, the listing summary of the log's final ``state`` (``finished`` as the log
+    says). Raises ``RuleError("game_deleted")`` for a deleted game (it records nothing until
+    restored) and ``VersionConflict`` when a phone wrote to the game meanwhile."""
+    view = load(game_id)
+    stored = len(view.events)
+    if len(parsed) <= stored:
+        return view, STORED
+    _refuse_deleted(view)
+    summary = _summary(state)
+    if summary["finished"] is not None:
+        summary["finished"] = finished
+    added = len(parsed) - stored
+    bumped = db.session.execute(
+        update(Game).where(Game.id == game_id, Game.version == view.version)
+        .values(version=view.version + added, **summary).execution_options(synchronize_session=False)
+    ).rowcount
+    if bumped != 1:
+        db.session.rollback()
+        raise _conflict(game_id)
+    last = db.session.scalar(select(func.coalesce(func.max(Event.seq), 0)).where(Event.game_id == game_id))
+    now = utcnow()
+    db.session.add_all(Event(game_id=game_id, seq=last + i, data=events[stored + i - 1], created=now)
+                       for i in range(1, added + 1))
+    if commit:
+        db.session.commit()
+    else:
+        db.session.flush()
+    db.session.expire(view.row)
+    return GameView(row=db.session.get(Game, game_id), events=tuple(parsed), state=state), EXTENDED
 
 
 def _same_game(row: Game, kind: str, setup: Mapping[str, Any], events: list[dict[str, Any]]) -> bool:
@@ -925,11 +967,13 @@ def export_history() -> dict[str, Any]:
     return {"format": HISTORY_FORMAT, "exported": _iso(utcnow()), "aliases": aliases, "games": games}
 
 
-def import_any(data: Any) -> tuple[int, int]:
-    """Import one game log or a whole history backup; returns ``(imported, already_stored)``.
+def import_any(data: Any) -> tuple[int, int, int]:
+    """Import one game log or a whole history backup; returns ``(imported, already_stored,
+    extended)``, ``extended`` counting stored games the file's logs added later entries to.
 
     Every log is checked first; if any does not replay, nothing is imported and its
-    ``RuleError`` (``bad_log`` / ``import_mismatch``) names it.
+    ``RuleError`` (``bad_log`` / ``import_mismatch``; ``game_deleted``, ``version_conflict``
+    when a game the file continues was deleted or written to meanwhile) names it.
     """
     backup = isinstance(data, Mapping) and data.get("format") == HISTORY_FORMAT
     logs = data.get("games") if backup else [data]
@@ -940,7 +984,7 @@ def import_any(data: Any) -> tuple[int, int]:
             check_log(log)
         except RuleError as exc:
             raise RuleError(exc.code, N_("Game %(n)s of the file: %(reason)s"), exc.rule, n=i, reason=exc.message) from exc
-    created = existing = 0
+    created = existing = extended = 0
     series: dict[str, Any] = {}
     made: list[tuple[Game, Any]] = []
     try:  # the whole file or nothing
@@ -948,10 +992,15 @@ def import_any(data: Any) -> tuple[int, int]:
             people.restore_aliases(logs, data.get("aliases"))
         for i, log in enumerate(logs, start=1):
             try:
-                view, new = import_log(log, commit=False)
+                view, outcome = import_log(log, commit=False)
             except RuleError as exc:
                 raise RuleError(exc.code, N_("Game %(n)s of the file: %(reason)s"), exc.rule, n=i, reason=exc) from exc
-            if new:
+            except VersionConflict:
+                raise RuleError("version_conflict", N_("Game %(n)s of the file: a phone recorded in it while the file "
+                                                       "was imported. Import the file again."), n=i) from None
+            if outcome == EXTENDED:
+                extended += 1
+            elif outcome == CREATED:
                 created += 1
                 if log.get("deleted") is True:
                     view.row.deleted_at = utcnow()
@@ -967,7 +1016,7 @@ def import_any(data: Any) -> tuple[int, int]:
     except BaseException:
         db.session.rollback()
         raise
-    return created, existing
+    return created, existing, extended
 
 
 def _restore_next_game(row: Game, next_id: Any) -> None:

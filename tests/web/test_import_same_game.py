@@ -119,3 +119,57 @@ def test_fields_added_to_the_result_are_not_compared_and_a_differing_result_says
     ko = client.post("/api/games/import", json=wrong, headers={"Accept-Language": "ko"}).get_json()["error"]["message"]
     assert "won after" not in ko and f"{truth['turns']}턴 뒤 {names[winner]} 승리" in ko
     assert _count(client) == 1
+
+
+def test_a_longer_export_of_a_stored_game_adds_its_later_entries(client):
+    """An export made at entry 20 was imported; the export made at the end adds the entries
+    after it (it had answered "already stored" and dropped them)."""
+    full = {**fixture_log("duel-1012.json", ["Ana", "Ben"], started="2026-11-20T19:00:00Z"), "id": "table-7-game-1-of-the-club-night"}
+    total = len(full["events"])
+    early = {**full, "events": full["events"][:20], "result": None, "finished": None}
+    first = _import(client, early)
+    assert first.status_code == 201 and first.get_json()["status"] == "active"
+    resp = _import(client, full)
+    state = resp.get_json()
+    assert resp.status_code == 200 and state["id"] == "table-7-game-1-of-the-club-night"
+    assert state["status"] == "finished" and state["winner"] == full["result"]["winner"]
+    assert state["version"] == total and state["turn"] == full["result"]["turns"]
+    assert client.get("/api/games/table-7-game-1-of-the-club-night/log").get_json()["events"] == full["events"]
+    assert [g["status"] for g in client.get("/api/games").get_json()] == ["finished"]
+    # the game goes on from there as any other: an undo takes back the last imported entry
+    undone = client.post("/api/games/table-7-game-1-of-the-club-night/undo", json={"expected_version": total}).get_json()
+    assert undone["status"] == "active" and undone["version"] == total + 1
+    assert len(client.get("/api/games/table-7-game-1-of-the-club-night/log").get_json()["events"]) == total - 1
+    # an export shorter than the game is already stored: nothing changes
+    assert _import(client, early).status_code == 200
+    assert len(client.get("/api/games/table-7-game-1-of-the-club-night/log").get_json()["events"]) == total - 1
+
+
+def test_an_id_less_longer_export_and_a_history_file_add_later_entries_and_say_so(client):
+    log = fixture_log("own-prestige.json", ["Cho", "Dan"], started="2026-11-29T10:00:00Z")
+    total = len(log["events"])
+    early = {**log, "events": log["events"][:6], "result": None}
+    early.pop("finished", None)
+    stored = _import(client, early).get_json()
+    page = client.post("/history/import", data={"file": (io.BytesIO(json.dumps(log).encode()), "g.json")},
+                       content_type="multipart/form-data", follow_redirects=True)
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200
+    assert "Imported 0 game(s); 0 already stored. 1 stored game got the later entries the file has of it." in text
+    assert _count(client) == 1
+    state = client.get(f"/api/games/{stored['id']}").get_json()
+    assert state["status"] == "finished" and state["version"] == total
+    assert len(client.get(f"/api/games/{stored['id']}/log").get_json()["events"]) == total
+
+
+def test_a_longer_export_of_a_deleted_game_is_refused_and_changes_nothing(client):
+    log = fixture_log("own-crowns.json", ["Eun", "Finn"], started="2026-11-28T10:00:00Z")
+    early = {**log, "events": log["events"][:5], "result": None, "id": "continued-game-0001-of-the-night"}
+    early.pop("finished", None)
+    stored = _import(client, early).get_json()
+    with client.application.app_context():
+        db.session.get(Game, stored["id"]).deleted_at = db.func.now()
+        db.session.commit()
+    resp = _import(client, {**log, "id": "continued-game-0001-of-the-night"})
+    assert resp.status_code in (409, 422) and resp.get_json()["error"]["code"] == "game_deleted"
+    assert len(client.get(f"/api/games/{stored['id']}/log").get_json()["events"]) == 5

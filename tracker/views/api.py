@@ -133,5 +133,5 @@ def game_log(game_id: str):  # type: ignore[no-untyped-def]
 
 @bp.post("/games/import")
 def import_game():  # type: ignore[no-untyped-def]
-    view, created = service.import_log(_body())
-    return jsonify(view.to_json(tr)), 201 if created else 200
+    view, outcome = service.import_log(_body())
+    return jsonify(view.to_json(tr)), 201 if outcome == service.CREATED else 200
