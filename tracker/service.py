@@ -894,10 +894,26 @@ def _extend(game_id: str, parsed: list[RuleEvent], events: list[dict[str, Any]],
     return GameView(row=db.session.get(Game, game_id), events=tuple(parsed), state=state), EXTENDED
 
 
+def _same_setup(stored: Mapping[str, Any], logged: Mapping[str, Any]) -> bool:
+    """True when two setups are one table's: the same start player, the same players seat by
+    seat as people are told apart (``person_key``: "ana" is Ana), the same nobles dealt in
+    any order (no entry depends on their order)."""
+    def nobles(setup: Mapping[str, Any]) -> Any:
+        dealt = setup.get("nobles")
+        return sorted(dealt, key=str) if isinstance(dealt, list) else dealt
+
+    players = [stored.get("players") or [], logged.get("players") or []]
+    return (stored.get("first_player") == logged.get("first_player") and nobles(stored) == nobles(logged)
+            and len(players[0]) == len(players[1])
+            and all(isinstance(a, str) and isinstance(b, str) and person_key(a) == person_key(b)
+                    for a, b in zip(*players)))
+
+
 def _same_game(row: Game, kind: str, setup: Mapping[str, Any], events: list[dict[str, Any]]) -> bool:
-    """True when stored ``row`` records the game of a log: the same kind and setup, and the
-    entries of one the beginning of the other's (a log exported earlier or later in the game)."""
-    if row.game != kind or any(row.setup.get(k) != setup.get(k) for k in archive.SETUP_FIELDS):
+    """True when stored ``row`` records the game of a log: the same kind and setup
+    (``_same_setup``), and the entries of one the beginning of the other's (a log exported
+    earlier or later in the game)."""
+    if row.game != kind or not _same_setup(row.setup, setup):
         return False
     stored = [event_to_dict(ev) for ev in load(row.id).events]
     shorter = min(len(stored), len(events))

@@ -173,3 +173,18 @@ def test_a_longer_export_of_a_deleted_game_is_refused_and_changes_nothing(client
     resp = _import(client, {**log, "id": "continued-game-0001-of-the-night"})
     assert resp.status_code in (409, 422) and resp.get_json()["error"]["code"] == "game_deleted"
     assert len(client.get(f"/api/games/{stored['id']}/log").get_json()["events"]) == 5
+
+
+def test_names_in_another_case_or_nobles_in_another_order_are_the_same_game(client):
+    """A stored Splendor game's log with its players' names typed in another case and its
+    nobles listed in another order records the same game: not stored twice."""
+    one = _import(client, fixture_log("splendor-133.json", ["Ana", "Ben", "Cho"], started="2026-11-27T19:00:00Z"))
+    exported = client.get(f"/api/games/{one.get_json()['id']}/log").get_json()
+    del exported["id"]
+    exported["players"] = ["ana", "BEN", "cho"]
+    exported["nobles"] = list(reversed(exported["nobles"]))
+    again = _import(client, exported)
+    assert again.status_code == 200 and again.get_json()["id"] == one.get_json()["id"] and _count(client) == 1
+    # other people in the same seats, or a different start player, are another game
+    other = {**exported, "players": ["Ana", "Ben", "Dae"]}
+    assert _import(client, other).status_code == 201 and _count(client) == 2
