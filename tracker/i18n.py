@@ -7,6 +7,7 @@ from typing import Any, Mapping
 from flask import Flask
 from flask_babel import get_translations, gettext
 from jinja2 import pass_context
+from markupsafe import Markup
 from jinja2.runtime import Context
 
 from .rules.errors import Phrase, RuleError
@@ -20,34 +21,53 @@ def _translations(context: Context) -> Any:
     return found if found is not None else get_translations()
 
 
+def _formatted(context: Context, text: str, variables: dict[str, Any]) -> Any:
+    """Jinja's "newstyle" gettext result: Markup when autoescaping (so the variables are escaped
+    as they are put in), formatted with ``variables``; a text without variables and without
+    ``%`` is the same either way and skips the formatting (most of a screen's labels)."""
+    if context.eval_ctx.autoescape:
+        text = Markup(text)
+    return text % variables if variables or "%" in text else text
+
+
+# Each is a template's ``_``/``gettext`` etc. in one call (Jinja's own newstyle callables go
+# through three: an alias, a wrapper, the translation): a game screen makes about sixty.
 @pass_context
-def _template_gettext(context: Context, string: str) -> str:
-    return _translations(context).ugettext(string)
+def _template_gettext(context: Context, string: str, **variables: Any) -> Any:
+    return _formatted(context, _translations(context).ugettext(string), variables)
 
 
 @pass_context
-def _template_ngettext(context: Context, singular: str, plural: str, n: int) -> str:
-    return _translations(context).ungettext(singular, plural, n)
+def _template_ngettext(context: Context, singular: str, plural: str, n: int, **variables: Any) -> Any:
+    variables.setdefault("num", n)
+    return _formatted(context, _translations(context).ungettext(singular, plural, n), variables)
 
 
 @pass_context
-def _template_pgettext(context: Context, ctx: str, string: str) -> str:
-    return _translations(context).upgettext(ctx, string)
+def _template_pgettext(context: Context, ctx: str, string: str, **variables: Any) -> Any:
+    variables.setdefault("context", ctx)
+    return _formatted(context, _translations(context).upgettext(ctx, string), variables)
 
 
 @pass_context
-def _template_npgettext(context: Context, ctx: str, singular: str, plural: str, n: int) -> str:
-    return _translations(context).unpgettext(ctx, singular, plural, n)
+def _template_npgettext(context: Context, ctx: str, singular: str, plural: str, n: int, **variables: Any) -> Any:
+    variables.setdefault("context", ctx)
+    variables.setdefault("num", n)
+    return _formatted(context, _translations(context).unpgettext(ctx, singular, plural, n), variables)
 
 
 def install_template_gettext(app: Flask) -> None:
-    """Templates' ``_()``/``gettext`` as Flask-Babel's, but taking the translations from the
-    template context when a view supplies them (a game screen calls ``_()`` about sixty times;
-    Flask-Babel looks the locale up again on every call). Call after ``Babel.init_app``."""
-    app.jinja_env.install_gettext_callables(
+    """Templates' ``_()``/``gettext`` as Flask-Babel's ("newstyle": formatted with their keyword
+    arguments, escaped), taking the translations from the template context when a view
+    supplies them (Flask-Babel looks the locale up again on every call) and each in one call
+    (``_`` is ``gettext`` itself, not Jinja's alias of it). Call after ``Babel.init_app``."""
+    env = app.jinja_env
+    env.install_gettext_callables(  # newstyle for ``{% trans %}``; replaced by ours just below
         gettext=_template_gettext, ngettext=_template_ngettext, newstyle=True,
         pgettext=_template_pgettext, npgettext=_template_npgettext,
     )
+    env.globals.update(_=_template_gettext, gettext=_template_gettext, ngettext=_template_ngettext,
+                       pgettext=_template_pgettext, npgettext=_template_npgettext)
 
 
 #: Parameters of the rules' messages that name a token kind ("red", "pearl").
@@ -68,6 +88,10 @@ def _param(name: str, value: Any) -> Any:
         return tr(value.template, value.params)
     if name in KIND_PARAMS and isinstance(value, str) and value in TOKEN_NAMES:
         return TOKEN_NAMES[value]
+    if name == "routes" and isinstance(value, tuple):  # D-11 route ids ("crowns") by their names
+        from .narrate import ROUTE_NAMES
+
+        return ", ".join(str(ROUTE_NAMES[r]) if r in ROUTE_NAMES else r for r in value)
     if name in NOBLE_PARAMS and isinstance(value, str):
         return ", ".join(noble_name(part) for part in value.split(", "))
     return value

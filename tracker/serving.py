@@ -10,6 +10,9 @@
 - **Quiet polls**: a game screen's poll while nothing changed (``GET /games/<id>/poll?v=<the
   version it shows>``, ``d=1`` when it shows the game deleted, ``x=1`` when it offers the next game: a third of a busy night's requests) is answered 204 by ``QuietPolls``
   after one read of the game's version, without the Flask request around it.
+- **Template URLs built once**: a template's ``url_for`` keeps what it built per path prefix,
+  endpoint and values (``TemplateUrls``): a game screen asks for the same fifteen addresses
+  every time it is drawn.
 - **Fingerprinted static files**: ``url_for('static', filename='app.css')`` gives
   ``/static/app.<hash>.css`` (12 hex digits of the file's SHA-256). A fingerprinted URL is
   answered with ``Cache-Control: public, max-age=31536000, immutable``; the plain name still
@@ -30,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import brotli
-from flask import Flask, Response, abort, current_app, request
+from flask import Flask, Response, abort, current_app, has_request_context, request
 from flask_compress import Compress
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.security import safe_join
@@ -81,11 +84,44 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("COMPRESS_LEVEL", 6)
     app.config.setdefault("COMPRESS_BR_LEVEL", 4)
     compress.init_app(app)
+    app.jinja_env.globals["url_for"] = TemplateUrls(app)
     if app.static_folder and "static" in app.view_functions:
         assets = StaticFiles(Path(app.static_folder))
         app.extensions["tracker.static"] = assets
         app.url_defaults(assets.url_defaults)
         app.view_functions["static"] = assets.serve
+
+
+class TemplateUrls:
+    """A template's ``url_for``: Flask's, with each relative address kept once built, per path
+    prefix (``request.script_root``, a proxy's ``X-Forwarded-Prefix``), endpoint and values.
+
+    Only what always builds the same address is kept: an absolute endpoint (not ``.name``)
+    without ``_external``, ``_scheme``, ``_anchor`` or ``_method`` and with hashable values;
+    anything else is built each time. At most ``SIZE`` addresses are kept (then forgotten all
+    at once). Raises what ``url_for`` raises (``BuildError``)."""
+
+    SIZE = 20_000
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self._built: dict[Any, str] = {}
+
+    def __call__(self, endpoint: str, **values: Any) -> str:
+        if endpoint.startswith(".") or any(k.startswith("_") for k in values) or not has_request_context():
+            return self.app.url_for(endpoint, **values)
+        key = (request.script_root, endpoint, *sorted(values.items()))
+        try:
+            return self._built[key]
+        except TypeError:  # a list among the values
+            return self.app.url_for(endpoint, **values)
+        except KeyError:
+            pass
+        url = self.app.url_for(endpoint, **values)
+        if len(self._built) >= self.SIZE:
+            self._built.clear()
+        self._built[key] = url
+        return url
 
 
 class QuietPolls:

@@ -1,0 +1,33 @@
+"""Template URLs built once (``serving.TemplateUrls``): the same addresses as Flask's url_for,
+per path prefix, and anything unusual built each time."""
+
+from __future__ import annotations
+
+import pytest
+from flask import url_for
+
+from tracker.serving import TemplateUrls
+
+
+def test_kept_addresses_are_flasks_and_follow_the_path_prefix(app):
+    urls = TemplateUrls(app)
+    with app.test_request_context("/"):
+        first = urls("pages.game", game_id="a" * 22, sheet="buy")
+        assert first == url_for("pages.game", game_id="a" * 22, sheet="buy") == f"/games/{'a' * 22}?sheet=buy"
+        assert urls("pages.game", sheet="buy", game_id="a" * 22) == first  # keyword order aside
+        assert urls("static", filename="app.css") == url_for("static", filename="app.css")
+        assert urls("pages.game", game_id="a" * 22, _anchor="log").endswith("#log")
+        assert urls("pages.game", game_id="a" * 22, sheet=["buy"]) == url_for("pages.game", game_id="a" * 22, sheet=["buy"])
+    with app.test_request_context("/", base_url="http://localhost/club/"):
+        assert urls("pages.game", game_id="a" * 22, sheet="buy") == f"/club/games/{'a' * 22}?sheet=buy"
+    with app.app_context():  # no request: Flask's answer (here: no SERVER_NAME to build with)
+        with pytest.raises(RuntimeError, match="SERVER_NAME"):
+            urls("pages.game", game_id="a" * 22)
+
+
+def test_the_screen_uses_them(client, app):
+    assert isinstance(app.jinja_env.globals["url_for"], TemplateUrls)
+    resp = client.post("/games", data={"game": "duel", "player0": "Ana", "player1": "Ben", "first": "0"})
+    page = client.get(resp.headers["Location"]).get_data(as_text=True)
+    game_id = resp.headers["Location"].rsplit("/", 1)[-1]
+    assert f'hx-get="/games/{game_id}/sheet/buy"' in page
