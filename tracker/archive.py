@@ -10,6 +10,7 @@ import hashlib
 import io
 import json
 import re
+import unicodedata
 from datetime import datetime
 from typing import Any, Mapping
 
@@ -53,12 +54,25 @@ def _hashed(content: Mapping[str, Any]) -> str:
     return "log-" + base64.urlsafe_b64encode(digest[:21]).decode()
 
 
-def filename(row: Game, names: list[str], ext: str = "json") -> str:
-    """``splendor-duel-2026-11-29-ana-ben.json``: kind, date and player names, ASCII only."""
-    slug = "-".join(re.sub(r"[^a-z0-9]+", "-", n.lower()).strip("-") for n in names)
-    slug = re.sub(r"-+", "-", slug).strip("-") or "game"
+#: What separates the words of a file name: anything but letters and digits of any script, or of ASCII.
+LETTERS_APART, ASCII_APART = r"[\W_]+", r"[^a-z0-9]+"
+
+
+def filename(row: Game, names: list[str], ext: str = "json", started: datetime | None = None) -> tuple[str, str]:
+    """A game's file names: ``(name, ascii_name)``, e.g. ``splendor-duel-2026-11-29-1903-민준-ben.json``
+    and ``splendor-duel-2026-11-29-1903-ben.json``: kind, start date and time (``started``, the
+    reader's local time, else the stored UTC one: two games of one table and day get two files)
+    and the player names, letters of any script in the first, ASCII only in the second (for
+    the header's plain ``filename``)."""
+    when = started or row.started
     kind = "splendor-duel" if row.game == "duel" else "splendor"
-    return f"{kind}-{row.started:%Y-%m-%d}-{slug[:60]}.{ext}"
+    stem = f"{kind}-{when:%Y-%m-%d-%H%M}"
+
+    def slug(pattern: str) -> str:
+        text = "-".join(re.sub(pattern, "-", unicodedata.normalize("NFKC", n).casefold()).strip("-") for n in names)
+        return re.sub(r"-+", "-", text).strip("-")[:60].strip("-") or "game"
+
+    return f"{stem}-{slug(LETTERS_APART)}.{ext}", f"{stem}-{slug(ASCII_APART)}.{ext}"
 
 
 def _figures(row: Game) -> list[dict[str, Any]]:

@@ -131,6 +131,7 @@ def review_context(view: GameView, at: Any = None) -> dict[str, Any]:
         "seat_people": people.seats_of([row.id])[row.id],
         "winner_names": [names[s] for s in winners if s < len(names)],
         "routes": [narrate.ROUTE_NAMES[r] for r in (winner or {}).get("routes", []) if r in narrate.ROUTE_NAMES],
+        "score": (winner or {}).get("prestige") if row.game == "splendor" else None,  # S-4: the winning prestige
         "finished": winner is not None,
         "turns": turns,
         "last": last,

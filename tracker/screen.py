@@ -7,6 +7,7 @@ of ``apply``.
 
 from __future__ import annotations
 
+import functools
 import re
 import uuid
 from dataclasses import dataclass, field
@@ -73,6 +74,7 @@ class _Names:
 CHIP_NAMES = _Names()
 
 
+@functools.lru_cache(maxsize=4096, typed=True)  # a screen draws ~45 chips, nearly all seen before
 def _chip_html(kind: str, text: Any, extra: str, letter: str, name: str) -> str:
     count = "" if text == "" else f"<i>{escape(text)}</i>"
     label = name if text == "" else f"{name} {text}"
@@ -338,6 +340,8 @@ def _common(view: GameView) -> dict[str, Any]:
         "last_player": view.events[-1].player if view.events else "",
         "winner_seat": _single_winner(state.winner),
         "finished": state.winner is not None,
+        # who won, for the undo that would reopen the game ("Ana", "Ana & Ben")
+        "winner_label": " & ".join(state.players[s].name for s in _winning_seats(state.winner)) if state.winner else "",
         "deleted": view.row.deleted_at is not None,
         # the game the table started after this finished one: offered instead of starting another
         "following": service.next_game(view.row) if view.row.next_game_id and state.winner is not None else None,
@@ -631,22 +635,30 @@ def reserve_sheet(view: GameView, args: Any) -> dict[str, Any]:
 
 
 def royal_sheet(view: GameView, args: Any) -> dict[str, Any]:
-    """The royal card due (D-9): available royals; DR-4 asks which token to steal."""
+    """The royal card due (D-9): available royals; DR-4 asks which token to steal (``steal``),
+    then shows what taking it records (``steal_preview``) above its save."""
     letters = LETTERS.table()  # one locale lookup for the whole function
     state = view.state
     seat = state.current_player
     other = state.players[1 - seat]
     choice = args.get("royal") if args.get("royal") in state.royals_available else None
+    stealable = duel.stealable(other)
+    # DR-4: the token chosen, then what taking the card records (said before it happens, as a buy's steal)
+    steal = args.get("steal") if choice and args.get("steal") in stealable else None
+    if choice and steal is None and len(stealable) == 1:
+        steal = stealable[0]
+    steal_preview = preview(view, {"type": "take_royal", "player": seat, "royal": choice, "steal": steal}) \
+        if steal else None
     royals = []
     for rid in state.royals_available:
         royal = royal_view(rid)
-        royal["needs_steal"] = royal["ability"] == catalog.STEAL_TOKEN and bool(duel.stealable(other))
+        royal["needs_steal"] = royal["ability"] == catalog.STEAL_TOKEN and bool(stealable)
         # what taking it records and causes (a privilege from the other player, the win…)
         royal["preview"] = None if royal["needs_steal"] else \
             preview(view, {"type": "take_royal", "player": seat, "royal": rid})
         royals.append(royal)
     return {"sheet": "royal", "royals": royals, "choice": choice,
-            "steal_options": steal_options(letters, other, duel.stealable(other)),
+            "steal_options": steal_options(letters, other, stealable), "steal": steal, "steal_preview": steal_preview,
             "other_name": other.name}
 
 

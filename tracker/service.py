@@ -467,7 +467,8 @@ def _check_write_args(expected_version: Any, entry_id: Any = None) -> None:
     if entry_id is not None and (
         not isinstance(entry_id, str) or not 0 < len(entry_id) <= MAX_ENTRY_ID or clean_text(entry_id, MAX_ENTRY_ID) != entry_id
     ):
-        raise RuleError("bad_event", N_("entry_id must be a text of 1 to 64 characters."))
+        raise RuleError("bad_event", N_("entry_id must be a text of 1 to 64 characters, with no space at either end "
+                                        "and no control or invisible character (a tab, a zero-width space)."))
 
 
 def _pause(attempt: int) -> None:
@@ -785,7 +786,8 @@ def _same_result(recorded: Any, replayed: dict[str, Any] | None) -> bool:
 
 
 def _result_text(players: Sequence[str], result: Any) -> Phrase:
-    """A result in words for an import refusal: 'Ana won after 31 turns', 'no winner yet'."""
+    """A result in words for an import refusal: 'Ana won after 31 turns', 'Ana won by 10 crowns
+    after 31 turns' (a Duel result naming its routes), 'no winner yet'."""
     if not isinstance(result, Mapping):
         return Phrase(N_("no winner yet"))
     winner = result.get("winner")
@@ -793,6 +795,10 @@ def _result_text(players: Sequence[str], result: Any) -> Phrase:
     turns = result.get("turns") if isinstance(result.get("turns"), int) else "?"
     if not names:
         return Phrase(N_("no known winner after %(n)s turns"), n=turns)
+    routes = winner.get("routes")
+    if isinstance(routes, list) and routes and all(isinstance(r, str) for r in routes):  # Duel: D-11's routes
+        return Phrase(N_("%(names)s won by %(routes)s after %(n)s turns"), names=" & ".join(names),
+                      routes=tuple(r[:20] for r in routes[:3]), n=turns)
     return Phrase(N_("%(names)s won after %(n)s turns"), names=" & ".join(names), n=turns)
 
 

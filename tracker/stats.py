@@ -61,6 +61,13 @@ class GameRecord:
         return list(((self.row.result or {}).get("winner") or {}).get("routes", []))
 
     @property
+    def score(self) -> int | None:
+        """Splendor: the winning prestige (S-4); None otherwise (a Duel names its routes)."""
+        winner = (self.row.result or {}).get("winner") or {}
+        score = winner.get("prestige") if self.row.game == "splendor" else None
+        return score if isinstance(score, int) and not isinstance(score, bool) else None
+
+    @property
     def turns(self) -> int | None:
         """Turns played, for a finished game."""
         return (self.row.result or {}).get("turns")

@@ -107,6 +107,7 @@ class Table:
             self._sheet_ready("royal")
             if "steal" in event:
                 self._tap(f'a[data-royal="{event["royal"]}"]')
+                self._tap(f'a[data-steal="{event["steal"]}"]')  # the token, then the save under its preview
                 self._save("take_royal", f'[data-steal="{event["steal"]}"]')
             else:
                 before = self.version

@@ -741,3 +741,21 @@ def test_a_rename_of_case_only_survives_a_restore(client, tmp_path):
         upload(other, backup)
         assert re.findall(r'href="/players/\d+">([^<]+)<', other.get("/players").get_data(as_text=True)) == [
             "Cleo", "Dan"]
+
+
+def test_a_day_is_named_once_and_splendor_rows_give_the_winning_prestige(client):
+    """Three tables on one day: the day's name heads the first of them only (it read as three
+    days); a Splendor row and review say the winner's prestige as a Duel's say the route; the
+    Game filter's choices fit a phone (Duel, Splendor)."""
+    import_log(client, fixture_log("duel-1012.json", ["Ana", "Ben"], "2026-11-07T19:00:00Z"))
+    import_log(client, fixture_log("duel-1069.json", ["Cho", "Dae"], "2026-11-07T20:00:00Z"))
+    splendor = import_log(client, fixture_log("splendor-133.json", ["Eun", "Fay", "Gil"], "2026-11-07T21:00:00Z"))
+    import_log(client, fixture_log("duel-1102.json", ["Ana", "Ben"], "2026-11-06T19:00:00Z"))
+    page = client.get("/history").get_data(as_text=True)
+    days = re.findall(r'<span class="day">([^<]*)</span>', page)
+    assert len(days) == 2 and days[0] != days[1] and page.count('class="night same-day"') == 2
+    prestige = splendor["winner"]["prestige"]
+    assert f'<span class="score-line" data-field="score">{prestige} prestige</span>' in row_of(page, splendor["id"])
+    assert '<option value="duel">Duel</option>' in page
+    review = client.get(f"/games/{splendor['id']}/review").get_data(as_text=True)
+    assert re.search(rf'won</b> \({prestige} prestige\) · ', review)

@@ -106,8 +106,8 @@ def test_fields_added_to_the_result_are_not_compared_and_a_differing_result_says
     assert resp.status_code == 422 and resp.get_json()["error"]["code"] == "import_mismatch"
     names = wrong["players"]
     assert resp.get_json()["error"]["message"] == (
-        f"Replaying the log does not give its recorded result: it records {names[1 - winner]} won after "
-        f"{truth['turns'] + 1} turns, the replay gives {names[winner]} won after {truth['turns']} turns.")
+        f"Replaying the log does not give its recorded result: it records {names[1 - winner]} won by 10 crowns "
+        f"after {truth['turns'] + 1} turns, the replay gives {names[winner]} won by 10 crowns after {truth['turns']} turns.")
     unfinished = fixture_log("duel-1069.json", ["Ana", "Ben"], started="2026-11-22T19:00:00Z")
     unfinished["result"] = None
     message = _import(client, unfinished).get_json()["error"]["message"]
@@ -188,3 +188,16 @@ def test_names_in_another_case_or_nobles_in_another_order_are_the_same_game(clie
     # other people in the same seats, or a different start player, are another game
     other = {**exported, "players": ["Ana", "Ben", "Dae"]}
     assert _import(client, other).status_code == 201 and _count(client) == 2
+
+
+def test_a_result_differing_only_in_its_route_names_the_routes(client):
+    log = fixture_log("duel-1102.json", ["Ana", "Ben"])
+    truth = log["result"]["winner"]["routes"]
+    wrong = "prestige" if truth != ["prestige"] else "crowns"
+    log["result"]["winner"]["routes"] = [wrong]
+    names = {"prestige": "20 prestige", "crowns": "10 crowns", "color": "10 prestige in one colour"}
+    error = _import(client, log).get_json()["error"]
+    assert error["code"] == "import_mismatch"
+    assert f"won by {names[wrong]} after" in error["message"]
+    assert f"won by {', '.join(names[r] for r in truth)} after" in error["message"]
+    assert _count(client) == 0

@@ -194,6 +194,19 @@ def test_undo_from_the_screen(client):
     assert resp.status_code == 422 and "no entry to undo" in resp.get_data(as_text=True)
 
 
+def test_undoing_the_entry_that_ended_a_game_says_it_reopens_it(client):
+    """A finished game opened from the history: its Undo would reopen it and take the win out
+    of the figures; the question says so (it only repeated the last entry)."""
+    for name, players in (("duel-1069.json", ["Ana", "Ben"]), ("splendor-133.json", ["Ana", "Ben", "Cho"])):
+        state = client.post("/api/games/import", json=fixture_log(name, players)).get_json()
+        winner = " & ".join(players[s] for s in (state["winner"].get("players") or [state["winner"]["player"]]))
+        body = client.get(f"/games/{state['id']}").get_data(as_text=True)
+        question = re.search(r'<p id="undo-dialog-text">([^<]*)</p>', body)[1]
+        assert question.startswith(f"This game is over. Undo its last entry and play on? {winner}'s win leaves "
+                                   "the history and the players' figures until the game ends again. Last entry: ")
+        assert "play on?" in re.search(r'hx-confirm="([^"]*)"', body)[1]
+
+
 def test_an_undo_without_javascript_asks_first_and_undoes_only_once_confirmed(client):
     """UX.md: undo is one tap plus a confirmation. htmx confirms on the phone; a plain form post
     gets the screen asking "Undo the last entry: …" and nothing changes until it is confirmed."""

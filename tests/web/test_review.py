@@ -146,7 +146,7 @@ def test_the_downloaded_log_imports_into_identical_states_and_twice_is_a_no_op(c
     page = client.get(f"/games/{gid}/review").get_data(as_text=True)
     assert f'href="/games/{gid}/export"' in page
     resp = client.get(f"/games/{gid}/export")
-    assert resp.headers["Content-Disposition"] == 'attachment; filename="splendor-duel-2026-11-01-player-a-player-b.json"'
+    assert resp.headers["Content-Disposition"] == 'attachment; filename="splendor-duel-2026-11-01-1900-player-a-player-b.json"'
     log = json.loads(resp.get_data(as_text=True))
     assert log == client.get(f"/api/games/{gid}/log").get_json()
     assert log["events"] == load_fixture("duel-1012.json")["events"]
@@ -168,3 +168,17 @@ def test_the_downloaded_log_imports_into_identical_states_and_twice_is_a_no_op(c
             assert [panel(a, s) for s in (0, 1)] == [panel(b, s) for s in (0, 1)]
         db.session.remove()
         db.engine.dispose()
+
+
+def test_a_games_file_name_tells_two_games_of_a_day_apart_and_keeps_korean_names(client):
+    """Two games of the same players on one day got one file name (the second saved over the
+    first); a Korean name was dropped from it."""
+    from helpers import fixture_log, import_log
+
+    one = import_log(client, fixture_log("duel-1012.json", ["민준", "Ben"], "2026-11-01T10:05:00Z"))
+    two = import_log(client, fixture_log("duel-1069.json", ["민준", "Ben"], "2026-11-01T11:40:00Z"))
+    client.set_cookie("tz", "Asia/Seoul")
+    names = [client.get(f"/games/{g['id']}/export").headers["Content-Disposition"] for g in (one, two)]
+    assert names[0] == ('attachment; filename="splendor-duel-2026-11-01-1905-ben.json"; '
+                        "filename*=UTF-8''splendor-duel-2026-11-01-1905-%EB%AF%BC%EC%A4%80-ben.json")
+    assert names[1].startswith('attachment; filename="splendor-duel-2026-11-01-2040-ben.json"')

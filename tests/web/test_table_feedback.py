@@ -5,6 +5,7 @@ corrections and reserve purchases said plainly, and dated rows on the home page.
 
 from __future__ import annotations
 
+import json
 import re
 
 from helpers import load_fixture, new_game, post
@@ -87,7 +88,21 @@ def test_the_royal_sheet_names_prestige_and_ability_and_the_steal_counts(client)
     other = state["players"][1 - state["current_player"]]["tokens"]
     held = {k: n for k, n in other.items() if n and k != "gold"}
     for kind, n in held.items():
-        assert re.search(rf'data-steal="{kind}".*?>\S+ {kind} \({n}\)</button>', steal, re.S), (kind, n)
+        assert re.search(rf'data-steal="{kind}"[^>]*aria-label="steal {kind} \({n} held\)"><b>\S+</b><i>{n}</i></a>',
+                         steal, re.S), (kind, n)
+    # a token tapped: what taking the card records is said before the save (it saved on the first tap)
+    if len(held) > 1:
+        assert '<form class="entry-form" data-type="take_royal" data-steal=' not in steal
+        assert "Tap the token to steal" in steal
+    kind = sorted(held)[0]
+    chosen = client.get(f"/games/{state['id']}/sheet/royal?royal=DR-4&steal={kind}", headers=HX).get_data(as_text=True)
+    seat, victim = state["current_player"], state["players"][1 - state["current_player"]]["name"]
+    save = chosen[chosen.index(f'<form class="entry-form" data-type="take_royal" data-steal="{kind}"'):]
+    assert re.search(rf'<p class="preview">Saving will record: [^<]*DR-4[^<]*{victim}', save), save[:600]
+    assert f'class="chip-btn gem-{kind} chosen"' in chosen
+    form = re.search(r'<input type="hidden" name="event" value="([^"]+)"', save)[1]
+    assert json.loads(form.replace("&#34;", '"')) == {"type": "take_royal", "player": seat, "royal": "DR-4", "steal": kind}
+    assert client.get(f"/api/games/{state['id']}").get_json()["version"] == state["version"]  # nothing saved yet
 
 
 def test_a_purchase_from_the_reserve_says_so_in_the_log(client):

@@ -249,6 +249,12 @@ def new_game(players: Sequence[str], first_player: int, nobles: Sequence[str] | 
     if type(first_player) is not int or not 0 <= first_player < len(names):
         raise RuleError("bad_setup", N_("The start player is one of the %(n)s seats."), "S-1", n=len(names))
     wanted = len(names) + EXTRA_NOBLES
+    unknown = [n for n in nobles if not (isinstance(n, str) and n in catalog.nobles())] \
+        if isinstance(nobles, (list, tuple)) else []
+    if unknown:
+        known = sorted(catalog.nobles())
+        raise RuleError("bad_setup", N_("There is no noble %(id)s: nobles are %(first)s to %(last)s."), "S-1",
+                        id=str(unknown[0])[:20], first=known[0], last=known[-1])
     if (
         not isinstance(nobles, (list, tuple))
         or len(nobles) != wanted

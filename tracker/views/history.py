@@ -8,12 +8,13 @@ plain requests get the whole page built from the same templates.
 from __future__ import annotations
 
 import json
+from urllib.parse import quote
 from datetime import date, datetime
 from typing import Any
 
 from flask import Blueprint, Flask, Response, abort, redirect, render_template, request, url_for
 from babel.dates import get_datetime_format
-from flask_babel import format_date, format_time, get_locale
+from flask_babel import format_date, format_time, get_locale, to_user_timezone
 from flask_babel import gettext as _
 from jinja2_fragments.flask import render_block
 
@@ -135,8 +136,13 @@ def restore(game_id: str):  # type: ignore[no-untyped-def]
     return redirect(url_for("history.history", restored=game_id), code=303)
 
 
-def _download(body: str, name: str, mimetype: str) -> Response:
-    return Response(body, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+def _download(body: str, name: str, mimetype: str, ascii_name: str | None = None) -> Response:
+    """A file to save: ``name`` as is when ASCII, else ``ascii_name`` for old browsers and
+    ``name`` (UTF-8, RFC 6266 ``filename*``) for the others."""
+    disposition = f'attachment; filename="{ascii_name or name}"'
+    if ascii_name and ascii_name != name:
+        disposition += f"; filename*=UTF-8''{quote(name, safe='')}"
+    return Response(body, mimetype=mimetype, headers={"Content-Disposition": disposition})
 
 
 @bp.get("/history/export.json")
@@ -252,5 +258,6 @@ def game_review(game_id: str):  # type: ignore[no-untyped-def]
 def game_export(game_id: str):  # type: ignore[no-untyped-def]
     view = _view(game_id)
     log = service.export_log(game_id)
-    name = archive.filename(view.row, list(view.row.setup["players"]))
-    return _download(json.dumps(log, ensure_ascii=False, indent=1), name, "application/json")
+    started = to_user_timezone(view.row.started).replace(tzinfo=None)  # the day and time the table knows
+    name, ascii_name = archive.filename(view.row, list(view.row.setup["players"]), started=started)
+    return _download(json.dumps(log, ensure_ascii=False, indent=1), name, "application/json", ascii_name)
