@@ -56,10 +56,12 @@ LETTERS = _Letters({"white": "W", "blue": "U", "green": "G", "red": "R", "black"
 
 
 class _Names:
-    """Token kinds' names in the reader's language ("red" / "빨간색"), for the chips' spoken
-    labels: one table per language, made on first use (the names are the log's, ``narrate``)."""
+    """Names in the reader's language from a table of lazy ones (``narrate``'s): one plain dict
+    per language, made on first use ("red" / "빨간색"). A lazy name is translated again each
+    time it is shown (two Flask-Babel lookups a time); a screen shows dozens."""
 
-    def __init__(self) -> None:
+    def __init__(self, source: Mapping[str, Any]) -> None:
+        self._source = source
         self._tables: dict[str, dict[str, str]] = {}
 
     def table(self) -> dict[str, str]:
@@ -67,11 +69,14 @@ class _Names:
         locale = str(get_locale())
         found = self._tables.get(locale)
         if found is None:
-            found = self._tables[locale] = {kind: str(name) for kind, name in narrate.TOKEN_NAMES.items()}
+            found = self._tables[locale] = {key: str(name) for key, name in self._source.items()}
         return found
 
 
-CHIP_NAMES = _Names()
+#: Token kinds' names (the chips' spoken labels, a best colour, a token to steal).
+CHIP_NAMES = _Names(narrate.TOKEN_NAMES)
+#: Card and royal card abilities' names ("extra turn").
+ABILITY_NAMES = _Names(narrate.ABILITY_NAMES)
 
 
 @functools.lru_cache(maxsize=4096, typed=True)  # a screen draws ~45 chips, nearly all seen before
@@ -142,6 +147,18 @@ class Kind:
     def level(self, level: int) -> list[Any]:
         """The cards of one level in catalogue order."""
         return [c for c in self.cards().values() if c.level == level]
+
+    def action_labels(self) -> list[tuple[str, str]]:
+        """The entry tabs as ``(key, label)``, labels in the reader's language (one list per
+        kind and language, made on first use)."""
+        key = (self.template, str(get_locale()))
+        found = _ACTION_LABELS.get(key)
+        if found is None:
+            found = _ACTION_LABELS[key] = [(k, str(label)) for k, label in self.actions]
+        return found
+
+
+_ACTION_LABELS: dict[tuple[str, str], list[tuple[str, str]]] = {}
 
 
 KINDS = {
@@ -226,7 +243,7 @@ def panel(state: duel.DuelState, seat: int) -> dict[str, Any]:
         "prestige": p.prestige,
         "crowns": p.crowns,
         "best_color": best,
-        "best_color_name": narrate.TOKEN_NAMES[best] if best else "",
+        "best_color_name": CHIP_NAMES.table()[best] if best else "",
         "best_points": best_points,
         "bonuses": [{"kind": c, "letter": letters[c], "count": p.bonuses[c], "points": p.color_points[c]} for c in GEM_COLORS],
         "tokens": token_row(p.tokens),
@@ -253,7 +270,7 @@ def card_view(card: Any, buyer: Any = None) -> dict[str, Any]:
         "points": card.points,
         "crowns": getattr(card, "crowns", 0),
         "ability": ability,
-        "ability_name": narrate.ABILITY_NAMES[ability],
+        "ability_name": ABILITY_NAMES.table()[ability],
         # the cost pips as printed (how the table finds the card); "6→3" where bonuses lower it
         "pips": [(k, n) for k, n in card.cost.items() if n],
         "secret": False,
@@ -271,12 +288,13 @@ def royal_view(royal_id: str) -> dict[str, Any]:
     """A royal card as printed (D-1.2): id, prestige, ability and its name."""
     royal = catalog.royals()[royal_id]
     return {"id": royal_id, "points": royal.points, "ability": royal.ability,
-            "ability_name": narrate.ABILITY_NAMES[royal.ability]}
+            "ability_name": ABILITY_NAMES.table()[royal.ability]}
 
 
 def steal_options(letters: Mapping[str, str], victim: Any, kinds: Sequence[str]) -> list[tuple[str, str, str, int]]:
     """The tokens a steal may take (D-8, DR-4), each as ``(kind, letter, name, count held)``."""
-    return [(k, letters[k], narrate.TOKEN_NAMES[k], victim.tokens.get(k)) for k in kinds]
+    names = CHIP_NAMES.table()
+    return [(k, letters[k], names[k], victim.tokens.get(k)) for k in kinds]
 
 
 def last_entry(view: GameView) -> str:
@@ -360,7 +378,7 @@ def _common(view: GameView) -> dict[str, Any]:
         "chip_names": CHIP_NAMES.table(),
         "i18n": get_translations(),
         "token_names": narrate.TOKEN_NAMES,
-        "actions": kind.actions,
+        "actions": kind.action_labels(),
         "template": kind.template,
         "near": {seat: near_wins(view, seat) for seat in range(len(state.players))},
         "poll_seconds": current_app.config.get("POLL_SECONDS", 2),

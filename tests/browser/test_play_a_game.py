@@ -266,7 +266,7 @@ def test_without_javascript_a_finished_game_can_still_be_undone_after_a_confirma
     page.goto(f"{live_server}/games/{state['id']}")
     expect(page.locator("#victory")).to_be_visible()
     page.locator("#undo").click()  # not covered by the banner: a click on something else would fail
-    expect(page.locator("#undo-confirm")).to_contain_text("Undo the last entry:")
+    expect(page.locator("#undo-confirm")).to_contain_text("This game is over. Undo its last entry and play on?")
     page.screenshot(path=str(shots / "nojs-undo-confirm.png"))
     page.locator("#confirm-undo").click()
     expect(page.locator("#victory")).to_have_count(0)
