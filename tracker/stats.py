@@ -131,6 +131,11 @@ class Versus:
     wins: int = 0
     losses: int = 0
 
+    @property
+    def third_party(self) -> int:
+        """Finished games together that neither of the two won (a third player of Splendor)."""
+        return self.finished - self.wins - self.losses
+
 
 @dataclass
 class PlayerStats:
@@ -155,6 +160,12 @@ class PlayerStats:
     def win_rate(self) -> float | None:
         """Wins over finished games."""
         return rate(self.wins, self.finished)
+
+    @property
+    def kinds(self) -> list[tuple[str, int, int, int, float | None]]:
+        """Per kind of game played (``duel`` first): ``(kind, games, finished, wins, win rate)``."""
+        return [(kind, *self.by_kind[kind], rate(self.by_kind[kind][2], self.by_kind[kind][1]))
+                for kind in sorted(self.by_kind, key=lambda k: (k != "duel", k))]
 
     @property
     def first_rate(self) -> float | None:

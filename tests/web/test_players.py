@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from helpers import fixture_log, import_log
+from helpers import fixture_log, import_log, new_game
 
 from tracker import stats
 from tracker.models import Player
@@ -219,3 +219,19 @@ def test_games_stored_before_players_existed_get_their_people_on_first_visit(tmp
         assert stat(page, "second-rate").startswith("100%")  # Ben started
         db.session.remove()
         db.engine.dispose()
+
+
+def test_a_player_of_both_games_gets_each_games_win_rate_and_head_to_head_says_what_it_leaves_out(client, season):
+    """The top win rate mixes Duel and Splendor: each is also given on its own. Head to head,
+    an unfinished game and a game a third player won are said (they counted without a word)."""
+    import_log(client, fixture_log("splendor-133.json", ["Ana", "Ben", "Cho"], "2026-11-20T19:00:00Z"))  # Ben wins
+    new_game(client, ("Ana", "Cho"))
+    ana, cho = player_id(client, "Ana"), player_id(client, "Cho")
+    page = client.get(f"/players/{ana}").get_data(as_text=True)
+    assert (stat(page, "duel-wins"), stat(page, "duel-rate")) == ("3 wins", "60%")  # 3 of the 5 Duels
+    assert (stat(page, "splendor-wins"), stat(page, "splendor-rate")) == ("0 wins", "0%")  # 2 Splendor games
+    assert "of 5 finished games" in page and "of 2 finished games" in page
+    row = re.search(rf'data-versus="{cho}">(.*?)</tr>', page, re.S)[1]
+    assert '<small class="versus-note">1 finished' not in row
+    assert re.search(r'<small class="versus-note">3 finished · 1 won by another player</small>', row)
+    assert versus(page, cho) == (4, "1 – 1")
