@@ -376,10 +376,31 @@
     clearTimeout(guardTimer);
     guardTimer = setTimeout(function () { document.body.classList.remove("just-redrawn"); }, REDRAW_GUARD_MS);
   });
+  // The tap that did nothing is said to have done nothing (it felt missed, and was tapped again
+  // on whatever now lay under the finger); so is a tap whose sheet came back after the redraw
+  // had replaced the screen it was meant for.
+  function sayTapAgain() {
+    var alerts = document.getElementById("alerts");
+    // (not over a prompt: the royal card, tokens to return or noble it asks for lie under the toasts)
+    if (!alerts || alerts.querySelector(".alert-tap-again") || document.querySelector("#sheet .prompt")) { return; }
+    var line = document.createElement("p");
+    line.className = "alert alert-notice alert-tap-again";
+    line.textContent = alerts.getAttribute("data-tap-again") || "";
+    alerts.classList.remove("cleared");
+    alerts.appendChild(line);
+    if (announcer) {
+      announcer.textContent = "";
+      setTimeout(function () { announcer.textContent = line.textContent; }, 50);
+    }
+  }
   document.addEventListener("click", function (evt) {
     var control = evt.target.closest ? evt.target.closest("#game a, #game button") : null;
-    if (control && justRedrawn()) { evt.preventDefault(); evt.stopImmediatePropagation(); }
+    if (control && justRedrawn()) { evt.preventDefault(); evt.stopImmediatePropagation(); sayTapAgain(); }
   }, true);
+  document.body.addEventListener("htmx:beforeSwap", function (evt) {
+    var target = evt.detail.target;
+    if (target && target.id === "sheet" && !target.isConnected) { sayTapAgain(); }
+  });
   document.addEventListener("pointerdown", clearToasts, true);
   document.addEventListener("keydown", clearToasts, true);
 
