@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytz
-from flask import Flask, request
+from flask import Flask, current_app, request
 from flask_babel import Babel
 from flask_migrate import Migrate
 from flask_wtf.csrf import CSRFProtect
@@ -55,6 +55,18 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
         cursor.close()
 
 
+#: Endpoints whose bodies may exceed ``MAX_CONTENT_LENGTH``, by the config key of their limit.
+LARGE_BODIES = {"history.import_file": "MAX_IMPORT_BYTES"}
+
+
+def _body_limit() -> None:
+    """Raise this request's body limit where ``LARGE_BODIES`` says; runs before the CSRF check
+    reads the form (the view raising it itself came too late: files over 1 MB got 413)."""
+    key = LARGE_BODIES.get(request.endpoint or "")
+    if key:
+        request.max_content_length = current_app.config[key]
+
+
 def _locale() -> str | None:
     """The language remembered by the switch (cookie ``lang``), else the browser's best match."""
     chosen = request.cookies.get("lang")
@@ -81,6 +93,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=f"sqlite:///{instance / 'tracker.sqlite3'}",
         MAX_CONTENT_LENGTH=1024 * 1024,
+        MAX_IMPORT_BYTES=16 * 1024 * 1024,  # a whole history file uploaded on the History page
         BABEL_DEFAULT_LOCALE="en",
         BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
         WTF_CSRF_TIME_LIMIT=None,
@@ -116,6 +129,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .i18n import install_template_gettext
 
     install_template_gettext(app)
+    app.before_request(_body_limit)  # before CSRF reads the form
     csrf.init_app(app)
     htmx.init_app(app)
     from . import serving

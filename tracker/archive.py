@@ -19,6 +19,7 @@ from sqlalchemy import select
 from . import people
 from .db import db
 from .models import Game
+from .rules.text import person_key
 
 #: Seats given columns in the CSV (Splendor has up to 4 players).
 CSV_SEATS = 4
@@ -26,13 +27,24 @@ CSV_SEATS = 4
 KEY_FIELDS = ("format", "game", "players", "first_player", "nobles", "events", "started", "finished", "result")
 
 
-def log_key(kind: str, setup: Mapping[str, Any], events: list[dict[str, Any]], started: datetime | None) -> str:
+def log_key(kind: str, setup: Mapping[str, Any], events: list[dict[str, Any]], started: datetime | None,
+            *, exact: bool = False) -> str:
     """A stable game id for a checked log that has none: 32 URL-safe characters hashed from the
     game it records (its kind, setup, events as ``event_to_dict`` writes them, start time in UTC
-    seconds), so however the file spells them (key order, a time zone, fields added to an event)
-    the same game gets the same id and a second import is a no-op; two different games (other
-    names, events or start time) get different ids."""
-    content = {"game": kind, "setup": {k: setup.get(k) for k in SETUP_FIELDS}, "events": events,
+    seconds), so however the file spells them (key order, a time zone, fields added to an event,
+    the names' case, the nobles' order) the same game gets the same id and a second import is a
+    no-op; two different games (other people, events or start time) get different ids.
+
+    ``exact``: the names and nobles as the file gives them (the key of logs imported before
+    names and nobles were told apart as people and tiles are; still looked up)."""
+    fixed = {k: setup.get(k) for k in SETUP_FIELDS}
+    if not exact:
+        players, nobles = fixed.get("players"), fixed.get("nobles")
+        if isinstance(players, list) and all(isinstance(n, str) for n in players):
+            fixed["players"] = [person_key(n) for n in players]
+        if isinstance(nobles, list):
+            fixed["nobles"] = sorted(nobles, key=str)
+    content = {"game": kind, "setup": fixed, "events": events,
                "started": started.strftime("%Y-%m-%dT%H:%M:%S") if started else None}
     return _hashed(content)
 
@@ -54,25 +66,28 @@ def _hashed(content: Mapping[str, Any]) -> str:
     return "log-" + base64.urlsafe_b64encode(digest[:21]).decode()
 
 
-#: What separates the words of a file name: anything but letters and digits of any script, or of ASCII.
-LETTERS_APART, ASCII_APART = r"[\W_]+", r"[^a-z0-9]+"
-
-
 def filename(row: Game, names: list[str], ext: str = "json", started: datetime | None = None) -> tuple[str, str]:
     """A game's file names: ``(name, ascii_name)``, e.g. ``splendor-duel-2026-11-29-1903-민준-ben.json``
     and ``splendor-duel-2026-11-29-1903-ben.json``: kind, start date and time (``started``, the
     reader's local time, else the stored UTC one: two games of one table and day get two files)
-    and the player names, letters of any script in the first, ASCII only in the second (for
-    the header's plain ``filename``)."""
+    and the player names, in the first their letters, digits and marks of any script (a vowel
+    sign, a virama), in the second only ASCII letters and digits (the header's plain ``filename``)."""
     when = started or row.started
     kind = "splendor-duel" if row.game == "duel" else "splendor"
     stem = f"{kind}-{when:%Y-%m-%d-%H%M}"
 
-    def slug(pattern: str) -> str:
-        text = "-".join(re.sub(pattern, "-", unicodedata.normalize("NFKC", n).casefold()).strip("-") for n in names)
-        return re.sub(r"-+", "-", text).strip("-")[:60].strip("-") or "game"
+    def slug(keep: Any) -> str:
+        words = ("".join(ch if keep(ch) else "-" for ch in unicodedata.normalize("NFKC", n).casefold()) for n in names)
+        text = re.sub(r"-+", "-", "-".join(words)).strip("-")
+        return text[:60].strip("-") or "game"
 
-    return f"{stem}-{slug(LETTERS_APART)}.{ext}", f"{stem}-{slug(ASCII_APART)}.{ext}"
+    def any_script(ch: str) -> bool:
+        return unicodedata.category(ch)[0] in "LNM"
+
+    def ascii_only(ch: str) -> bool:
+        return ch in "abcdefghijklmnopqrstuvwxyz0123456789"
+
+    return f"{stem}-{slug(any_script)}.{ext}", f"{stem}-{slug(ascii_only)}.{ext}"
 
 
 def _figures(row: Game) -> list[dict[str, Any]]:

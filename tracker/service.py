@@ -206,8 +206,18 @@ def load(game_id: str) -> GameView:
 SNAPSHOT_CACHE_SIZE = 1024
 
 
+#: ``db.session.info`` key set while a whole file is imported: its games are only flushed until
+#: the file is committed, so no snapshot is kept or read meanwhile (a file refused late left a
+#: game's flushed entries in the cache, and later entries were judged against them).
+IMPORTING = "tracker.importing"
+_NO_SNAPSHOTS = SnapshotCache(0)
+
+
 def _snapshots() -> SnapshotCache:
-    """This app's snapshot cache (one per app, so two apps never share a game id's past)."""
+    """This app's snapshot cache (one per app, so two apps never share a game id's past); an
+    empty one that keeps nothing while a file is imported (``IMPORTING``)."""
+    if db.session.info.get(IMPORTING):
+        return _NO_SNAPSHOTS
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     cache = app.extensions.get("tracker.snapshots")
     if cache is None:
@@ -807,13 +817,14 @@ def _result_text(players: Sequence[str], result: Any) -> Phrase:
 CREATED, STORED, EXTENDED = "created", "stored", "extended"
 
 
-def import_log(log: Any, *, commit: bool = True) -> tuple[GameView, str]:
+def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False) -> tuple[GameView, str]:
     """Store a game from its log; returns ``(view, outcome)``, ``outcome`` one of ``CREATED``,
     ``STORED`` (the log's game is stored already: its id, or the same game spelled otherwise)
     and ``EXTENDED`` (the stored game is the beginning of the log, an export made earlier in
     the game: the log's later entries are added to it, one version each, as if recorded).
 
     With ``commit`` False the game is only flushed: the caller commits a whole file at once.
+    ``skip_deleted``: a log with more entries of a game deleted here leaves it as it is (``STORED``).
     Raises ``RuleError``: ``bad_log`` (malformed: its setup, id or an event that is no entry at
     all), ``import_mismatch`` (an event the rules refuse, or a replay whose outcome differs from
     ``result``), ``game_deleted`` (the log would add entries to a stored game that was deleted).
@@ -833,15 +844,16 @@ def import_log(log: Any, *, commit: bool = True) -> tuple[GameView, str]:
                 raise RuleError("bad_log", N_("Another game is stored under this log's id (%(id)s): its players or "
                                               "entries differ. Remove the id to import this log as a game of its own."),
                                 id=log_id)
-            return _extend(log_id, parsed, events, state, finished, commit)
+            return _extend(log_id, parsed, events, state, finished, commit, skip_deleted)
     else:
         # the same game, however its file spells it, or the export of a stored game without its id
         log_id = archive.log_key(kind, setup, events, logged_start)
-        stored_id = next((key for key in (log_id, archive.legacy_log_key(log)) if db.session.get(Game, key)), None)
+        keys = (log_id, archive.log_key(kind, setup, events, logged_start, exact=True), archive.legacy_log_key(log))
+        stored_id = next((key for key in keys if db.session.get(Game, key)), None)
         if stored_id is None and logged_start is not None:
             stored_id = _stored_same_game(kind, setup, events, logged_start)
         if stored_id is not None:
-            return _extend(stored_id, parsed, events, state, finished, commit)
+            return _extend(stored_id, parsed, events, state, finished, commit, skip_deleted)
     summary = _summary(state)
     if summary["finished"] is not None:  # when it ended is the log's to say: unknown is not "now"
         summary["finished"] = finished
@@ -866,19 +878,35 @@ def import_log(log: Any, *, commit: bool = True) -> tuple[GameView, str]:
 
 
 def _extend(game_id: str, parsed: list[RuleEvent], events: list[dict[str, Any]], state: Any,
-            finished: datetime | None, commit: bool) -> tuple[GameView, str]:
+            finished: datetime | None, commit: bool, skip_deleted: bool = False) -> tuple[GameView, str]:
     """The stored game a log records (``_same_game``): as it is (``STORED``) when the log has no
-    entry beyond it, else with the log's later entries added (``EXTENDED``): one version and one
-    event row each, the listing summary of the log's final ``state`` (``finished`` as the log
-    says). Raises ``RuleError("game_deleted")`` for a deleted game (it records nothing until
-    restored) and ``VersionConflict`` when a phone wrote to the game meanwhile."""
+    entry beyond it, or when its later entries are the ones the table undid (an export made
+    before those undos: they stay undone); else with the log's later entries added
+    (``EXTENDED``): one version and one event row each, the listing summary of the log's final
+    ``state`` (``finished`` as the log says, never before the stored start).
+
+    A deleted game records nothing until it is restored: ``RuleError("game_deleted")``, or
+    ``STORED`` with ``skip_deleted`` (a whole file goes on without it). Raises
+    ``RuleError("bad_log")`` for a ``finished`` before the stored game's start and
+    ``VersionConflict`` when a phone wrote to the game meanwhile."""
     view = load(game_id)
     stored = len(view.events)
     if len(parsed) <= stored:
         return view, STORED
+    last = db.session.scalar(select(func.coalesce(func.max(Event.seq), 0)).where(Event.game_id == game_id))
+    last_applied = db.session.scalar(select(func.coalesce(func.max(Event.seq), 0))
+                                     .where(Event.game_id == game_id, Event.undone.is_(False)))
+    undone = list(db.session.scalars(select(Event.data).where(Event.game_id == game_id, Event.seq > last_applied)
+                                     .order_by(Event.seq)))  # all undone: the last entries the table took back
+    if events[stored:] == undone[:len(events) - stored]:
+        return view, STORED
+    if view.row.deleted_at is not None and skip_deleted:
+        return view, STORED
     _refuse_deleted(view)
     summary = _summary(state)
     if summary["finished"] is not None:
+        if finished is not None and finished < view.row.started:
+            raise RuleError("bad_log", N_("A game cannot finish before it started."))
         summary["finished"] = finished
     added = len(parsed) - stored
     bumped = db.session.execute(
@@ -888,15 +916,14 @@ def _extend(game_id: str, parsed: list[RuleEvent], events: list[dict[str, Any]],
     if bumped != 1:
         db.session.rollback()
         raise _conflict(game_id)
-    last = db.session.scalar(select(func.coalesce(func.max(Event.seq), 0)).where(Event.game_id == game_id))
     now = utcnow()
     db.session.add_all(Event(game_id=game_id, seq=last + i, data=events[stored + i - 1], created=now)
                        for i in range(1, added + 1))
+    db.session.expire(view.row)
     if commit:
         db.session.commit()
-    else:
-        db.session.flush()
-    db.session.expire(view.row)
+        return load(game_id), EXTENDED  # as stored: its names and nobles as first recorded
+    db.session.flush()
     return GameView(row=db.session.get(Game, game_id), events=tuple(parsed), state=state), EXTENDED
 
 
@@ -1009,12 +1036,13 @@ def import_any(data: Any) -> tuple[int, int, int]:
     created = existing = extended = 0
     series: dict[str, Any] = {}
     made: list[tuple[Game, Any]] = []
+    db.session.info[IMPORTING] = True
     try:  # the whole file or nothing
         if backup:  # a history backup's people: its aliases and renames lead to the same persons here
             people.restore_aliases(logs, data.get("aliases"))
         for i, log in enumerate(logs, start=1):
             try:
-                view, outcome = import_log(log, commit=False)
+                view, outcome = import_log(log, commit=False, skip_deleted=True)
             except RuleError as exc:
                 raise RuleError(exc.code, N_("Game %(n)s of the file: %(reason)s"), exc.rule, n=i, reason=exc) from exc
             except VersionConflict:
@@ -1038,6 +1066,8 @@ def import_any(data: Any) -> tuple[int, int, int]:
     except BaseException:
         db.session.rollback()
         raise
+    finally:
+        db.session.info.pop(IMPORTING, None)
     return created, existing, extended
 
 

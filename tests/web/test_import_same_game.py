@@ -9,7 +9,7 @@ import copy
 import io
 import json
 
-from helpers import fixture_log
+from helpers import fixture_log, new_game, play, post
 
 from tracker import archive
 from tracker.models import Game
@@ -201,3 +201,92 @@ def test_a_result_differing_only_in_its_route_names_the_routes(client):
     assert f"won by {names[wrong]} after" in error["message"]
     assert f"won by {', '.join(names[r] for r in truth)} after" in error["message"]
     assert _count(client) == 0
+
+
+def _upload(client, data):
+    return client.post("/history/import", data={"file": (io.BytesIO(json.dumps(data, indent=1).encode()), "h.json")},
+                       content_type="multipart/form-data")
+
+
+TAKES = [{"type": "take_tokens", "player": 0, "tokens": {"white": 1}}, {"type": "take_tokens", "player": 1, "tokens": {"red": 1, "blue": 1}},
+         {"type": "take_tokens", "player": 0, "tokens": {"green": 1}}, {"type": "take_tokens", "player": 1, "tokens": {"black": 1}}]
+
+
+def test_a_file_refused_late_leaves_no_trace_of_the_games_it_continued(client):
+    """A backup continuing a stored game twice, then refused at its third game: nothing of it
+    stays, not even in the worker's memory (the rolled-back entries had been kept there, and the
+    next entries were judged against them)."""
+    game = new_game(client)
+    play(client, game["id"], TAKES[:2])
+    longer = client.get(f"/api/games/{game['id']}/log").get_json()
+    longer["events"] += [TAKES[2], TAKES[3]]
+    bad = {**fixture_log("own-prestige.json", ["Q1", "Q2"], "2026-11-20T19:00:00Z"), "finished": "2026-11-19T19:00:00Z"}
+    resp = _upload(client, {"format": "splendor-tracker-history/1", "games": [longer, longer, bad]})
+    assert resp.status_code == 422 and "Game 3 of the file" in resp.get_data(as_text=True)
+    state = client.get(f"/api/games/{game['id']}").get_json()
+    assert state["version"] == 2 and state["players"][0]["tokens"]["green"] == 0
+    # the same game continued otherwise reaches that version: its own entries are what counts
+    other = client.get(f"/api/games/{game['id']}/log").get_json()
+    other["events"] += [{"type": "take_tokens", "player": 0, "tokens": {"pearl": 1}}, TAKES[3]]
+    assert _import(client, other).status_code == 200
+    state = client.get(f"/api/games/{game['id']}").get_json()
+    assert state["version"] == 4 and state["players"][0]["tokens"]["pearl"] == 1
+    assert state["players"][0]["tokens"]["green"] == 0
+    assert client.get(f"/api/games/{game['id']}/log").get_json()["events"] == other["events"]
+    # and the next entry is judged on them: Ana holds no green to return
+    refused = post(client, game["id"], {"type": "discard", "player": 0, "tokens": {"green": 1}}, expected_version=4)
+    assert refused.status_code == 422
+
+
+def test_a_longer_export_cannot_finish_the_stored_game_before_it_started(client):
+    full = {**fixture_log("duel-1012.json", ["Ana", "Ben"], "2026-11-20T19:00:00Z"), "id": "started-later-than-it-finished"}
+    early = {**full, "events": full["events"][:10], "result": None, "finished": None}
+    assert _import(client, early).status_code == 201
+    resp = _import(client, {**full, "started": "2020-01-01T00:00:00Z", "finished": "2020-01-02T00:00:00Z"})
+    assert resp.status_code == 422 and resp.get_json()["error"]["code"] == "bad_log"
+    assert client.get("/api/games/started-later-than-it-finished").get_json()["version"] == 10
+
+
+def test_an_export_made_before_undos_does_not_bring_the_undone_entries_back(client):
+    game = new_game(client)
+    play(client, game["id"], TAKES)
+    before = client.get(f"/api/games/{game['id']}/log").get_json()
+    for version in (4, 5):
+        assert client.post(f"/api/games/{game['id']}/undo", json={"expected_version": version}).status_code == 200
+    assert _import(client, before).status_code == 200
+    assert _upload(client, {"format": "splendor-tracker-history/1", "games": [before]}).status_code == 303
+    state = client.get(f"/api/games/{game['id']}").get_json()
+    assert state["version"] == 6 and len(client.get(f"/api/games/{game['id']}/log").get_json()["events"]) == 2
+
+
+def test_a_backup_with_more_of_a_game_deleted_here_imports_the_rest(client, app):
+    game = new_game(client)
+    play(client, game["id"], TAKES[:2])
+    longer = client.get(f"/api/games/{game['id']}/log").get_json()
+    longer["events"] += TAKES[2:]
+    with app.app_context():
+        db.session.get(Game, game["id"]).deleted_at = db.func.now()
+        db.session.commit()
+    fresh = fixture_log("own-crowns.json", ["Eun", "Finn"], "2026-11-28T10:00:00Z")
+    page = _upload(client, {"format": "splendor-tracker-history/1", "games": [longer, fresh]})
+    assert page.status_code == 303
+    assert "Imported 1 game(s); 1 already stored." in client.get(page.headers["Location"]).get_data(as_text=True)
+    assert len(client.get(f"/api/games/{game['id']}/log").get_json()["events"]) == 2
+
+
+def test_a_history_file_over_a_megabyte_uploads(client):
+    logs = [fixture_log(name, [f"P{i}", f"Q{i}"], f"2026-11-{10 + i:02d}T19:00:00Z")
+            for i, name in enumerate(["duel-1012.json", "duel-1069.json", "duel-1102.json"])]
+    body = json.dumps({"format": "splendor-tracker-history/1", "games": logs}, indent=150).encode()
+    assert len(body) > 1024 * 1024
+    page = client.post("/history/import", data={"file": (io.BytesIO(body), "big.json")}, content_type="multipart/form-data")
+    assert page.status_code == 303 and _count(client) == 3
+
+
+def test_an_id_and_start_less_log_with_names_in_another_case_is_the_same_game(client):
+    log = fixture_log("splendor-133.json", ["Hana", "Ben", "Cho"])
+    log.pop("started", None), log.pop("finished", None), log.pop("id", None)
+    first = _import(client, log)
+    again = _import(client, {**log, "players": ["HANA", "ben", "cho"], "nobles": list(reversed(log["nobles"]))})
+    assert first.status_code == 201 and again.status_code == 200 and _count(client) == 1
+    assert again.get_json()["players"][0]["name"] == "Hana"

@@ -182,3 +182,16 @@ def test_a_games_file_name_tells_two_games_of_a_day_apart_and_keeps_korean_names
     assert names[0] == ('attachment; filename="splendor-duel-2026-11-01-1905-ben.json"; '
                         "filename*=UTF-8''splendor-duel-2026-11-01-1905-%EB%AF%BC%EC%A4%80-ben.json")
     assert names[1].startswith('attachment; filename="splendor-duel-2026-11-01-2040-ben.json"')
+
+
+def test_file_names_keep_every_scripts_letters_and_marks():
+    from datetime import datetime
+    from types import SimpleNamespace
+
+    from tracker import archive
+
+    row = SimpleNamespace(game="duel", started=datetime(2026, 11, 30, 19, 3))
+    assert archive.filename(row, ["हिन्दी", "İstanbul"]) == (
+        "splendor-duel-2026-11-30-1903-हिन्दी-i̇stanbul.json", "splendor-duel-2026-11-30-1903-i-stanbul.json")
+    assert archive.filename(row, ["🎲", "Ana Lee"])[0] == "splendor-duel-2026-11-30-1903-ana-lee.json"
+    assert archive.filename(row, ["🎲", "🃏"], "csv")[1] == "splendor-duel-2026-11-30-1903-game.csv"

@@ -24,9 +24,6 @@ from ..rules.errors import RuleError
 
 bp = Blueprint("history", __name__)
 
-#: A whole-history backup may be larger than an ordinary request.
-MAX_IMPORT_BYTES = 16 * 1024 * 1024
-
 
 def register_template_helpers(app: Flask) -> None:
     """Globals other templates use: names to suggest at a new game, a game's table session and series."""
@@ -160,7 +157,7 @@ def export_csv():  # type: ignore[no-untyped-def]
 
 @bp.post("/history/import")
 def import_file():  # type: ignore[no-untyped-def]
-    request.max_content_length = MAX_IMPORT_BYTES
+    # (its body may reach MAX_IMPORT_BYTES: see tracker.LARGE_BODIES)
     upload = request.files.get("file")
     try:
         data = json.loads(upload.read().decode("utf-8-sig")) if upload else None
