@@ -10,7 +10,7 @@ from jinja2 import pass_context
 from markupsafe import Markup
 from jinja2.runtime import Context
 
-from .rules.errors import Phrase, RuleError
+from .rules.errors import Phrase, Phrases, RuleError
 from .rules.tokens import Tokens
 
 
@@ -86,6 +86,8 @@ def _param(name: str, value: Any) -> Any:
         return error_message(value)
     if isinstance(value, Phrase):  # a phrase quoted in a message ("it records Ana won after 31 turns")
         return tr(value.template, value.params)
+    if isinstance(value, Phrases):  # several ("white 5, not 4; blue 3, not 4")
+        return gettext("; ").join(tr(p.template, p.params) for p in value)
     if name in KIND_PARAMS and isinstance(value, str) and value in TOKEN_NAMES:
         return TOKEN_NAMES[value]
     if name == "routes" and isinstance(value, tuple):  # D-11 route ids ("crowns") by their names

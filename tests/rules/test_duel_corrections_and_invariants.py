@@ -57,6 +57,13 @@ def test_a_correction_that_breaks_a_token_total_is_refused(fix):
     assert error.rule == "D-12"
 
 
+def test_a_correction_that_breaks_several_token_totals_names_them_all():
+    error = refused(new(), correct(ANA, tokens={"red": 1, "pearl": 1}))
+    assert error.code == "invariant_broken" and error.rule == "D-12"
+    assert error.message == ("Token totals would not hold (red 5, not 4; pearl 3, not 2): "
+                             "fix the board or the bag too.")
+
+
 @pytest.mark.parametrize("seat, held, supply", [(ANA, 0, 2), (ANA, 2, 0), (BEN, 0, 3), (BEN, 3, 0)])
 def test_a_privilege_correction_recomputes_the_supply(seat, held, supply):
     state = new(ANA)  # Ben holds the setup privilege

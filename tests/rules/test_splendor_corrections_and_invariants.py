@@ -46,6 +46,14 @@ def test_a_correction_that_breaks_a_total_is_refused(fix):
     assert error.code == "invariant_broken" and error.rule == "S-1"
 
 
+def test_a_correction_that_breaks_several_totals_names_them_all():
+    """A half-made fix (white 0→1, blue 1→0 on a player) is off in two kinds: both are named
+    (only the first was, and the player fixed it to be told of the second)."""
+    error = pytest.raises(RuleError, splendor.apply, new(), correct(ANA, tokens={"white": 1, "red": 2})).value
+    assert error.code == "invariant_broken" and error.rule == "S-1"
+    assert error.message == "Token totals would not hold (white 5, not 4; red 6, not 4): fix the supply too."
+
+
 def test_splendor_has_no_privileges_no_bag_and_no_pearls_to_correct():
     for fix in (Correction(player=ANA, privileges=1), Correction(player=ANA, bag=Tokens(red=1)),
                 correct(ANA, tokens={"pearl": 1}, board={"white": 4, "blue": 4, "green": 4, "red": 4, "black": 4, "gold": 5})):

@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from .common import Alert, Reserved
 from . import catalog
 from .catalog import EXTRA_TURN, NO_COLOR, STEAL_TOKEN, TAKE_PRIVILEGE, TAKE_TOKEN, JewelCard
-from .errors import N_, RuleError
+from .errors import N_, RuleError, totals_off
 from .events import (
     Correction,
     Discard,
@@ -789,18 +789,23 @@ _add = operator.add
 def check_invariants(state: DuelState) -> None:
     """D-12: token totals per kind, privileges, reserve sizes, royal cards owned + due.
 
-    Raises ``RuleError("invariant_broken")`` naming the first total that does not hold.
+    Raises ``RuleError("invariant_broken")`` naming the token totals that do not hold (all of them), else the first other total that does not.
     """
     if _totals_hold(state):
         return  # the fast path: every check below would pass
+    off = []
     for kind in TOKEN_KINDS:
         counts = [state.board.get(kind), state.bag.get(kind)] + [p.tokens.get(kind) for p in state.players]
         if any(c < 0 for c in counts) or sum(counts) != TOKEN_TOTALS.get(kind):
-            raise RuleError(
-                "invariant_broken",
-                N_("The %(kind)s tokens would add up to %(n)s, not %(total)s: fix the board or the bag too."),
-                "D-12", kind=kind, n=sum(counts), total=TOKEN_TOTALS.get(kind),
-            )
+            off.append((kind, sum(counts), TOKEN_TOTALS.get(kind)))
+    if len(off) == 1:
+        kind, n, total = off[0]
+        raise RuleError("invariant_broken",
+                        N_("The %(kind)s tokens would add up to %(n)s, not %(total)s: fix the board or the bag too."),
+                        "D-12", kind=kind, n=n, total=total)
+    if off:  # every total that is off at once (a half-made fix moved two kinds)
+        raise RuleError("invariant_broken", N_("Token totals would not hold (%(off)s): fix the board or the bag too."),
+                        "D-12", off=totals_off(off))
     privileges = [state.privileges_supply] + [p.privileges for p in state.players]
     if any(p < 0 for p in privileges) or sum(privileges) != PRIVILEGES:
         raise RuleError("invariant_broken", N_("The privileges would not add up to 3."), "D-3.3")

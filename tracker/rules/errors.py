@@ -59,3 +59,21 @@ class Phrase:
             return self.template % self.params
         except (KeyError, ValueError, TypeError):
             return self.template
+
+
+class Phrases(tuple):  # type: ignore[type-arg]
+    """Several ``Phrase`` quoted one after another ("white 5, not 4; blue 3, not 4"), joined
+    by ``"; "`` in English by ``str()``, each translated where the web layer translates."""
+
+    def __str__(self) -> str:
+        return "; ".join(str(p) for p in self)
+
+
+#: One token kind's total that does not hold (D-12, S-1), quoted in a refused correction.
+TOTAL_OFF = N_("%(kind)s %(n)s, not %(total)s")
+
+
+def totals_off(kinds: list[tuple[str, int, int]]) -> Phrases:
+    """``Phrases`` of the kinds whose totals are off, each ``(kind, count, total)``."""
+    return Phrases(Phrase(TOTAL_OFF, kind=k, n=n, total=t) for k, n, t in kinds)
+

@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 from .common import Alert, Reserved
 from . import catalog
 from .catalog import DevelopmentCard, Noble
-from .errors import N_, RuleError
+from .errors import N_, RuleError, totals_off
 from .events import Correction, Discard, Event, Pass, Purchase, Reserve, TakeNoble, TakeTokens, parse_event
 from .text import player_names
 from .tokens import GEM_COLORS, GOLD, PEARL, Tokens, payment_is_exact, single, suggest_payment
@@ -510,12 +510,18 @@ def _correct(state: SplendorState, ev: Correction) -> SplendorState:
 
 def _pass(state: SplendorState, ev: Pass) -> SplendorState:
     """S-2 ruling: a player who can take no action passes. Only when no gem is in the supply
-    (S-2.1/S-2.2 impossible) and they hold 3 reserved cards (S-2.3 impossible); that they can buy
-    no face-up card is the table's word (the app does not see the face-up cards)."""
+    (S-2.1/S-2.2 impossible), they hold 3 reserved cards (S-2.3 impossible) and can pay for none
+    of those named (S-2.4); that they can buy no face-up card, nor a secret reserve, is the
+    table's word (the app sees neither)."""
     me = state.players[ev.player]
     if any(state.board.get(c) for c in GEM_COLORS) or len(me.reserved) < MAX_RESERVED:
         raise RuleError("pass_not_allowed", N_("%(name)s can still take gems or reserve a card: passing is only "
                                                "for a player who can take no action."), "S-2", name=me.name)
+    for r in me.reserved:  # S-2.4: a reserved card the player can pay for is an action they have
+        if r.card and suggest_payment(cost_after_bonuses(me, development_card(r.card)), me.tokens)[1]:
+            raise RuleError("pass_not_allowed", N_("%(name)s can buy the reserved card %(card)s: passing is only "
+                                                   "for a player who can take no action."), "S-2", name=me.name,
+                            card=r.card)
     return replace(state, action_done=True)
 
 
@@ -537,17 +543,21 @@ REQUIRED = {
 def check_invariants(state: SplendorState) -> None:
     """Token totals per kind (supply + players = S-1 totals), reserves of 0–3, each card and noble once.
 
-    Raises ``RuleError("invariant_broken")`` naming the first total that does not hold.
+    Raises ``RuleError("invariant_broken")`` naming the token totals that do not hold (all of them), else the first other total that does not.
     """
     totals = state.token_totals
+    off = []
     for kind in SPLENDOR_KINDS + (PEARL,):
         counts = [state.board.get(kind)] + [p.tokens.get(kind) for p in state.players]
         if any(c < 0 for c in counts) or sum(counts) != totals.get(kind):
-            raise RuleError(
-                "invariant_broken",
-                N_("The %(kind)s tokens would add up to %(n)s, not %(total)s: fix the supply too."),
-                "S-1", kind=kind, n=sum(counts), total=totals.get(kind),
-            )
+            off.append((kind, sum(counts), totals.get(kind)))
+    if len(off) == 1:
+        kind, n, total = off[0]
+        raise RuleError("invariant_broken", N_("The %(kind)s tokens would add up to %(n)s, not %(total)s: fix the supply too."),
+                        "S-1", kind=kind, n=n, total=total)
+    if off:  # every total that is off at once (a half-made fix moved two kinds)
+        raise RuleError("invariant_broken", N_("Token totals would not hold (%(off)s): fix the supply too."),
+                        "S-1", off=totals_off(off))
     named = [c for p in state.players for c in p.cards] + [r.card for p in state.players for r in p.reserved if r.card]
     if len(named) != len(set(named)):
         raise RuleError("invariant_broken", N_("A card cannot be in two places."), "S-1")
