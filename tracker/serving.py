@@ -110,7 +110,8 @@ class TemplateUrls:
     def __call__(self, endpoint: str, **values: Any) -> str:
         if endpoint.startswith(".") or any(k.startswith("_") for k in values) or not has_request_context():
             return self.app.url_for(endpoint, **values)
-        key = (request.script_root, endpoint, *sorted(values.items()))
+        # (each value's type in the key: True and 1 are equal as keys but not in an address)
+        key = (request.script_root, endpoint, *sorted((k, type(v), v) for k, v in values.items()))
         try:
             return self._built[key]
         except TypeError:  # a list among the values

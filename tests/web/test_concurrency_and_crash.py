@@ -236,3 +236,36 @@ def test_a_server_killed_mid_burst_keeps_every_acknowledged_entry(database_url, 
         except ProcessLookupError:
             pass
         server.wait()
+
+
+def test_the_same_longer_export_imported_twice_at_once_is_stored_once_and_both_succeed(threaded_server):
+    """Two phones (or a double tap) send the same later export of a stored game at the same moment:
+    its entries are added once, and neither is told another phone recorded first."""
+    base = threaded_server
+    status, game = call(base, "POST", "/api/games", {"game": "duel", "players": ["Ana", "Ben"], "first_player": 0})
+    assert status == 201
+    rng, state, events = random.Random(7), duel.new_game(["Ana", "Ben"], 0), []
+    for _ in range(30):
+        ev = next_event(state, rng)
+        state = duel.apply(state, parse_event(ev, 2))
+        events.append(ev)
+    for ev in events[:10]:
+        assert call(base, "POST", f"/api/games/{game['id']}/events", ev)[0] == 200
+    status, log = call(base, "GET", f"/api/games/{game['id']}/log")
+    log["events"] = [event_to_dict(parse_event(ev, 2)) for ev in events]
+    for _attempt in range(5):
+        barrier, answers = threading.Barrier(2), []
+
+        def send() -> None:
+            barrier.wait()
+            answers.append(call(base, "POST", "/api/games/import", log)[0])
+
+        threads = [threading.Thread(target=send) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(answers) == [200, 200], answers
+        status, stored = call(base, "GET", f"/api/games/{game['id']}/log")
+        assert len(stored["events"]) == 30 and stored["events"] == log["events"]
+        assert call(base, "GET", f"/api/games/{game['id']}")[1]["version"] == 30

@@ -18,6 +18,8 @@ def test_kept_addresses_are_flasks_and_follow_the_path_prefix(app):
         assert urls("static", filename="app.css") == url_for("static", filename="app.css")
         assert urls("pages.game", game_id="a" * 22, _anchor="log").endswith("#log")
         assert urls("pages.game", game_id="a" * 22, sheet=["buy"]) == url_for("pages.game", game_id="a" * 22, sheet=["buy"])
+        assert urls("pages.game", game_id="a" * 22, d=1).endswith("?d=1")
+        assert urls("pages.game", game_id="a" * 22, d=True).endswith("?d=True")  # not the address kept for 1
     with app.test_request_context("/", base_url="http://localhost/club/"):
         assert urls("pages.game", game_id="a" * 22, sheet="buy") == f"/club/games/{'a' * 22}?sheet=buy"
     with app.app_context():  # no request: Flask's answer (here: no SERVER_NAME to build with)
