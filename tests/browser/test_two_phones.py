@@ -281,7 +281,7 @@ def test_counts_typed_in_the_fix_form_survive_the_other_phone_s_entry(browser: B
     form.locator('input[name="board-red"]').fill("1")
     form.locator('input[name="note"]').fill("two blue under the box")
     # What it would record is said as it is typed: here that the totals would not hold.
-    expect(ben_phone.locator("#fix-preview .preview-error")).to_contain_text("The blue tokens would add up to 6, not 4")
+    expect(ben_phone.locator("#fix-preview .preview-error")).to_contain_text("Token totals would not hold (blue 6, not 4; red 1, not 4)")
     ana.enter({"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
     expect(ben_phone.locator(".whose-turn")).to_have_text("Ben's turn", timeout=3500)
     expect(form.locator('input[name="player"]')).to_have_value("1")
@@ -488,3 +488,42 @@ def test_digits_typed_while_the_fix_sheet_is_redrawn_are_kept(browser: Browser, 
     expect(form.locator('input[name="orig-board-blue"]')).to_have_value("3")  # the sheet drawn for the new board
     expect(form.locator('input[name="tokens-red"]')).to_have_value("12")
     assert ben_phone.evaluate("window.keptDuringGap") is True
+
+
+def test_a_tap_or_a_save_on_its_way_when_the_other_phone_s_news_arrives_is_answered_not_lost(
+        browser: Browser, live_server: str):
+    """Slow network. Ana taps red; before her sheet comes back, a poll brings Ben's fix. The poll's
+    redraw swapped the screen her tap was answering, and the answer landed nowhere, unsaid: now the
+    poll's screen waits, and her tap's own answer is the new screen saying to tap again. Then her
+    Fix save is on its way when another fix arrives by poll: its refusal (another phone recorded
+    first) is shown, not dropped with the screen it answered."""
+    ana_phone = phone(browser)
+    start(ana_phone, live_server)
+    game_id = ana_phone.url.split("?")[0].rsplit("/", 1)[-1]
+
+    def slow(route):  # type: ignore[no-untyped-def]
+        ana_phone.wait_for_timeout(900)
+        route.continue_()
+
+    def poll_now(version: int, entries: int) -> None:
+        ana_phone.evaluate("u => htmx.ajax('GET', u, {target: '#game', swap: 'outerHTML'})",
+                           f"/games/{game_id}/poll?v={version}&n={entries}")
+
+    ana_phone.route("**/sheet/take*", slow)
+    ana_phone.locator('.pick-source a[data-kind="red"]').click()  # on its way for 0.9 s
+    _api(ana_phone, live_server, {"type": "correction", "player": 1, "set": {"privileges": 0}})
+    poll_now(0, 0)  # answered before the tap
+    expect(ana_phone.locator("#game")).to_have_attribute("data-version", "1", timeout=5000)
+    expect(ana_phone.locator(".alert-notice")).to_contain_text("tap again on what it shows now")
+    expect(ana_phone.locator(".pick-chosen .chip-btn")).to_have_count(0)
+
+    ana_phone.unroute("**/sheet/take*")
+    settled(ana_phone)
+    ana_phone.locator("#action-correction").click()
+    ana_phone.locator('#sheet input[name="privileges"]').fill("1")
+    ana_phone.route("**/events", slow)
+    ana_phone.locator("#sheet form.correction button.save").click()  # on its way for 0.9 s
+    _api(ana_phone, live_server, {"type": "correction", "player": 1, "set": {"privileges": 1}})
+    poll_now(1, 2)
+    expect(ana_phone.locator(".alert-notice")).to_contain_text("Another phone recorded", timeout=5000)
+    expect(ana_phone.locator("#game")).to_have_attribute("data-version", "2")

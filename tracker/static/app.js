@@ -377,8 +377,7 @@
     guardTimer = setTimeout(function () { document.body.classList.remove("just-redrawn"); }, REDRAW_GUARD_MS);
   });
   // The tap that did nothing is said to have done nothing (it felt missed, and was tapped again
-  // on whatever now lay under the finger); so is a tap whose sheet came back after the redraw
-  // had replaced the screen it was meant for.
+  // on whatever now lay under the finger).
   function sayTapAgain() {
     var alerts = document.getElementById("alerts");
     // (not over a prompt: the royal card, tokens to return or noble it asks for lie under the toasts)
@@ -397,9 +396,24 @@
     var control = evt.target.closest ? evt.target.closest("#game a, #game button") : null;
     if (control && justRedrawn()) { evt.preventDefault(); evt.stopImmediatePropagation(); sayTapAgain(); }
   }, true);
-  document.body.addEventListener("htmx:beforeSwap", function (evt) {
+  // A poll answered while this phone's own request is on its way (a tap's sheet, an entry, a fix,
+  // an undo) would redraw the very screen that request answers, and the answer would land nowhere:
+  // the tap lost unsaid, a refused fix unsaid. That poll's screen is dropped instead; the request's
+  // own answer (a sheet asked with the version shown brings the new screen if the game moved; a
+  // write that lost the race says so) or the next poll brings the other phone's news.
+  var ownRequests = [];
+  document.body.addEventListener("htmx:beforeRequest", function (evt) {
     var target = evt.detail.target;
-    if (target && target.id === "sheet" && !target.isConnected) { sayTapAgain(); }
+    var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
+    if (target && (target.id === "sheet" || target.id === "game") && !isPoll(path) && evt.detail.xhr) {
+      ownRequests.push(evt.detail.xhr);
+    }
+  });
+  document.body.addEventListener("htmx:beforeSwap", function (evt) {
+    var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
+    if (!evt.detail.target || evt.detail.target.id !== "game" || !isPoll(path)) { return; }
+    ownRequests = ownRequests.filter(function (xhr) { return xhr.readyState > 0 && xhr.readyState < 4; });
+    if (ownRequests.length) { evt.detail.shouldSwap = false; }
   });
   document.addEventListener("pointerdown", clearToasts, true);
   document.addEventListener("keydown", clearToasts, true);

@@ -210,7 +210,9 @@ def sheet(game_id: str, name: str):  # type: ignore[no-untyped-def]
     if _is_htmx() and seen is not None and seen != view.version:
         # Another phone wrote since: the new screen with its news, as a poll would bring it,
         # never a sheet (and save button) for the new position under the old screen.
-        resp = _render_game(view, **poll_news(view, seen, request.args.get("n", "")))
+        news = poll_news(view, seen, request.args.get("n", ""))
+        news.setdefault("notice", _(TAP_AGAIN_NOTICE))  # the tap itself did nothing: said so (an undo's notice says it all)
+        resp = _render_game(view, **news)
         resp.headers["HX-Retarget"] = "#game"
         resp.headers["HX-Reswap"] = "outerHTML"
         return resp
@@ -302,6 +304,9 @@ UNDO_CONFLICT_NOTICE = N_("The game changed on another phone first, so nothing w
                           "The screen is up to date; check and try again.")
 UNDO_CONFLICT_ENTRY_NOTICE = N_("Another phone recorded an entry first, so nothing was undone: %(entry)s "
                                 "The screen is up to date; check and try again.")
+#: A tap aimed at the screen before the other phone's entry: the new screen comes instead (also
+#: said by app.js, from the alerts' ``data-tap-again``, for a tap the redraw guard drops).
+TAP_AGAIN_NOTICE = N_("The screen just changed with the other phone’s entry: tap again on what it shows now.")
 UNDO_TWICE_NOTICE = N_("Another phone undid that entry first; nothing more was undone.")
 UNDONE_FIRST_NOTICE = N_("Another phone undid an entry first, so this was not recorded. "
                          "The screen is up to date; check and try again.")
