@@ -16,7 +16,7 @@ from typing import Any, Mapping, Sequence
 from flask import current_app, url_for
 from jinja2 import pass_context
 from markupsafe import Markup, escape
-from flask_babel import get_locale, get_translations, pgettext
+from flask_babel import get_locale, get_translations, ngettext, pgettext
 from flask_babel import gettext as _
 
 from flask_babel import lazy_gettext as _l
@@ -314,6 +314,17 @@ def entry_toast(view: GameView) -> str:
     return text.replace(" " + won, "") if won else text
 
 
+def _crowns_within_reach(state: Any, player: Any, left: int) -> bool:
+    """D-11.2: whether a jewel card of ``left`` crowns or more can still come to ``player``: one not
+    bought or reserved by anyone, or in their own reserve; a secret reserve of theirs may be one."""
+    jewels = catalog.jewels()
+    taken = state.taken_cards()
+    own = {r.card for r in player.reserved if r.card}
+    if any(r.card is None for r in player.reserved):
+        return True
+    return any(card.crowns >= left for cid, card in jewels.items() if cid not in taken or cid in own)
+
+
 def near_wins(view: GameView, seat: int) -> list[str]:
     """Near-win warnings for one player, per route, within ``NEAR_WIN_DISTANCE`` of it (UX.md;
     D-11, S-4: in classic Splendor only before the final round)."""
@@ -325,9 +336,11 @@ def near_wins(view: GameView, seat: int) -> list[str]:
         if 0 < duel.PRESTIGE_TO_WIN - p.prestige <= distance:
             out.append(_("%(name)s: %(n)s prestige — %(left)s more wins", name=p.name, n=p.prestige,
                          left=duel.PRESTIGE_TO_WIN - p.prestige))
-        if 0 < duel.CROWNS_TO_WIN - p.crowns <= distance:
-            left = duel.CROWNS_TO_WIN - p.crowns
-            out.append(_("%(name)s: %(n)s crowns — a %(left)s-crown card wins", name=p.name, n=p.crowns, left=left))
+        left = duel.CROWNS_TO_WIN - p.crowns
+        if 0 < left <= distance and _crowns_within_reach(state, p, left):
+            out.append(ngettext("%(name)s: %(n)s crowns — a card with %(left)s crown or more wins",
+                                "%(name)s: %(n)s crowns — a card with %(left)s or more crowns wins",
+                                left, name=p.name, n=p.crowns, left=left))
         color, points = p.best_color
         if color and 0 < duel.COLOR_POINTS_TO_WIN - points <= distance:
             out.append(_("%(name)s: %(n)s in %(color)s — %(left)s more in %(color)s wins", name=p.name, n=points,

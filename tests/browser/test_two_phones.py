@@ -193,10 +193,16 @@ def test_an_unsent_entry_survives_a_reload_and_a_tap_that_failed_is_said_to_have
     game_id = page.url.rsplit("/", 1)[-1]
     table.open("take")
     page.context.set_offline(True)
+    # nobody taps: the background poll fails, and the banner says the screen may be behind
+    expect(page.locator("#connection .for-poll")).to_be_visible(timeout=5000)
+    expect(page.locator("#connection .for-tap")).to_be_hidden()
     page.locator('.pick-source a[data-kind="red"]').click()
     expect(page.locator("#connection")).to_be_visible()
     expect(page.locator("#connection .for-tap")).to_be_visible()
     expect(page.locator("#connection .for-entry")).to_be_hidden()
+    page.wait_for_timeout(2500)  # a poll failing after the tap does not hide what the tap is told
+    expect(page.locator("#connection .for-tap")).to_be_visible()
+    expect(page.locator("#connection .for-poll")).to_be_hidden()
     page.context.set_offline(False)
     page.locator('.pick-source a[data-kind="pearl"]').click()
     expect(page.locator(".pick-chosen .chip-btn")).to_have_count(1)

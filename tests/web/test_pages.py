@@ -421,7 +421,7 @@ def test_a_phone_whose_write_lost_to_an_undo_is_told_an_undo_came_first(client):
     assert undone.status_code == 200 and "Undone: Ben took 1 blue." in undone.get_data(as_text=True)
     late = form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"green": 1}}, 2, entry_id="f3")
     body = late.get_data(as_text=True)
-    assert late.status_code == 409 and "Another phone undid an entry first, so this was not recorded." in body
+    assert late.status_code == 409 and "Another phone undid an entry first, so this was not recorded. Undone: Ben took 1 blue." in body
     assert "recorded this first" not in body
     second = client.post(f"/games/{game['id']}/undo", data={"expected_version": "2"}, headers=HX)
     body = second.get_data(as_text=True)

@@ -87,8 +87,11 @@
   var banner = document.getElementById("connection");
   var KEPT = "tracker:unsent-entry:" + location.pathname;  // one per game: another game's never replaces it
   var resending = false;
-  function showOffline(on, entry) {
+  // What it says: an entry kept to be sent again; a tap that did nothing; or, while only the
+  // background poll has failed (nobody tapped), that the screen may be behind the table.
+  function showOffline(on, entry, poll) {
     if (!banner) { return; }
+    if (on && !poll) { banner.classList.remove("from-poll"); } else if (on && banner.hidden) { banner.classList.add("from-poll"); }
     banner.hidden = !on;
     banner.classList.toggle("with-entry", !!entry);
   }
@@ -107,7 +110,7 @@
     var elt = evt.detail.elt;
     var form = elt && elt.closest ? elt.closest("form") : null;
     if (form && form.querySelector("input[name='entry_id']")) { pending = form; keep(form); }
-    showOffline(true, !!pending || resending);
+    showOffline(true, !!pending || resending, !!(elt && elt.id === "poller"));
     clearInterval(retryTimer);
     retryTimer = setInterval(function () {
       if (navigator.onLine === false) { return; }

@@ -308,6 +308,8 @@ UNDO_CONFLICT_ENTRY_NOTICE = N_("Another phone recorded an entry first, so nothi
 #: said by app.js, from the alerts' ``data-tap-again``, for a tap the redraw guard drops).
 TAP_AGAIN_NOTICE = N_("The screen just changed with the other phone’s entry: tap again on what it shows now.")
 UNDO_TWICE_NOTICE = N_("Another phone undid that entry first; nothing more was undone.")
+UNDONE_FIRST_ENTRY_NOTICE = N_("Another phone undid an entry first, so this was not recorded. Undone: %(entry)s "
+                               "The screen is up to date; check and try again.")
 UNDONE_FIRST_NOTICE = N_("Another phone undid an entry first, so this was not recorded. "
                          "The screen is up to date; check and try again.")
 
@@ -315,6 +317,10 @@ UNDONE_FIRST_NOTICE = N_("Another phone undid an entry first, so this was not re
 def _conflict_notice(view: service.GameView, undoing: bool) -> str:
     """What a phone whose write lost the race is told: what the other phone did, if it can be told."""
     if service.last_write_was_undo(view.row.id):
+        undone = None if undoing else service.last_undone(view)
+        if undone:  # which entry went: the player knows whether theirs still stands
+            entry = narrate.describe(undone[0], view.state, undone[1], consequences=False)
+            return _(UNDONE_FIRST_ENTRY_NOTICE, entry=entry)
         return _(UNDO_TWICE_NOTICE if undoing else UNDONE_FIRST_NOTICE)
     last = screen.last_entry(view)  # what got in first: the player knows whether to try again
     if undoing:
