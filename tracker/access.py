@@ -54,11 +54,18 @@ LOCAL_PATH = re.compile(r"^/(?![/\\])[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$")
 
 
 def safe_next(target: str | None) -> str:
-    """``target`` when it is a path of this site, else the home page: where a ``next`` parameter
-    may send the browser (never another site: no open redirect)."""
+    """``target`` when it is a path of this app (``/games/…``, as ``request.path`` gives it: no
+    proxy prefix), else the home page's ``/``: where a ``next`` parameter may send the browser
+    (never another site: no open redirect). Redirect to ``next_url``'s answer."""
     if not target or not LOCAL_PATH.match(target) or urlsplit(target).netloc:
-        return url_for("pages.home")
+        return "/"
     return target
+
+
+def next_url(target: str | None) -> str:
+    """The address to redirect to for a ``next`` parameter: ``safe_next`` under the app's path
+    prefix (behind a proxy serving it under ``/club``, ``/games/…`` is ``/club/games/…``)."""
+    return request.script_root + safe_next(target)
 
 
 def check_access():  # type: ignore[no-untyped-def]
@@ -80,14 +87,14 @@ def enter():  # type: ignore[no-untyped-def]
     """The access-code page: one correct entry unlocks this device (a lasting session cookie)."""
     target = safe_next(request.values.get("next"))
     if not required():
-        return redirect(target)
+        return redirect(next_url(target))
     error = None
     if request.method == "POST":
         code = request.form.get("code", "")
         if hmac.compare_digest(code.encode("utf-8", "replace"), str(current_app.config["ACCESS_CODE"]).encode()):
             session.permanent = True
             session["access"] = True
-            return redirect(target, code=303)
+            return redirect(next_url(target), code=303)
         error = _("That is not the access code.")
     status = 401 if error else 200
     return render_template("access.html", error=error, next=target), status

@@ -226,8 +226,8 @@ def test_the_back_button_closes_an_open_sheet_before_it_leaves_the_game(page: Pa
     page.go_back()
     expect(page.locator('#sheet [data-sheet="take"]')).to_be_visible()
     assert page.url == game_url
-    # tab after tab, Back closes the sheet once, then leaves the game
-    for sheet in ("buy", "reserve", "privileges", "buy"):
+    # tab after tab (the open Take tab tapped first), Back closes the sheet once, then leaves the game
+    for sheet in ("take", "buy", "reserve", "privileges", "buy"):
         table.open(sheet)
     assert page.url == game_url + "?sheet=buy"
     page.go_back()

@@ -759,3 +759,17 @@ def test_a_day_is_named_once_and_splendor_rows_give_the_winning_prestige(client)
     assert '<option value="duel">Duel</option>' in page
     review = client.get(f"/games/{splendor['id']}/review").get_data(as_text=True)
     assert re.search(rf'won</b> \({prestige} prestige\) · ', review)
+
+
+def test_a_spectator_of_a_finished_game_is_offered_no_new_game(client):
+    """The watch link is "without any controls": its victory banner offered "New game, same
+    players" (without the table's series)."""
+    from tracker import service
+
+    for name, players in (("duel-1069.json", ["Ana", "Ben"]), ("splendor-133.json", ["Ana", "Ben", "Cho"])):
+        game = import_log(client, fixture_log(name, players))
+        with client.application.app_context():
+            sid = service.spectator_id(game["id"])
+        page = client.get(f"/watch/{sid}").get_data(as_text=True)
+        assert 'id="victory"' in page and 'id="same-players"' not in page
+        assert 'id="same-players"' in client.get(f"/games/{game['id']}").get_data(as_text=True)

@@ -784,3 +784,31 @@ def test_the_default_folder_is_private_and_named_from_the_secret(database_url, t
     assert fallback.config["CACHE_DIR"] == str(Path(fallback.instance_path) / "screens")
     for d in dirs + [Path(other_db.config["CACHE_DIR"])]:
         shutil.rmtree(d, ignore_errors=True)
+
+
+def test_behind_a_proxy_with_a_prefix_every_address_keeps_it(database_url, tmp_path):
+    """Under /club: a settings choice leads back under /club (it led to the site's root), and the
+    manifest, the service worker's address and scope for static files, the offline page's link
+    and the access code's redirect carry the prefix."""
+    worker = _worker(database_url, tmp_path / "screens", PROXY_COUNT=1, WTF_CSRF_ENABLED=False)
+    client = worker.test_client()
+    club = {"X-Forwarded-Prefix": "/club"}
+    home = client.get("/", headers=club).get_data(as_text=True)
+    assert 'data-sw="/club/sw.js"' in home
+    assert 'href="/club/settings?lang=ko&amp;next=/"' in home
+    resp = client.get("/settings?lang=ko&next=/history", headers=club)
+    assert resp.status_code == 303 and resp.headers["Location"] == "/club/history"
+    assert client.get("/settings?lang=en&next=//evil.example/x", headers=club).headers["Location"] == "/club/"
+    manifest = client.get("/manifest.webmanifest", headers=club).get_json(force=True)
+    assert manifest["start_url"] == "/club/" and manifest["scope"] == "/club/"
+    assert 'url.pathname.startsWith("/club/static/")' in client.get("/sw.js", headers=club).get_data(as_text=True)
+    assert 'href="/club/"' in client.get("/offline", headers=club).get_data(as_text=True)
+    # a page drawn as the answer to a form (a wrong join code) sends a settings choice home
+    refused = client.post("/join", data={"code": "ZZZZZZ"}, headers=club)
+    assert refused.status_code == 422 and 'id="join-error"' in refused.get_data(as_text=True)
+    assert 'href="/club/settings?theme=dark&amp;next=/"' in refused.get_data(as_text=True)
+    worker.config["ACCESS_CODE"] = "let-us-in"
+    gate = worker.test_client().get("/history", headers=club)
+    assert gate.status_code == 302 and gate.headers["Location"].startswith("/club/access?next=/history")
+    entered = worker.test_client().post("/access", data={"code": "let-us-in", "next": "/history"}, headers=club)
+    assert entered.status_code == 303 and entered.headers["Location"] == "/club/history"

@@ -590,6 +590,8 @@
 
   // Installable app: cache the static shell.
   if ("serviceWorker" in navigator) {
-    navigator.serviceWorker.register("/sw.js").catch(function () { /* optional */ });
+    // its address as the page gives it (under a proxy's path prefix too)
+    var sw = document.body.getAttribute("data-sw");
+    if (sw) { navigator.serviceWorker.register(sw).catch(function () { /* optional */ }); }
   }
 })();

@@ -27,7 +27,7 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
-  if (url.pathname.startsWith("/static/")) {
+  if (url.pathname.startsWith("{{ url_for('static', filename='') }}")) {
     event.respondWith(
       caches.match(request, { ignoreSearch: true }).then((hit) => hit || fetch(request).then((resp) => {
         const copy = resp.clone();

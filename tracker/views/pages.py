@@ -504,7 +504,7 @@ SETTINGS = {"theme": ("system", "light", "dark"), "lang": ("auto", "en", "ko"), 
 def settings():  # type: ignore[no-untyped-def]
     """Remember a display choice on this device (cookies), then go back: theme, language,
     alert sound, table mode."""
-    resp = redirect(access.safe_next(request.args.get("next")), code=303)
+    resp = redirect(access.next_url(request.args.get("next")), code=303)
     for name, allowed in SETTINGS.items():
         value = request.args.get(name)
         if value in allowed:
