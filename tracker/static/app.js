@@ -148,6 +148,26 @@
     if ((pending || resending) && evt.detail.elt && evt.detail.elt.id === "poller") { evt.preventDefault(); }
   });
 
+  // A poll answered while this phone's own request is on its way (a tap's sheet, an entry, a fix,
+  // an undo) would redraw the very screen that request answers, and the answer would land nowhere:
+  // the tap lost unsaid, a refused fix unsaid. That poll's screen is dropped instead; the request's
+  // own answer (a sheet asked with the version shown brings the new screen if the game moved; a
+  // write that lost the race says so) or the next poll brings the other phone's news.
+  var ownRequests = [];
+  document.body.addEventListener("htmx:beforeRequest", function (evt) {
+    var target = evt.detail.target;
+    var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
+    if (target && (target.id === "sheet" || target.id === "game") && !isPoll(path) && evt.detail.xhr) {
+      ownRequests.push(evt.detail.xhr);
+    }
+  });
+  document.body.addEventListener("htmx:beforeSwap", function (evt) {
+    var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
+    if (!evt.detail.target || evt.detail.target.id !== "game" || !isPoll(path)) { return; }
+    ownRequests = ownRequests.filter(function (xhr) { return xhr.readyState > 0 && xhr.readyState < 4; });
+    // (registered before every other beforeSwap listener, none of which then sees this poll)
+    if (ownRequests.length) { evt.detail.shouldSwap = false; evt.stopImmediatePropagation(); }
+  });
   // After this phone's own entry, undo or correction, show the new screen from its top (both
   // panels, whose turn): a tall sheet (buy, reserve) had scrolled the page down. A prompt the
   // rules raised (royal card, discard, noble) is brought into view instead, as it must be answered
@@ -399,25 +419,6 @@
     var control = evt.target.closest ? evt.target.closest("#game a, #game button") : null;
     if (control && justRedrawn()) { evt.preventDefault(); evt.stopImmediatePropagation(); sayTapAgain(); }
   }, true);
-  // A poll answered while this phone's own request is on its way (a tap's sheet, an entry, a fix,
-  // an undo) would redraw the very screen that request answers, and the answer would land nowhere:
-  // the tap lost unsaid, a refused fix unsaid. That poll's screen is dropped instead; the request's
-  // own answer (a sheet asked with the version shown brings the new screen if the game moved; a
-  // write that lost the race says so) or the next poll brings the other phone's news.
-  var ownRequests = [];
-  document.body.addEventListener("htmx:beforeRequest", function (evt) {
-    var target = evt.detail.target;
-    var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
-    if (target && (target.id === "sheet" || target.id === "game") && !isPoll(path) && evt.detail.xhr) {
-      ownRequests.push(evt.detail.xhr);
-    }
-  });
-  document.body.addEventListener("htmx:beforeSwap", function (evt) {
-    var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
-    if (!evt.detail.target || evt.detail.target.id !== "game" || !isPoll(path)) { return; }
-    ownRequests = ownRequests.filter(function (xhr) { return xhr.readyState > 0 && xhr.readyState < 4; });
-    if (ownRequests.length) { evt.detail.shouldSwap = false; }
-  });
   document.addEventListener("pointerdown", clearToasts, true);
   document.addEventListener("keydown", clearToasts, true);
 
