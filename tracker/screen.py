@@ -315,14 +315,15 @@ def entry_toast(view: GameView) -> str:
 
 
 def _crowns_within_reach(state: Any, player: Any, left: int) -> bool:
-    """D-11.2: whether a jewel card of ``left`` crowns or more can still come to ``player``: one not
-    bought or reserved by anyone, or in their own reserve; a secret reserve of theirs may be one."""
+    """D-11.2: whether ``left`` more crowns can still come to ``player`` from the jewel cards not
+    bought or reserved by anyone and those in their own reserve (a secret reserve of theirs may
+    bring any)."""
     jewels = catalog.jewels()
     taken = state.taken_cards()
     own = {r.card for r in player.reserved if r.card}
     if any(r.card is None for r in player.reserved):
         return True
-    return any(card.crowns >= left for cid, card in jewels.items() if cid not in taken or cid in own)
+    return sum(card.crowns for cid, card in jewels.items() if cid not in taken or cid in own) >= left
 
 
 def near_wins(view: GameView, seat: int) -> list[str]:
@@ -338,9 +339,7 @@ def near_wins(view: GameView, seat: int) -> list[str]:
                          left=duel.PRESTIGE_TO_WIN - p.prestige))
         left = duel.CROWNS_TO_WIN - p.crowns
         if 0 < left <= distance and _crowns_within_reach(state, p, left):
-            out.append(ngettext("%(name)s: %(n)s crowns — a card with %(left)s crown or more wins",
-                                "%(name)s: %(n)s crowns — a card with %(left)s or more crowns wins",
-                                left, name=p.name, n=p.crowns, left=left))
+            out.append(_("%(name)s: %(n)s crowns — %(left)s more win", name=p.name, n=p.crowns, left=left))
         color, points = p.best_color
         if color and 0 < duel.COLOR_POINTS_TO_WIN - points <= distance:
             out.append(_("%(name)s: %(n)s in %(color)s — %(left)s more in %(color)s wins", name=p.name, n=points,
@@ -690,6 +689,7 @@ def royal_sheet(view: GameView, args: Any) -> dict[str, Any]:
         royals.append(royal)
     return {"sheet": "royal", "royals": royals, "choice": choice,
             "steal_options": steal_options(letters, other, stealable), "steal": steal, "steal_preview": steal_preview,
+            "steal_name": CHIP_NAMES.table().get(steal, "") if steal else "",
             "other_name": other.name}
 
 

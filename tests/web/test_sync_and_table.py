@@ -91,15 +91,14 @@ def test_near_win_warnings_show_per_route(client):
             break
     page = client.get(f"/games/{state['id']}").get_data(as_text=True)
     crowns = state["players"][0]["crowns"]
-    wins = "a card with 1 crown or more wins" if crowns == 9 else f"a card with {10 - crowns} or more crowns wins"
-    assert f"Player A: {crowns} crowns — {wins}" in page
+    assert f"Player A: {crowns} crowns — {10 - crowns} more win" in page
     assert 'class="near-win"' in page
 
 
-def test_a_crowns_warning_counts_only_cards_that_can_still_come(app, client):
-    """D-11.2: at 8 crowns only a card of 2 or more crowns wins; once every such card is bought
-    or reserved by the other player, none is announced (a tester went looking for a "1-crown
-    card", none of which was left)."""
+def test_a_crowns_warning_counts_only_crowns_that_can_still_come(app, client):
+    """D-11.2: at 8 crowns, 2 more win; once every crowned card left is bought or reserved by the
+    other player, none is announced (a tester went looking for a "1-crown card" none of which
+    was left)."""
     from tracker import screen, service
     from tracker.rules import catalog, duel
     from tracker.rules.common import Reserved
@@ -107,7 +106,7 @@ def test_a_crowns_warning_counts_only_cards_that_can_still_come(app, client):
     game = new_game(client)
     jewels = catalog.jewels()
     ones = [cid for cid, card in jewels.items() if card.crowns == 1]
-    crowned = [cid for cid, card in jewels.items() if card.crowns >= 2]
+    crowned = [cid for cid, card in jewels.items() if card.crowns]
     with app.test_request_context(f"/games/{game['id']}"):
         view = service.load(game["id"])
         ana = duel._replace(view.state.players[0], cards=tuple(duel.Owned(c, jewels[c].color) for c in ones[:8]))
@@ -117,8 +116,9 @@ def test_a_crowns_warning_counts_only_cards_that_can_still_come(app, client):
             state = duel._replace(view.state, players=(ana, ben))
             return screen.near_wins(service.GameView(view.row, view.events, state), 0)
 
-        assert "Ana: 8 crowns — a card with 2 or more crowns wins" in warnings(view.state.players[1])
-        taken = duel._replace(view.state.players[1], reserved=tuple(Reserved(level=jewels[c].level, card=c) for c in crowned))
+        assert "Ana: 8 crowns — 2 more win" in warnings(view.state.players[1])
+        rest = [c for c in crowned if c not in ones[:8]]
+        taken = duel._replace(view.state.players[1], reserved=tuple(Reserved(level=jewels[c].level, card=c) for c in rest))
         assert not [w for w in warnings(taken) if "crowns" in w]
 
 
@@ -137,7 +137,7 @@ def test_a_near_win_says_how_much_more_wins(client, fixture):
             break
     assert found, fixture
     for text in found:
-        m = re.search(r": (\d+) (prestige|in \w+) — (\d+) more (?:in \w+ )?wins", text) or re.search(r"(\d+) crowns — a card with \d+ (crown or more|or more crowns) wins", text)
+        m = re.search(r": (\d+) (prestige|in \w+) — (\d+) more (?:in \w+ )?wins", text) or re.search(r"(\d+) crowns — (\d+) more win", text)
         assert m, text
         if "prestige" in text:
             assert int(m[1]) + int(m[3]) == 20, text

@@ -42,7 +42,9 @@
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     var cfg = evt.detail.requestConfig;
     if (!announcer || !cfg || !cfg.triggeringEvent || !evt.detail.target || evt.detail.target.id !== "sheet") { return; }
-    var line = document.querySelector("#sheet .preview, #sheet .preview-error");
+    // (the royal sheet lists one preview per card: the token to steal chosen, its save's is the news)
+    var line = document.querySelector("#sheet form[data-steal] :is(.preview, .preview-error)") ||
+               document.querySelector("#sheet .preview, #sheet .preview-error");
     if (!line) { return; }
     announcer.textContent = "";
     setTimeout(function () { announcer.textContent = line.textContent.trim(); }, 50);
@@ -449,7 +451,7 @@
 
   // A control of the sheet named by what it stands for (a chip's colour, a tab, a card...), so
   // that it can be found again in the sheet drawn after it: ".pick-source [data-kind="red"]".
-  var KEYS = ["data-kind", "data-tab", "data-card", "data-wild", "data-steal", "data-reveal", "data-gold-for",
+  var KEYS = ["data-kind", "data-tab", "data-card", "data-wild", "data-steal", "data-royal", "data-reveal", "data-gold-for",
               "data-filter", "data-gold-reset", "data-back", "data-seat"];
   function controlKey(el) {
     if (el.id) { return "#" + el.id; }
@@ -564,6 +566,8 @@
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     if (!refocus || !sheetTarget(evt)) { return; }
     var again = /^#action-/.test(refocus) ? firstControl() : null;
+    // a royal card chosen before its token to steal: on to the tokens
+    if (/data-royal/.test(refocus)) { again = document.querySelector("#sheet .steal-choices a[href]"); }
     again = again || document.querySelector("#sheet " + refocus) || document.querySelector("#sheet a[href], #sheet button");
     refocus = null;
     if (again) { again.focus({ preventScroll: true }); }
