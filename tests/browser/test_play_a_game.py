@@ -327,3 +327,23 @@ def test_a_secret_card_tapped_after_a_card_on_a_slow_network_is_the_one_reserved
     table._save("reserve")
     state = page.request.get(f"{live_server}/api/games/{page.url.split('?')[0].rsplit('/', 1)[-1]}").json()
     assert state["players"][0]["reserved"] == [{"level": 2}]
+
+
+def test_by_keyboard_a_royal_card_that_steals_hands_the_focus_to_the_tokens_and_reads_its_own_preview(
+        page: Page, live_server: str):
+    """Keyboard: Enter on DR-4 ("choose it, then the token") leaves the focus on the tokens to
+    steal (it fell to the page); Enter on a token reads out DR-4's preview (it read DR-1's)."""
+    log = json.loads((FIXTURES / "duel-1012.json").read_text())
+    part = {**{k: log[k] for k in ("format", "game", "players", "first_player")}, "events": log["events"][:45], "result": None}
+    state = page.request.post(live_server + "/api/games/import", data=part).json()
+    page.goto(f"{live_server}/games/{state['id']}")
+    page.locator('a.royal-card[data-royal="DR-4"]').focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement && document.activeElement.matches('.steal-choices a[data-steal]')")
+    kind = page.evaluate("() => document.activeElement.dataset.steal")
+    page.keyboard.press("Enter")
+    expect(page.locator(f'.steal-choices a[data-steal="{kind}"][aria-current="true"]')).to_have_count(1)
+    expect(page.locator("#announcer")).to_contain_text("DR-4", timeout=3000)
+    assert "DR-1" not in page.locator("#announcer").inner_text()
+    save = page.locator('#sheet form[data-steal] button.save')
+    assert save.get_attribute("aria-label").startswith("Take the royal card chosen, stealing ")
