@@ -626,8 +626,17 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
         ctx["data"] = data
         ctx["preview"] = preview(view, data)
         if not affordable and not (is_joker and not jokers):  # a joker with no colour to join: the rule's reason
-            ctx["preview"] = Preview(error=_("%(name)s cannot pay for %(card)s: it costs %(owed)s after bonuses.",
-                                             name=me.name, card=card.id, owed=narrate.token_list(owed)))
+            # what is missing, kind by kind, before gold (D-7: a gold stands in for any one token)
+            short = Tokens(**{k: max(0, owed.get(k) - me.tokens.get(k)) for k in GEM_COLORS + (PEARL,)})
+            if me.tokens.gold:
+                reason = _("%(name)s cannot pay for %(card)s: it costs %(owed)s after bonuses; %(name)s is short of "
+                           "%(short)s, with only %(gold)s gold to stand in.", name=me.name, card=card.id,
+                           owed=narrate.token_list(owed), short=narrate.token_list(short), gold=me.tokens.gold)
+            else:
+                reason = _("%(name)s cannot pay for %(card)s: it costs %(owed)s after bonuses; %(name)s is short of "
+                           "%(short)s.", name=me.name, card=card.id, owed=narrate.token_list(owed),
+                           short=narrate.token_list(short))
+            ctx["preview"] = Preview(error=reason)
     return ctx
 
 

@@ -646,3 +646,17 @@ def test_an_undo_that_lost_to_the_other_phone_s_entry_names_that_entry(client):
     assert late.status_code == 409
     assert "Another phone recorded an entry first, so nothing was undone: Ben took 1 blue." in body
     assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 2
+
+
+def test_a_card_the_player_cannot_pay_for_says_what_is_missing(client):
+    """D-7: the refusal names the shortfall (it gave the cost only, and the table counted)."""
+    game = new_game(client)
+    post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"blue": 1, "green": 1}})
+    post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"white": 1}})
+    sheet = client.get(f"/games/{game['id']}/sheet/buy?src=board&card=D1-01", headers=HX).get_data(as_text=True)
+    assert ("Ana cannot pay for D1-01: it costs 1 blue, 1 green, 1 red, 1 black after bonuses; "
+            "Ana is short of 1 red, 1 black.") in sheet
+    post(client, game["id"], {"type": "reserve", "player": 0, "card": "D1-02"})  # and a gold
+    post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"white": 1}})
+    sheet = client.get(f"/games/{game['id']}/sheet/buy?src=board&card=D1-01", headers=HX).get_data(as_text=True)
+    assert "Ana is short of 1 red, 1 black, with only 1 gold to stand in." in sheet
