@@ -200,3 +200,28 @@ def test_no_toast_is_drawn_over_a_prompt_raised_by_the_other_phone(page: Page, l
     expect(page.locator(".alert-done")).to_be_hidden()
     expect(page.locator("#announcer")).to_contain_text("bought")
     expect(page.locator("#log summary")).to_contain_text("(45)")
+
+
+def test_at_very_large_text_the_action_tabs_take_two_rows_and_nothing_overlaps(browser, live_server: str):
+    """A 360 px phone at 200% zoom is 180 CSS px wide: the tabs ran into each other and a panel's
+    token chips overlapped. Now the page fits, the tabs sit in two rows, the chips never overlap."""
+    page = browser.new_page(viewport={"width": 180, "height": 370}, device_scale_factor=2)
+    gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"],
+                                                             "first_player": 0}).json()["id"]
+    page.request.post(f"{live_server}/api/games/{gid}/events", data={"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    page.goto(f"{live_server}/games/{gid}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 180
+
+    def boxes(selector: str) -> list[dict]:
+        return [page.locator(selector).nth(i).bounding_box() for i in range(page.locator(selector).count())]
+
+    def apart(a: dict, b: dict) -> bool:
+        return a["x"] + a["width"] <= b["x"] + 0.5 or b["x"] + b["width"] <= a["x"] + 0.5 or \
+            a["y"] + a["height"] <= b["y"] + 0.5 or b["y"] + b["height"] <= a["y"] + 0.5
+
+    for selector in ("nav.actions > .action", "#panel-0 .tokens .chip"):
+        found = boxes(selector)
+        assert len(found) >= 6, selector
+        assert all(apart(a, b) for i, a in enumerate(found) for b in found[i + 1:]), selector
+    assert len({round(b["y"]) for b in boxes("nav.actions > .action")}) == 2  # two rows of tabs
+    page.close()
