@@ -347,3 +347,16 @@ def test_by_keyboard_a_royal_card_that_steals_hands_the_focus_to_the_tokens_and_
     assert "DR-1" not in page.locator("#announcer").inner_text()
     save = page.locator('#sheet form[data-steal] button.save')
     assert save.get_attribute("aria-label").startswith("Take the royal card chosen, stealing ")
+
+
+def test_the_review_s_turn_stepper_reads_out_the_turn_it_shows(page: Page, live_server: str):
+    """A screen reader heard nothing when stepping through a review: the turn and what happened
+    in it are read out (the page's live region)."""
+    log = json.loads((FIXTURES / "duel-1012.json").read_text())
+    part = {**{k: log[k] for k in ("format", "game", "players", "first_player")}, "events": log["events"][:12], "result": None}
+    state = page.request.post(live_server + "/api/games/import", data=part).json()
+    page.goto(f"{live_server}/games/{state['id']}/review?turn=3")
+    page.locator("#step-next").click()
+    expect(page.locator("#announcer")).to_contain_text("After turn 4", timeout=3000)
+    page.locator("#step-prev").click()
+    expect(page.locator("#announcer")).to_contain_text("After turn 3", timeout=3000)

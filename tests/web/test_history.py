@@ -773,3 +773,16 @@ def test_a_spectator_of_a_finished_game_is_offered_no_new_game(client):
         page = client.get(f"/watch/{sid}").get_data(as_text=True)
         assert 'id="victory"' in page and 'id="same-players"' not in page
         assert 'id="same-players"' in client.get(f"/games/{game['id']}").get_data(as_text=True)
+
+
+def test_each_rows_buttons_and_the_game_screen_are_named_for_a_screen_reader(client, three_games):
+    """A screen reader's list of buttons heard "Review, Review, Review…": each names its game;
+    the game screen has a heading naming the game."""
+    duel, _splendor, active = three_games
+    page = client.get("/history").get_data(as_text=True)
+    row = row_of(page, duel["id"])
+    assert re.search(r'class="button review" href="[^"]+" aria-label="Review the game Ana · Cho, [^"]+"', row)
+    assert re.search(r'class="button delete" href="[^"]+" aria-label="Delete the game Ana · Cho, [^"]+"', row)
+    assert re.search(r'aria-label="Resume the game Ana · Ben, [^"]+"', row_of(page, active["id"]))
+    screen = client.get(f"/games/{active['id']}").get_data(as_text=True)
+    assert '<h1 class="visually-hidden">Splendor Duel: Ana · Ben</h1>' in screen

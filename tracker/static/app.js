@@ -38,6 +38,15 @@
     if (said.length) { setTimeout(function () { announcer.textContent = said.join(" "); }, 50); }
   });
 
+  // The review's turn stepper redraws the replay: the turn it shows and what happened is read out.
+  document.body.addEventListener("htmx:afterSettle", function (evt) {
+    var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
+    var moment = document.getElementById("moment");
+    if (!announcer || !moment || !path || path.indexOf("/review") < 0) { return; }
+    announcer.textContent = "";
+    setTimeout(function () { announcer.textContent = moment.textContent.replace(/\s+/g, " ").trim(); }, 50);
+  });
+
   // A tap in a sheet redraws it: its "Saving will record…" line (or the refusal) is read out too.
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     var cfg = evt.detail.requestConfig;
