@@ -122,6 +122,25 @@ def pips(context: Any, items: Any, extra: str = "pip") -> Markup:
     return Markup("".join(_chip_html(kind, text, extra, letters[kind], names.get(kind, kind)) for kind, text in items))
 
 
+@pass_context
+def card_label(context: Any, c: Mapping[str, Any]) -> str:
+    """A card of ``card_view`` as a screen reader should say it: "white card, 1 crown, take a
+    token, costs blue 3, affordable (D1-04)" (its letter, glyphs and bare numbers said nothing)."""
+    names = _names(context)
+    parts = [_("%(color)s card", color=names.get(c["color"], c["color"]))]
+    if c["points"]:
+        parts.append(ngettext("%(num)s prestige", "%(num)s prestige", c["points"]))
+    if c["crowns"]:
+        parts.append(ngettext("%(num)s crown", "%(num)s crowns", c["crowns"]))
+    if c["ability_name"]:
+        parts.append(str(c["ability_name"]))
+    cost = ", ".join(f"{names.get(kind, kind)} {text}" for kind, text in c["pips"])
+    parts.append(_("costs %(cost)s", cost=cost) if cost else _("free"))
+    if c.get("affordable"):
+        parts.append(_("affordable"))
+    return f"{', '.join(parts)} ({c['id']})"
+
+
 LEVELS = (1, 2, 3)
 #: Log sentences a game screen shows before "Show all" (keeps every response small as games grow).
 LOG_LINES = 20

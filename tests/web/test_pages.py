@@ -660,3 +660,12 @@ def test_a_card_the_player_cannot_pay_for_says_what_is_missing(client):
     post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"white": 1}})
     sheet = client.get(f"/games/{game['id']}/sheet/buy?src=board&card=D1-01", headers=HX).get_data(as_text=True)
     assert "Ana is short of 1 red, 1 black, with only 1 gold to stand in." in sheet
+
+
+def test_a_catalogue_card_is_named_for_a_screen_reader(client):
+    """A card in the Buy grid was read as "W ♛ D1-04 blue 3": its colour, crowns, ability and
+    cost are said in words, the catalogue id last."""
+    game = new_game(client)
+    sheet = client.get(f"/games/{game['id']}/sheet/buy", headers=HX).get_data(as_text=True)
+    assert 'aria-label="white card, 1 crown, costs blue 3 (D1-04)"' in sheet
+    assert 'aria-label="white card, take a token, costs red 2, black 2 (D1-03)"' in sheet
