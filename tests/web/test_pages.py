@@ -669,3 +669,10 @@ def test_a_catalogue_card_is_named_for_a_screen_reader(client):
     sheet = client.get(f"/games/{game['id']}/sheet/buy", headers=HX).get_data(as_text=True)
     assert 'aria-label="white card, 1 crown, costs blue 3 (D1-04)"' in sheet
     assert 'aria-label="white card, take a token, costs red 2, black 2 (D1-03)"' in sheet
+
+
+def test_the_fix_sheet_s_counts_are_named_in_words(client):
+    game = new_game(client)
+    sheet = client.get(f"/games/{game['id']}/sheet/correction", headers=HX).get_data(as_text=True)
+    assert 'name="tokens-blue" value="0" aria-label="Ana: blue"' in sheet
+    assert 'name="board-black" value="4" aria-label="board: black"' in sheet
