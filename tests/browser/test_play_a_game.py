@@ -360,3 +360,19 @@ def test_the_review_s_turn_stepper_reads_out_the_turn_it_shows(page: Page, live_
     expect(page.locator("#announcer")).to_contain_text("After turn 4", timeout=3000)
     page.locator("#step-prev").click()
     expect(page.locator("#announcer")).to_contain_text("After turn 3", timeout=3000)
+
+
+def test_by_keyboard_a_card_chosen_to_buy_hands_the_focus_to_its_save(page: Page, live_server: str):
+    """Keyboard: Enter on a card in the Buy grid opened its view with the focus on the level tabs,
+    3–4 tabs before its save; the focus now lands on the save."""
+    table = start_game(page, live_server, ("Ana", "Ben"), 0)
+    game_id = page.url.split("?")[0].rsplit("/", 1)[-1]
+    board = page.request.get(f"{live_server}/api/games/{game_id}").json()["board"]
+    fix = {"type": "correction", "player": 0, "set": {"tokens": {"blue": 3}, "board": {**board, "blue": board["blue"] - 3}}}
+    assert page.request.post(f"{live_server}/api/games/{game_id}/events", data=fix).ok
+    page.reload()
+    page.keyboard.press("Tab")  # the page answers the keyboard from here on
+    table.open("buy")
+    page.locator('#sheet .grid a[data-card="D1-04"]').focus()  # blue 3: Ana can pay
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement && document.activeElement.matches('#sheet form button.save')")

@@ -577,7 +577,10 @@
     var again = /^#action-/.test(refocus) ? firstControl() : null;
     // a royal card chosen before its token to steal: on to the tokens
     if (/data-royal/.test(refocus)) { again = document.querySelector("#sheet .steal-choices a[href]"); }
-    again = again || document.querySelector("#sheet " + refocus) || document.querySelector("#sheet a[href], #sheet button");
+    // a card chosen from a grid: its view has no grid, the focus goes to its save (then its payment)
+    var chosen = /data-card/.test(refocus) && !document.querySelector("#sheet " + refocus) ?
+      document.querySelector("#sheet form button.save:not([aria-disabled='true'])") : null;
+    again = again || chosen || document.querySelector("#sheet " + refocus) || document.querySelector("#sheet a[href], #sheet button");
     refocus = null;
     if (again) { again.focus({ preventScroll: true }); }
   });
