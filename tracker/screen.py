@@ -168,16 +168,8 @@ class Kind:
         return [c for c in self.cards().values() if c.level == level]
 
     def action_labels(self) -> list[tuple[str, str]]:
-        """The entry tabs as ``(key, label)``, labels in the reader's language (one list per
-        kind and language, made on first use)."""
-        key = (self.template, str(get_locale()))
-        found = _ACTION_LABELS.get(key)
-        if found is None:
-            found = _ACTION_LABELS[key] = [(k, str(label)) for k, label in self.actions]
-        return found
-
-
-_ACTION_LABELS: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        """The entry tabs as ``(key, label)``, labels in the reader's language (``_Names``)."""
+        return list(_ACTION_NAMES[self.template].table().items())
 
 
 KINDS = {
@@ -188,6 +180,8 @@ KINDS = {
                      (("take", _l("Take")), ("buy", _l("Buy")), ("reserve", _l("Reserve")), ("correction", _l("Fix"))),
                      splendor.TAKE_THREE, "splendor.html"),
 }
+#: Each kind's entry tabs in the reader's language, one table per language (``Kind.action_labels``).
+_ACTION_NAMES = {k.template: _Names(dict(k.actions)) for k in KINDS.values()}
 
 
 def kind_of(view: GameView) -> Kind:
@@ -333,18 +327,6 @@ def entry_toast(view: GameView) -> str:
     return text.replace(" " + won, "") if won else text
 
 
-def _crowns_within_reach(state: Any, player: Any, left: int) -> bool:
-    """D-11.2: whether ``left`` more crowns can still come to ``player`` from the jewel cards not
-    bought or reserved by anyone and those in their own reserve (a secret reserve of theirs may
-    bring any)."""
-    jewels = catalog.jewels()
-    taken = state.taken_cards()
-    own = {r.card for r in player.reserved if r.card}
-    if any(r.card is None for r in player.reserved):
-        return True
-    return sum(card.crowns for cid, card in jewels.items() if cid not in taken or cid in own) >= left
-
-
 def near_wins(view: GameView, seat: int) -> list[str]:
     """Near-win warnings for one player, per route, within ``NEAR_WIN_DISTANCE`` of it (UX.md;
     D-11, S-4: in classic Splendor only before the final round)."""
@@ -357,7 +339,7 @@ def near_wins(view: GameView, seat: int) -> list[str]:
             out.append(_("%(name)s: %(n)s prestige — %(left)s more wins", name=p.name, n=p.prestige,
                          left=duel.PRESTIGE_TO_WIN - p.prestige))
         left = duel.CROWNS_TO_WIN - p.crowns
-        if 0 < left <= distance and _crowns_within_reach(state, p, left):
+        if 0 < left <= distance and duel.crowns_within_reach(state, seat, left):
             out.append(_("%(name)s: %(n)s crowns — %(left)s more win", name=p.name, n=p.crowns, left=left))
         color, points = p.best_color
         if color and 0 < duel.COLOR_POINTS_TO_WIN - points <= distance:

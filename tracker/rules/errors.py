@@ -73,7 +73,15 @@ class Phrases(tuple):  # type: ignore[type-arg]
 TOTAL_OFF = N_("%(kind)s %(n)s, not %(total)s")
 
 
-def totals_off(kinds: list[tuple[str, int, int]]) -> Phrases:
-    """``Phrases`` of the kinds whose totals are off, each ``(kind, count, total)``."""
-    return Phrases(Phrase(TOTAL_OFF, kind=k, n=n, total=t) for k, n, t in kinds)
+def refuse_totals_off(off: list[tuple[str, int, int]], one: str, several: str, rule: str) -> None:
+    """Raise ``RuleError("invariant_broken")`` for the token kinds whose totals do not hold, each
+    ``(kind, count, total)`` (D-12, S-1): ``one`` names a single kind (``kind``, ``n``, ``total``),
+    ``several`` quotes them all (``off``: a half-made fix moved two kinds). Nothing when ``off``
+    is empty."""
+    if len(off) == 1:
+        kind, n, total = off[0]
+        raise RuleError("invariant_broken", one, rule, kind=kind, n=n, total=total)
+    if off:
+        raise RuleError("invariant_broken", several, rule,
+                        off=Phrases(Phrase(TOTAL_OFF, kind=k, n=n, total=t) for k, n, t in off))
 

@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 from .common import Alert, Reserved
 from . import catalog
 from .catalog import DevelopmentCard, Noble
-from .errors import N_, RuleError, totals_off
+from .errors import N_, RuleError, refuse_totals_off
 from .events import Correction, Discard, Event, Pass, Purchase, Reserve, TakeNoble, TakeTokens, parse_event
 from .text import player_names
 from .tokens import GEM_COLORS, GOLD, PEARL, Tokens, payment_is_exact, single, suggest_payment
@@ -551,13 +551,8 @@ def check_invariants(state: SplendorState) -> None:
         counts = [state.board.get(kind)] + [p.tokens.get(kind) for p in state.players]
         if any(c < 0 for c in counts) or sum(counts) != totals.get(kind):
             off.append((kind, sum(counts), totals.get(kind)))
-    if len(off) == 1:
-        kind, n, total = off[0]
-        raise RuleError("invariant_broken", N_("The %(kind)s tokens would add up to %(n)s, not %(total)s: fix the supply too."),
-                        "S-1", kind=kind, n=n, total=total)
-    if off:  # every total that is off at once (a half-made fix moved two kinds)
-        raise RuleError("invariant_broken", N_("Token totals would not hold (%(off)s): fix the supply too."),
-                        "S-1", off=totals_off(off))
+    refuse_totals_off(off, N_("The %(kind)s tokens would add up to %(n)s, not %(total)s: fix the supply too."),
+                      N_("Token totals would not hold (%(off)s): fix the supply too."), "S-1")
     named = [c for p in state.players for c in p.cards] + [r.card for p in state.players for r in p.reserved if r.card]
     if len(named) != len(set(named)):
         raise RuleError("invariant_broken", N_("A card cannot be in two places."), "S-1")

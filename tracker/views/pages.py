@@ -35,7 +35,8 @@ VERSION_HEADER = "Tracker-Version"
 def register_template_helpers(app: Flask) -> None:
     """Globals the templates use: the locale, the chip letters."""
     app.jinja_env.globals.update(get_locale=get_locale, letters=screen.LETTERS, chip=screen.chip, chips=screen.chips,
-                                 pips=screen.pips, card_label=screen.card_label, readonly=False)
+                                 pips=screen.pips, card_label=screen.card_label, readonly=False,
+                                 tap_again=TAP_AGAIN_NOTICE)  # app.js says it too (alerts' data-tap-again)
 
 
 def _is_htmx() -> bool:
