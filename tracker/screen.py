@@ -438,7 +438,7 @@ def duel_context(view: GameView) -> dict[str, Any]:
         "bag": token_row(state.bag),
         "bag_total": state.bag.total,
         "privileges_supply": state.privileges_supply,
-        "royals_available": [catalog.royals()[r] for r in state.royals_available],
+        "royals_available": [royal_view(r) for r in state.royals_available],
     }
 
 
@@ -579,7 +579,8 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
     if from_reserve:
         ctx["grid"] = [card_view(kind.card(r.card), me) for r in me.reserved if r.card]
         secret_levels = sorted({r.level for r in me.reserved if r.card is None})
-        reveal = _int_arg(args, "reveal", tuple(secret_levels), 0) if secret_levels else 0
+        # the first secret card's level grid open from the start (which card is it?)
+        reveal = _int_arg(args, "reveal", tuple(secret_levels), secret_levels[0]) if secret_levels else 0
         ctx["secret_levels"] = secret_levels
         ctx["reveal"] = reveal
         ctx["reveal_grid"] = _catalogue_grid(kind, state, reveal, color, me) if reveal else []
@@ -626,6 +627,15 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
         }
         ctx["data"] = data
         ctx["preview"] = preview(view, data)
+        # A choice still to tap (the joker's colour, the token to steal) is asked, not refused:
+        # said neutrally when making it is all the entry lacks.
+        choices = []  # (field, a value to try, what to ask)
+        if is_joker and not wild and jokers:
+            choices.append(("wild_color", jokers[0], _("Choose the colour the joker joins.")))
+        if other is not None and stealable and not steal:
+            choices.append(("steal", stealable[0], _("Name the token to take from %(other)s.", other=other.name)))
+        if choices and not ctx["preview"].ok and preview(view, {**data, **{f: v for f, v, _ask in choices}}).ok:
+            ctx["preview"] = Preview(hint=" ".join(ask for _f, _v, ask in choices))
         if not affordable and not (is_joker and not jokers):  # a joker with no colour to join: the rule's reason
             # what is missing, kind by kind, before gold (D-7: a gold stands in for any one token)
             short = Tokens(**{k: max(0, owed.get(k) - me.tokens.get(k)) for k in GEM_COLORS + (PEARL,)})

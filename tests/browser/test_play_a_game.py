@@ -376,3 +376,59 @@ def test_by_keyboard_a_card_chosen_to_buy_hands_the_focus_to_its_save(page: Page
     page.locator('#sheet .grid a[data-card="D1-04"]').focus()  # blue 3: Ana can pay
     page.keyboard.press("Enter")
     page.wait_for_function("() => document.activeElement && document.activeElement.matches('#sheet form button.save')")
+
+
+def test_a_reload_in_the_middle_of_an_entry_keeps_the_sheet_as_it_was(page: Page, live_server: str, shots: Path):
+    """A phone reloaded (or its tab woken from sleep) with a card chosen, or tokens picked, opens
+    that sheet again as it was, and its save records it; after the entry the address is the
+    game's again, so a later reload starts the next turn with nothing half-made."""
+    table = start_game(page, live_server, ("Ana", "Ben"), 0)
+    game_url = page.url.split("?")[0]
+    table._tap_chips({"red": 1, "blue": 1})
+    page.wait_for_function("() => location.search.includes('t=red')")
+    page.reload()
+    table = Table(page)
+    expect(page.locator(".pick-chosen .chip-btn")).to_have_count(2)
+    expect(page.locator("#sheet .preview")).to_contain_text("Ana took 1 blue, 1 red")
+    table._save("take_tokens")
+    page.wait_for_function("u => location.href === u", arg=game_url)
+
+    table.open("reserve")
+    table._tap('.tabs a[data-tab="1"]')
+    card = page.locator("#sheet .grid a[data-card]").first.get_attribute("data-card")
+    table._tap(f'#sheet .grid a[data-card="{card}"]')
+    page.wait_for_function("c => location.search.includes('card=' + c)", arg=card)
+    page.reload()
+    table = Table(page)
+    expect(page.locator(f'#sheet .selected-card [data-card="{card}"]')).to_be_visible()
+    page.screenshot(path=str(shots / "reload-keeps-sheet.png"))
+    table._save("reserve")
+    state = page.request.get(f"{live_server}/api/games/{game_url.rsplit('/', 1)[-1]}").json()
+    assert [r.get("card") for r in state["players"][1]["reserved"]] == [card]
+    page.wait_for_function("u => location.href === u", arg=game_url)
+
+
+def test_a_reserved_card_in_the_panel_opens_its_purchase(page: Page, live_server: str, shots: Path):
+    """A first-time player tapped the reserved card in their own panel (it shows its cost and a
+    tick) and nothing happened: it now opens the Buy sheet on that card, in view, ready to save."""
+    table = start_game(page, live_server, ("Ana", "Ben"), 0)
+    game_id = page.url.split("?")[0].rsplit("/", 1)[-1]
+    api = f"{live_server}/api/games/{game_id}/events"
+    assert page.request.post(api, data={"type": "reserve", "player": 0, "card": "D1-14"}).ok
+    assert page.request.post(api, data={"type": "take_tokens", "player": 1, "tokens": {"red": 1}}).ok
+    board = page.request.get(f"{live_server}/api/games/{game_id}").json()["board"]
+    fix = {"type": "correction", "player": 0, "set": {"tokens": {"gold": 1, "red": 3}, "board": {**board, "red": board["red"] - 3}}}
+    assert page.request.post(api, data=fix).ok
+    page.reload()
+    table = Table(page)
+    chip = page.locator('#panel-0 a.mini-card[data-card="D1-14"]')
+    expect(chip).to_contain_text("✓")
+    table.settled()
+    chip.click()
+    expect(page.locator('#sheet .selected-card [data-card="D1-14"]')).to_be_visible()
+    expect(page.locator("#sheet .preview")).to_contain_text("Ana bought a level-1 green card D1-14 (1 crown) from the reserve")
+    expect(page.locator("#sheet form button.save")).to_be_in_viewport()
+    page.screenshot(path=str(shots / "reserved-chip-opens-buy.png"))
+    table._save("purchase")
+    state = page.request.get(f"{live_server}/api/games/{game_id}").json()
+    assert state["players"][0]["reserved"] == [] and "D1-14" in state["players"][0]["cards"]

@@ -34,7 +34,7 @@ MAX_EVENTS = 150
 #: GAME-LOG.md's error codes and alert kinds for Splendor Duel.
 CODES = {
     "bad_event", "unknown_card", "not_your_turn", "game_over", "invariant_broken", "not_enough_tokens",
-    "too_many_tokens", "gold_not_allowed", "bag_empty", "not_enough_privileges", "privilege_after_replenish",
+    "too_many_tokens", "gold_not_allowed", "bag_empty", "replenish_twice", "not_enough_privileges", "privilege_after_replenish",
     "reserve_limit", "no_gold_on_board", "deck_empty", "card_unavailable", "not_reserved", "wrong_payment",
     "joker_needs_bonus", "joker_color", "steal_required", "steal_target", "royal_required", "discard_required",
     "no_royal_due", "royal_unavailable", "no_discard_due", "wrong_discard",

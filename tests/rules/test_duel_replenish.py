@@ -1,8 +1,11 @@
 """D-4 replenish: the bag empties onto the board and the opponent gains a privilege."""
 
+import dataclasses
+
 import pytest
 
 from builders import ANA, BEN, alerts, bag, board, new, play, position, refused, replenish, reserve, take, use
+from tracker.rules.tokens import Tokens
 
 
 def test_replenish_with_an_empty_bag_is_refused():
@@ -66,3 +69,15 @@ def test_the_replenish_flag_is_cleared_for_the_next_turn():
     state = play(position(bag={"red": 2}), replenish(ANA), take(ANA, red=1))
     state = play(state, use(BEN, blue=1))
     assert state.players[BEN].tokens.blue == 1
+
+
+def test_a_second_replenish_after_a_fix_refilled_the_bag_gives_no_second_privilege():
+    """D-4 "at most one per turn": a correction put tokens back in the bag after the replenish
+    (the table had missed them); replenishing again is refused, so Ben gains one privilege, not two."""
+    state = play(position(ana=dict(privileges=0), ben=dict(privileges=0), bag={"red": 2}), replenish(ANA))
+    missed = Tokens(red=1)
+    state = dataclasses.replace(state, bag=missed, board=state.board - missed)  # the Fix sheet's correction
+    error = refused(state, replenish(ANA))
+    assert (error.code, error.rule) == ("replenish_twice", "D-4")
+    assert state.players[BEN].privileges == 1
+    assert "use Fix" in error.message

@@ -503,10 +503,19 @@ def _use_privileges(state: DuelState, ev: UsePrivileges) -> DuelState:
 
 
 def _replenish(state: DuelState, ev: Replenish) -> DuelState:
-    """D-4: the bag empties onto the board and the opponent gains a privilege."""
+    """D-4: the bag empties onto the board and the opponent gains a privilege, at most once a
+    turn: the bag is empty after it (``RuleError("bag_empty")``); tokens a correction put back in
+    the bag since were missed by that replenish, and a second one would give a second privilege
+    (``RuleError("replenish_twice")``)."""
     _require_main_phase(state, "D-4")
     if not state.bag:
         raise RuleError("bag_empty", N_("The bag is empty: there is nothing to replenish."), "D-4")
+    if state.replenished:
+        raise RuleError(
+            "replenish_twice",
+            N_("The board was already replenished this turn. Tokens left in the bag belong on the board: use Fix."),
+            "D-4",
+        )
     state = _replace(state, board=state.board + state.bag, bag=Tokens(), replenished=True)
     return _gain_privilege(state, 1 - ev.player, given=True)
 

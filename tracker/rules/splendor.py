@@ -713,7 +713,7 @@ def to_json(
                 "token_total": p.tokens.total,
                 "reserved": [r.to_json() for r in p.reserved],
                 "cards": sorted(p.cards),
-                "nobles": list(p.nobles),
+                "nobles": sorted(p.nobles),
             }
             for p in state.players
         ],

@@ -43,7 +43,10 @@ self.addEventListener("fetch", (event) => {
         const copy = resp.clone();
         caches.open(CACHE).then((cache) => cache.put(request, copy));
         return resp;
-      }).catch(() => caches.match(request).then((hit) => hit || caches.match("{{ url_for('pages.offline') }}")))
+      }).catch(() => caches.match(request)
+        // a game page whose address holds a sheet's state (?sheet=buy&card=…): its last plain copy
+        .then((hit) => hit || caches.match(request, { ignoreSearch: true }))
+        .then((hit) => hit || caches.match("{{ url_for('pages.offline') }}")))
     );
   }
 });

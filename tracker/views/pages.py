@@ -11,6 +11,7 @@ import json
 import re
 import secrets
 from typing import Any
+from urllib.parse import urlencode
 
 from flask import Blueprint, Flask, abort, flash, get_flashed_messages, redirect, render_template, request, url_for
 from flask_babel import get_locale
@@ -158,7 +159,10 @@ def game(game_id: str):  # type: ignore[no-untyped-def]
     entry or an undo leads): while the game is still at that version, the screen says what was
     recorded or undone, with the alerts it raised, as the htmx answer does."""
     view = _view(game_id)
-    ctx = _game_context(view, request.args.get("sheet"))
+    args = request.args
+    if screen.seen_version(args) not in (None, view.version):
+        args = MultiDict()  # a sheet's address kept from an earlier position: the game as it is now
+    ctx = _game_context(view, args.get("sheet"), args)
     if _is_htmx():
         return render_block(ctx["template"], "game", **ctx)
     if view.events and screen.whole_number(request.args.get("done", "")) == view.version:
@@ -219,8 +223,24 @@ def sheet(game_id: str, name: str):  # type: ignore[no-untyped-def]
         return resp
     ctx = _game_context(view, name)
     if _is_htmx():
-        return render_template("partials/entry.html", **ctx)
+        resp = make_response(render_template("partials/entry.html", **ctx))
+        if any(key not in ("v", "n") for key in request.args):  # a tap inside the sheet, not its tab
+            resp.headers["HX-Replace-Url"] = sheet_address(game_id, name, request.args)
+        return resp
     return render_template(ctx["template"], **ctx)
+
+
+def sheet_address(game_id: str, name: str, args: Any) -> str:
+    """The game page's address showing sheet ``name`` as the tap with query ``args`` drew it (the
+    card chosen, the tokens picked…), put in the address bar by each tap inside a sheet so that a
+    reload, or a phone woken from sleep, opens the same sheet in the same state. It keeps the
+    version the sheet was drawn at (``v``): at any other version the page ignores the sheet's
+    query and shows the game as it is (see ``game``)."""
+    query = [(key, value) for key, value in args.items(multi=True) if key not in ("n", "sheet")]
+    if name != "take":
+        query.insert(0, ("sheet", name))
+    address = url_for("pages.game", game_id=game_id)
+    return f"{address}?{urlencode(query)}" if query else address
 
 
 #: A number a phone's number field accepts (``<input type="number">``): digits (leading zeros

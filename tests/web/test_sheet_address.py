@@ -1,0 +1,59 @@
+"""A sheet's state lives in the address bar: a reload (or a phone woken from sleep, its tab
+reloaded) opens the same sheet with the same card chosen and tokens picked, while the game is
+still where the sheet was drawn; once the game has moved on, the page shows it as it is."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlsplit
+
+from helpers import new_game, post
+
+HX = {"HX-Request": "true"}
+
+
+def _replaced(resp) -> tuple[str, dict[str, list[str]]]:
+    address = urlsplit(resp.headers["HX-Replace-Url"])
+    return address.path, parse_qs(address.query)
+
+
+def test_a_tap_inside_a_sheet_puts_the_sheet_and_its_version_in_the_address(client):
+    game = new_game(client)
+    gid = game["id"]
+    resp = client.get(f"/games/{gid}/sheet/take?t=red&t=blue&v=0&n=0", headers=HX)
+    assert resp.status_code == 200
+    path, query = _replaced(resp)
+    assert path == f"/games/{gid}"
+    assert query == {"t": ["red", "blue"], "v": ["0"]}  # take is the game's own sheet: no sheet=, no n
+    resp = client.get(f"/games/{gid}/sheet/buy?src=1&card=D1-04&v=0&n=0", headers=HX)
+    path, query = _replaced(resp)
+    assert query == {"sheet": ["buy"], "src": ["1"], "card": ["D1-04"], "v": ["0"]}
+
+
+def test_opening_a_sheet_by_its_tab_leaves_the_address_to_the_tab(client):
+    """A tab's own hx-push-url / hx-replace-url decides (Back closes a sheet once): no header."""
+    gid = new_game(client)["id"]
+    resp = client.get(f"/games/{gid}/sheet/buy?v=0&n=0", headers=HX)
+    assert resp.status_code == 200 and "HX-Replace-Url" not in resp.headers
+
+
+def test_reloading_that_address_opens_the_same_sheet_in_the_same_state(client):
+    gid = new_game(client)["id"]
+    page = client.get(f"/games/{gid}?t=red&t=blue&v=0").get_data(as_text=True)
+    assert "Saving will record: Ana took 1 blue, 1 red." in page
+    page = client.get(f"/games/{gid}?sheet=buy&src=1&card=D1-04&v=0").get_data(as_text=True)
+    assert 'class="selected-card' in page and 'data-card="D1-04"' in page
+
+
+def test_an_address_kept_from_an_earlier_position_shows_the_game_as_it_is(client):
+    """The other phone recorded an entry since the sheet was drawn (version 0 → 1): the reload
+    shows the default sheet for the player now to act, not a half-made entry for the old turn."""
+    gid = new_game(client)["id"]
+    assert post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"green": 1}}).status_code == 200
+    page = client.get(f"/games/{gid}?t=red&t=blue&v=0").get_data(as_text=True)
+    assert "Saving will record" not in page
+    assert 'data-sheet="take"' in page
+    page = client.get(f"/games/{gid}?sheet=buy&src=1&card=D1-04&v=0").get_data(as_text=True)
+    assert 'class="selected-card' not in page and 'data-sheet="take"' in page
+    # at the version it was drawn for, the same address still restores
+    page = client.get(f"/games/{gid}?t=red&v=1").get_data(as_text=True)
+    assert "Saving will record" in page
