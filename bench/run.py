@@ -1,6 +1,6 @@
 """Benchmark of the tracker as served for many tables: one run, one table of figures.
 
-    python bench/run.py            # about 6–9 minutes on 2 cores; needs `pip install -e '.[bench]'`
+    python bench/run.py            # about 10 minutes on 2 cores; needs `pip install -e '.[bench]'`
 
 It starts everything it needs and stops it again: a throwaway PostgreSQL on loopback (as root,
 like ``scripts/postgres.sh``; without it only SQLite is measured), a SQLite file in a temporary
@@ -158,14 +158,17 @@ def gunicorn(database_url: str, workdir: Path, workers: int = WORKERS, threads: 
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
+        answer = "no answer"
         while True:
             if proc.poll() is not None:
                 raise RuntimeError(f"gunicorn exited: see {logfile.name}")
             with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(base + "/_bench/hello", timeout=2).status_code == 200:
+                hello = httpx.get(base + "/_bench/hello", timeout=2)
+                if hello.status_code == 200:
                     break
+                answer = f"{hello.status_code} {hello.headers.get('location', '')}".strip()
             if time.monotonic() > deadline:
-                raise RuntimeError("gunicorn did not start")
+                raise RuntimeError(f"gunicorn did not start: /_bench/hello answered {answer} (see {logfile.name})")
             time.sleep(0.2)
         yield base
     finally:

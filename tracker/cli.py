@@ -7,6 +7,7 @@ import sys
 
 import click
 from flask import Flask
+from flask_migrate import upgrade
 
 from . import service
 from .rules.errors import RuleError
@@ -32,7 +33,9 @@ def register(app: Flask) -> None:
     @click.argument("path", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
     def import_command(path: str) -> None:
         """Import a game log or a whole backup; games already stored are skipped (a stored game the
-        file has more entries of gets them)."""
+        file has more entries of gets them). A database without the app's tables (a fresh one to
+        restore into) gets them first, as ``flask db upgrade`` makes them."""
+        upgrade()
         try:
             with click.open_file(path, encoding="utf-8") as f:
                 data = json.load(f)

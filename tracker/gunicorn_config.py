@@ -40,6 +40,11 @@ _served = 0
 if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
     worker_tmp_dir = "/dev/shm"
 
+#: gunicorn 27's control socket (``gunicornc``) sits at one path per user (``~/.gunicorn``): two
+#: instances of the same user (a club's and a benchmark's) would share it, and the first to stop
+#: removes the other's. Nothing here uses it.
+control_socket_disable = True
+
 
 def _freeze() -> None:
     gc.collect()

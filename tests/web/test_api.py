@@ -168,6 +168,12 @@ def test_a_correction_never_fixes_cards(client):
         odd = {"type": "correction", "player": 0, "privileges": 0, key: "D1-07"}
         assert error_of(client.post(f"/api/games/{game['id']}/events", json=odd)) == "bad_event", key
     assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
+    # a token kind beside the bags is no card: it is told where a count goes
+    loose = {"type": "correction", "player": 0, "set": {"privileges": 0, "gold": 1}}
+    resp = client.post(f"/api/games/{game['id']}/events", json=loose)
+    message = resp.get_json()["error"]["message"]
+    assert error_of(resp) == "bad_event" and "not gold" in message and "cards" not in message
+    assert '"tokens": {"gold": 1}' in message
 
 
 def test_a_setup_says_its_game_and_duel_has_no_nobles(client):

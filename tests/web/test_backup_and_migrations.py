@@ -40,7 +40,8 @@ def test_export_then_import_restores_every_game(app, client, tmp_path):
 
     restored = create_app(app_config(f"sqlite:///{tmp_path / 'restored.sqlite3'}"))
     with restored.app_context():
-        upgrade()
+        # a fresh database, no `flask db upgrade` first: the import makes the tables (it stopped
+        # with "no such table: players", leaving an empty file)
         result = restored.test_cli_runner().invoke(args=["import", str(backup)])
         assert result.exit_code == 0 and "imported 3 game(s), 0 already stored" in result.output
         assert states(restored.test_client()) == before

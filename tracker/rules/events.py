@@ -237,10 +237,15 @@ def parse_event(data: Any, seats: int) -> Event:
     if not isinstance(source, Mapping):
         raise _bad(N_("A correction's set must be an object."))
     named = {str(k).casefold() for k in data} | {str(k).casefold() for k in source}
-    fixes = (set(map(str, source)) - CORRECTION_FIELDS if "set" in data else set()) | (named & NEVER_CORRECTED)
-    if fixes:
+    unknown = set(map(str, source)) - CORRECTION_FIELDS if "set" in data else set()
+    never = named & NEVER_CORRECTED
+    if never:
         raise _bad(N_("A correction fixes only token counts and privileges, not %(field)s: "
-                      "cards are never corrected (undo instead)."), field=sorted(fixes)[0][:20])
+                      "cards are never corrected (undo instead)."), field=sorted(never)[0][:20])
+    if unknown:  # e.g. "gold" outside a bag: a token count belongs in tokens, board or bag
+        raise _bad(N_("A correction sets tokens, privileges, board or bag, not %(field)s: "
+                      "a token count goes inside one of those (\"tokens\": {\"gold\": 1})."),
+                   field=sorted(unknown)[0][:20])
     note = clean_text(data.get("note", source.get("note", "")) or "", MAX_NOTE)
     if note is None:
         raise _bad(N_("A note is plain text of at most %(max)s characters, without control characters."), max=MAX_NOTE)

@@ -98,14 +98,19 @@
   var banner = document.getElementById("connection");
   var KEPT = "tracker:unsent-entry:" + location.pathname;  // one per game: another game's never replaces it
   var resending = false;
-  // What it says: an entry kept to be sent again; a tap that did nothing; or, while only the
-  // background poll has failed (nobody tapped), that the screen may be behind the table.
-  function showOffline(on, entry, poll) {
+  // What it says (its data-kind): "entry", an entry kept to be sent again; "tap", a tap that did
+  // nothing; "undo", an undo whose answer was lost (it may have been made); "poll", only the
+  // background poll failed (nobody tapped): the screen may be behind the table; "stale", the page
+  // itself is the copy the service worker kept for offline use. A poll's failure never replaces
+  // what a tap's said; an entry waiting to be sent is always what it says.
+  function showOffline(kind) {
     if (!banner) { return; }
-    if (on && !poll) { banner.classList.remove("from-poll"); } else if (on && banner.hidden) { banner.classList.add("from-poll"); }
-    banner.hidden = !on;
-    banner.classList.toggle("with-entry", !!entry);
+    if (!kind) { banner.hidden = true; banner.removeAttribute("data-kind"); return; }
+    if (kind === "poll" && !banner.hidden) { return; }
+    banner.setAttribute("data-kind", pending || resending ? "entry" : kind);
+    banner.hidden = false;
   }
+  if (document.body.hasAttribute("data-stale")) { showOffline("stale"); }
   function keep(form) {
     try {
       sessionStorage.setItem(KEPT, JSON.stringify({ action: form.getAttribute("hx-post"),
@@ -114,27 +119,45 @@
   }
   function forget() { try { sessionStorage.removeItem(KEPT); } catch (e) { /* nothing kept */ } }
   function resend() {
-    if (!pending || !document.body.contains(pending)) { pending = null; showOffline(false); return; }
+    if (pending && !document.body.contains(pending)) {
+      // a later tap redrew the sheet and its form went: the copy kept for a reload is sent instead
+      pending = null;
+      sendKept();
+      if (!resending) { showOffline(null); }
+      return;
+    }
+    if (!pending) { return; }
     if (pending.requestSubmit) { pending.requestSubmit(); } else { htmx.trigger(pending, "submit"); }
   }
-  document.body.addEventListener("htmx:sendError", function (evt) {
-    var elt = evt.detail.elt;
+  // No answer: the network failed, the request timed out (htmx-config "timeout": a request that
+  // hangs froze the screen, unsaid), or a proxy or the server failed (5xx: nothing says whether a
+  // write was made; its entry_id makes sending it again safe).
+  function failed(evt) {
+    var xhr = evt.detail.xhr;
+    return !xhr || xhr.status === 0 || xhr.status >= 500 || xhr.notOurs === true;
+  }
+  function lost(evt) {
+    var elt = (evt.detail.requestConfig && evt.detail.requestConfig.elt) || evt.detail.elt;  // the element that asked (beforeSwap's elt is the target)
     var form = elt && elt.closest ? elt.closest("form") : null;
     if (form && form.querySelector("input[name='entry_id']")) { pending = form; keep(form); }
-    showOffline(true, !!pending || resending, !!(elt && elt.id === "poller"));
+    var undo = !!(form && form.id === "undo-form");
+    showOffline(undo ? "undo" : elt && elt.id === "poller" ? "poll" : "tap");
     clearInterval(retryTimer);
     retryTimer = setInterval(function () {
       if (navigator.onLine === false) { return; }
       if (pending) { resend(); } else if (resending) { sendKept(); }
     }, 3000);
-  });
+  }
+  document.body.addEventListener("htmx:sendError", lost);
+  document.body.addEventListener("htmx:timeout", lost);
+  document.body.addEventListener("htmx:responseError", function (evt) { if (failed(evt)) { lost(evt); } });
   document.body.addEventListener("htmx:afterRequest", function (evt) {
-    if (evt.detail.xhr && evt.detail.xhr.status > 0) {
-      showOffline(false);
-      if (pending && evt.detail.elt === pending) { pending = null; forget(); }
-      if (resending && evt.detail.requestConfig && evt.detail.requestConfig.verb === "post") { resending = false; forget(); }
-      if (!pending && !resending) { clearInterval(retryTimer); }
-    }
+    if (failed(evt)) { return; }
+    showOffline(null);
+    if (pending && evt.detail.elt === pending) { pending = null; forget(); }
+    if (resending && evt.detail.requestConfig && evt.detail.requestConfig.verb === "post") { resending = false; forget(); }
+    if (pending) { resend(); }  // the network answers again: the waiting entry goes now, not at the next retry
+    if (!pending && !resending) { clearInterval(retryTimer); }
   });
   window.addEventListener("online", function () { if (pending) { resend(); } else if (resending) { sendKept(); } });
   window.addEventListener("beforeunload", function (evt) {
@@ -178,6 +201,18 @@
     ownRequests = ownRequests.filter(function (xhr) { return xhr.readyState > 0 && xhr.readyState < 4; });
     // (registered before every other beforeSwap listener, none of which then sees this poll)
     if (ownRequests.length) { evt.detail.shouldSwap = false; evt.stopImmediatePropagation(); }
+  });
+  // An answer that is no screen of this app (a Wi-Fi login page, a proxy's page answered 200)
+  // never replaces the game or its sheet (it stayed until a reload): it counts as no connection.
+  document.body.addEventListener("htmx:beforeSwap", function (evt) {
+    var target = evt.detail.target;
+    if (!target || (target.id !== "game" && target.id !== "sheet") || !evt.detail.shouldSwap) { return; }
+    var body = String(evt.detail.serverResponse || "");
+    if (body.indexOf('id="game"') >= 0 || body.indexOf("data-sheet=") >= 0) { return; }
+    evt.detail.shouldSwap = false;
+    evt.stopImmediatePropagation();
+    if (evt.detail.xhr) { evt.detail.xhr.notOurs = true; }  // its afterRequest is no answer either
+    lost(evt);
   });
   // After this phone's own entry, undo or correction, show the new screen from its top (both
   // panels, whose turn): a tall sheet (buy, reserve) had scrolled the page down. A prompt the
@@ -481,6 +516,8 @@
   // tapped meanwhile waits too, and saves the sheet those taps lead to. A waiting tap whose
   // control is gone or disabled on the new sheet ends the wait (the rest were meant for it).
   var sheetBusy = false;
+  // while a tap's sheet is on its way the sheet shown is about to change: its preview is dimmed
+  function busy(on) { sheetBusy = on; document.body.classList.toggle("sheet-busy", on); }
   var waitingTaps = [];
   function sheetTarget(evt) { return evt.detail.target && evt.detail.target.id === "sheet"; }
   document.addEventListener("click", function (evt) {
@@ -535,15 +572,15 @@
     return false;
   }
   document.body.addEventListener("htmx:beforeRequest", function (evt) {
-    if (sheetTarget(evt)) { sheetBusy = true; }
+    if (sheetTarget(evt)) { busy(true); }
   });
   document.body.addEventListener("htmx:afterRequest", function (evt) {
-    if (sheetTarget(evt) && !evt.detail.successful) { sheetBusy = false; waitingTaps = []; }
+    if (sheetTarget(evt) && !evt.detail.successful) { busy(false); waitingTaps = []; }
   });
   document.body.addEventListener("htmx:afterSettle", function (evt) {
-    if (evt.detail.target && evt.detail.target.id === "game") { sheetBusy = false; waitingTaps = []; cardAddress = {}; return; }
+    if (evt.detail.target && evt.detail.target.id === "game") { busy(false); waitingTaps = []; cardAddress = {}; return; }
     if (!sheetTarget(evt)) { return; }
-    sheetBusy = false;
+    busy(false);
     var next = waitingTaps.shift();
     if (next && !replay(next)) { waitingTaps = []; }
     if (!waitingTaps.length) { cardAddress = {}; }

@@ -46,7 +46,18 @@ self.addEventListener("fetch", (event) => {
       }).catch(() => caches.match(request)
         // a game page whose address holds a sheet's state (?sheet=buy&card=…): its last plain copy
         .then((hit) => hit || caches.match(request, { ignoreSearch: true }))
-        .then((hit) => hit || caches.match("{{ url_for('pages.offline') }}")))
+        .then((hit) => (hit ? stale(hit) : caches.match("{{ url_for('pages.offline') }}"))))
     );
   }
 });
+
+// A page's stored copy, shown without a network, says so (body data-stale: app.js tells the
+// player the game may have moved on since; the copy is of the last full load, not of every redraw).
+function stale(resp) {
+  return resp.text().then((html) => {
+    const headers = new Headers(resp.headers);
+    headers.delete("content-length");
+    headers.delete("content-encoding");
+    return new Response(html.replace("<body ", '<body data-stale="1" '), { status: resp.status, statusText: resp.statusText, headers });
+  });
+}

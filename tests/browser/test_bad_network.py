@@ -1,0 +1,120 @@
+"""A bad network, as a tester on a slow, failing connection found it: a request that never
+answers, a proxy's 502, a Wi-Fi login page answering a poll, an undo whose answer is lost, an
+entry waiting to be sent when a later tap works, and a reload with no network at all."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, Route, expect
+from test_two_phones import phone, start
+
+pytestmark = pytest.mark.browser
+
+
+def _game_id(page: Page) -> str:
+    return page.url.split("?")[0].rsplit("/", 1)[-1]
+
+
+def _version(page: Page, live_server: str) -> int:
+    return page.request.get(f"{live_server}/api/games/{_game_id(page)}").json()["version"]
+
+
+def test_a_save_that_never_answers_times_out_into_the_banner_and_is_sent_once(browser: Browser, live_server: str):
+    page = phone(browser)
+    table = start(page, live_server)
+    page.evaluate("() => { htmx.config.timeout = 1500; }")  # the page's 12 s, shortened for the test
+    held: list[Route] = []
+    page.route("**/events", lambda route: held.append(route))  # the save hangs: no answer ever comes
+    table._tap_chips({"red": 1})
+    page.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    expect(page.locator("#connection .for-entry")).to_be_visible(timeout=5000)
+    page.unroute("**/events")
+    page.wait_for_function("() => document.querySelector('#game').dataset.version === '1'", timeout=10000)
+    expect(page.locator("#connection")).to_be_hidden()
+    state = page.request.get(f"{live_server}/api/games/{_game_id(page)}").json()
+    assert state["version"] == 1 and state["players"][0]["tokens"]["red"] == 1
+
+
+def test_a_proxy_s_502_on_a_save_is_said_and_the_entry_sent_again(browser: Browser, live_server: str):
+    page = phone(browser)
+    table = start(page, live_server)
+    page.route("**/events", lambda route: route.fulfill(status=502, body="Bad gateway"))
+    table._tap_chips({"green": 1, "red": 1})
+    page.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    expect(page.locator("#connection .for-entry")).to_be_visible()
+    assert _version(page, live_server) == 0
+    page.unroute("**/events")
+    page.wait_for_function("() => document.querySelector('#game').dataset.version === '1'", timeout=10000)
+    expect(page.locator("#connection")).to_be_hidden()
+    assert page.request.get(f"{live_server}/api/games/{_game_id(page)}/log").json()["events"][0]["tokens"] == {"green": 1, "red": 1}
+
+
+def test_a_wifi_login_page_answering_the_poll_never_replaces_the_game(browser: Browser, live_server: str):
+    page = phone(browser)
+    start(page, live_server)
+    portal = "<html><body><h1>Hotel WiFi: please log in</h1></body></html>"
+    page.route("**/poll*", lambda route: route.fulfill(status=200, body=portal, content_type="text/html"))
+    expect(page.locator("#connection .for-poll")).to_be_visible(timeout=5000)
+    expect(page.locator("#game")).to_be_visible()
+    assert "Hotel WiFi" not in page.content()
+    page.unroute("**/poll*")
+    assert page.request.post(f"{live_server}/api/games/{_game_id(page)}/events",
+                             data={"type": "take_tokens", "player": 0, "tokens": {"blue": 1}}).ok
+    expect(page.locator(".whose-turn")).to_have_text("Ben's turn", timeout=5000)  # polling went on
+    expect(page.locator("#connection")).to_be_hidden()
+
+
+def test_an_undo_whose_answer_is_lost_says_it_may_have_been_made(browser: Browser, live_server: str):
+    page = phone(browser)
+    table = start(page, live_server)
+    table.enter({"type": "take_tokens", "player": 0, "tokens": {"white": 1}})
+
+    def made_but_lost(route: Route) -> None:  # the server undoes; its answer never arrives
+        route.fetch()
+        route.abort()
+
+    page.route("**/undo", made_but_lost)
+    page.locator("#undo").click()
+    page.locator("#undo-dialog-yes").click()
+    expect(page.locator("#connection .for-undo")).to_be_visible()
+    expect(page.locator("#connection .for-tap")).to_be_hidden()
+    assert _version(page, live_server) == 2  # it was made
+    page.unroute("**/undo")
+    expect(page.locator("#connection")).to_be_hidden(timeout=5000)  # the next poll shows it
+    expect(page.locator(".whose-turn")).to_have_text("Ana's turn")
+
+
+def test_an_entry_waiting_to_be_sent_goes_when_a_later_tap_gets_through(browser: Browser, live_server: str):
+    """The save failed (the banner says it will be sent again); the network comes back and the
+    player taps a chip before the 3-second retry: the entry is sent then (it was dropped, and came
+    back much later as "another phone recorded this first")."""
+    page = phone(browser)
+    table = start(page, live_server)
+    table._tap_chips({"red": 1, "green": 1})
+    page.route("**/events", lambda route: route.abort())
+    page.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    expect(page.locator("#connection .for-entry")).to_be_visible()
+    page.unroute("**/events")
+    page.locator('.pick-source a[data-kind="blue"]').click()
+    page.wait_for_function("() => document.querySelector('#game').dataset.version === '1'", timeout=10000)
+    log = page.request.get(f"{live_server}/api/games/{_game_id(page)}/log").json()["events"]
+    assert [e["tokens"] for e in log] == [{"green": 1, "red": 1}]
+    assert page.evaluate("() => Object.keys(sessionStorage).filter(k => k.startsWith('tracker:unsent')).length") == 0
+
+
+def test_a_reload_without_network_shows_the_stored_copy_and_says_it_may_be_old(browser: Browser, live_server: str):
+    """The service worker's copy of the page is of its last full load: shown offline, the banner
+    says at once that the game may have moved on since (it showed turn 1 unsaid for 2 s)."""
+    page = phone(browser)
+    start(page, live_server)
+    page.reload()  # the service worker, installed by the first visit, now controls the page and keeps it
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=10000)
+    page.reload()
+    page.wait_for_function("() => window.htmx !== undefined")
+    expect(page.locator("#connection")).to_be_hidden()
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("#game")).to_be_visible()
+    expect(page.locator("#connection .for-stale")).to_be_visible(timeout=1500)
+    page.context.set_offline(False)
+    expect(page.locator("#connection")).to_be_hidden(timeout=6000)  # the first poll back answers
