@@ -25,11 +25,11 @@ def sides(page: Page) -> dict[int, tuple[float, bool]]:
     return out
 
 
-ENTRY_PARTS = ("#turnbar", "#sheet > .sheet-body", "nav.actions")
+ENTRY_PARTS = ("#turnbar", ".table-line", "#sheet > .sheet-body", "nav.actions")
 
 
 def facing_across(page: Page) -> dict[str, bool]:
-    """Whether the turn line, the open sheet and the action tabs are drawn upside down."""
+    """Whether the turn line, the board line, the open sheet and the action tabs are drawn upside down."""
     return {part: page.locator(part).evaluate("el => getComputedStyle(el).transform") not in ("none", "")
             for part in ENTRY_PARTS}
 
