@@ -118,3 +118,26 @@ def test_a_reload_without_network_shows_the_stored_copy_and_says_it_may_be_old(b
     expect(page.locator("#connection .for-stale")).to_be_visible(timeout=1500)
     page.context.set_offline(False)
     expect(page.locator("#connection")).to_be_hidden(timeout=6000)  # the first poll back answers
+
+
+def test_the_server_s_own_error_is_said_and_not_sent_again_by_itself(browser: Browser, live_server: str):
+    """A 500 (the server's own failure, not a gateway's) is said; the phone does not keep sending
+    the entry every 3 s (that loop would also stop the screen's polls); a later tap works."""
+    page = phone(browser)
+    table = start(page, live_server)
+    calls: list[str] = []
+
+    def broken(route: Route) -> None:
+        calls.append(route.request.url)
+        route.fulfill(status=500, body="Internal Server Error")
+
+    page.route("**/events", broken)
+    table._tap_chips({"black": 1})
+    page.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    expect(page.locator("#connection .for-server")).to_be_visible()
+    page.wait_for_timeout(4000)
+    assert len(calls) == 1
+    page.unroute("**/events")
+    table._save("take_tokens")
+    expect(page.locator("#connection")).to_be_hidden()
+    assert _version(page, live_server) == 1

@@ -136,6 +136,7 @@
     var xhr = evt.detail.xhr;
     return !xhr || xhr.status === 0 || xhr.status >= 500 || xhr.notOurs === true;
   }
+  function serverFailed(evt) { return !!evt.detail.xhr && evt.detail.xhr.status >= 500 && GATEWAY.indexOf(evt.detail.xhr.status) < 0; }
   function lost(evt) {
     var elt = (evt.detail.requestConfig && evt.detail.requestConfig.elt) || evt.detail.elt;  // the element that asked (beforeSwap's elt is the target)
     var form = elt && elt.closest ? elt.closest("form") : null;
@@ -150,9 +151,24 @@
   }
   document.body.addEventListener("htmx:sendError", lost);
   document.body.addEventListener("htmx:timeout", lost);
-  document.body.addEventListener("htmx:responseError", function (evt) { if (failed(evt)) { lost(evt); } });
+  // A gateway's 502/503/504 is a network that failed on its way; any other 5xx is the server's
+  // own failure: said, never sent again by itself (a retry loop would block the screen's polls).
+  var GATEWAY = [502, 503, 504];
+  document.body.addEventListener("htmx:responseError", function (evt) {
+    var status = evt.detail.xhr ? evt.detail.xhr.status : 0;
+    if (status >= 500 && GATEWAY.indexOf(status) < 0) {
+      if (!pending && !resending) { showOffline("server"); }
+    } else if (failed(evt)) { lost(evt); }
+  });
   document.body.addEventListener("htmx:afterRequest", function (evt) {
-    if (failed(evt)) { return; }
+    if (failed(evt)) {
+      // the server's own failure of a request sent again: stop sending it (said by the banner)
+      if (serverFailed(evt) && evt.detail.elt === pending) { pending = null; forget(); clearInterval(retryTimer); showOffline("server"); }
+      if (serverFailed(evt) && resending && evt.detail.requestConfig && evt.detail.requestConfig.verb === "post") {
+        resending = false; forget(); clearInterval(retryTimer); showOffline("server");
+      }
+      return;
+    }
     showOffline(null);
     if (pending && evt.detail.elt === pending) { pending = null; forget(); }
     if (resending && evt.detail.requestConfig && evt.detail.requestConfig.verb === "post") { resending = false; forget(); }
