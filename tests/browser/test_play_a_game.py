@@ -429,6 +429,13 @@ def test_a_reserved_card_in_the_panel_opens_its_purchase(page: Page, live_server
     expect(page.locator("#sheet .preview")).to_contain_text("Ana bought a level-1 green card D1-14 (1 crown) from the reserve")
     expect(page.locator("#sheet form button.save")).to_be_in_viewport()
     page.screenshot(path=str(shots / "reserved-chip-opens-buy.png"))
+    page.go_back()  # Back closes the sheet it opened, as after a tab (it left the game)
+    expect(page.locator('#sheet [data-sheet="take"]')).to_be_visible()
+    assert page.url.split("?")[0].endswith(game_id) and "?" not in page.url
+    table = Table(page)
+    table.settled()
+    page.locator('#panel-0 a.mini-card[data-card="D1-14"]').click()
+    expect(page.locator('#sheet .selected-card [data-card="D1-14"]')).to_be_visible()
     table._save("purchase")
     state = page.request.get(f"{live_server}/api/games/{game_id}").json()
     assert state["players"][0]["reserved"] == [] and "D1-14" in state["players"][0]["cards"]

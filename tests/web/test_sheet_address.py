@@ -29,6 +29,21 @@ def test_a_tap_inside_a_sheet_puts_the_sheet_and_its_version_in_the_address(clie
     assert query == {"sheet": ["buy"], "src": ["1"], "card": ["D1-04"], "v": ["0"]}
 
 
+def test_a_sheet_opened_from_the_plain_game_screen_is_a_step_back_closes(client):
+    """A reserved card tapped in the panel opens its purchase from the game's plain address: the
+    address is pushed (Back closes the sheet, as after a tab); from inside a sheet it is replaced,
+    and a prompt the rules raised (a royal card) is never a step of its own."""
+    gid = new_game(client)["id"]
+    plain = {**HX, "HX-Current-URL": f"http://localhost/games/{gid}"}
+    resp = client.get(f"/games/{gid}/sheet/buy?src=reserve&card=D1-04&v=0&n=0", headers=plain)
+    assert "HX-Push-Url" in resp.headers and "HX-Replace-Url" not in resp.headers
+    inside = {**HX, "HX-Current-URL": f"http://localhost/games/{gid}?sheet=buy"}
+    resp = client.get(f"/games/{gid}/sheet/buy?src=reserve&card=D1-04&v=0&n=0", headers=inside)
+    assert "HX-Replace-Url" in resp.headers and "HX-Push-Url" not in resp.headers
+    resp = client.get(f"/games/{gid}/sheet/take?t=red&v=0&n=0", headers=plain)  # the game's own sheet
+    assert "HX-Replace-Url" in resp.headers
+
+
 def test_opening_a_sheet_by_its_tab_leaves_the_address_to_the_tab(client):
     """A tab's own hx-push-url / hx-replace-url decides (Back closes a sheet once): no header."""
     gid = new_game(client)["id"]
@@ -46,14 +61,15 @@ def test_reloading_that_address_opens_the_same_sheet_in_the_same_state(client):
 
 def test_an_address_kept_from_an_earlier_position_shows_the_game_as_it_is(client):
     """The other phone recorded an entry since the sheet was drawn (version 0 → 1): the reload
-    shows the default sheet for the player now to act, not a half-made entry for the old turn."""
+    leads to the game's own address, with the default sheet for the player now to act, not a
+    half-made entry for the old turn (and no stale address for Back to step through)."""
     gid = new_game(client)["id"]
     assert post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"green": 1}}).status_code == 200
-    page = client.get(f"/games/{gid}?t=red&t=blue&v=0").get_data(as_text=True)
-    assert "Saving will record" not in page
-    assert 'data-sheet="take"' in page
-    page = client.get(f"/games/{gid}?sheet=buy&src=1&card=D1-04&v=0").get_data(as_text=True)
-    assert 'class="selected-card' not in page and 'data-sheet="take"' in page
+    for stale in (f"/games/{gid}?t=red&t=blue&v=0", f"/games/{gid}?sheet=buy&src=1&card=D1-04&v=0"):
+        resp = client.get(stale)
+        assert resp.status_code == 303 and resp.headers["Location"].endswith(f"/games/{gid}")
+    page = client.get(f"/games/{gid}?sheet=buy&src=1&card=D1-04&v=0", follow_redirects=True).get_data(as_text=True)
+    assert 'class="selected-card' not in page and 'data-sheet="take"' in page and "Saving will record" not in page
     # at the version it was drawn for, the same address still restores
     page = client.get(f"/games/{gid}?t=red&v=1").get_data(as_text=True)
     assert "Saving will record" in page

@@ -591,7 +591,8 @@
     if (sheetTarget(evt)) { busy(true); }
   });
   document.body.addEventListener("htmx:afterRequest", function (evt) {
-    if (sheetTarget(evt) && !evt.detail.successful) { busy(false); waitingTaps = []; }
+    // no sheet came (an error, or a page that is no answer of this app): the sheet shown takes taps again
+    if (sheetTarget(evt) && (!evt.detail.successful || failed(evt))) { busy(false); waitingTaps = []; }
   });
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     if (evt.detail.target && evt.detail.target.id === "game") { busy(false); waitingTaps = []; cardAddress = {}; return; }

@@ -11,7 +11,7 @@ import json
 import re
 import secrets
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 from flask import Blueprint, Flask, abort, flash, get_flashed_messages, redirect, render_template, request, url_for
 from flask_babel import get_locale
@@ -161,7 +161,10 @@ def game(game_id: str):  # type: ignore[no-untyped-def]
     view = _view(game_id)
     args = request.args
     if screen.seen_version(args) not in (None, view.version):
-        args = MultiDict()  # a sheet's address kept from an earlier position: the game as it is now
+        # a sheet's address kept from an earlier position: the game as it is now, at its own address
+        if not _is_htmx():
+            return redirect(url_for("pages.game", game_id=game_id), code=303)
+        args = MultiDict()
     ctx = _game_context(view, args.get("sheet"), args)
     if _is_htmx():
         return render_block(ctx["template"], "game", **ctx)
@@ -225,9 +228,17 @@ def sheet(game_id: str, name: str):  # type: ignore[no-untyped-def]
     if _is_htmx():
         resp = make_response(render_template("partials/entry.html", **ctx))
         if any(key not in ("v", "n") for key in request.args):  # a tap inside the sheet, not its tab
-            resp.headers["HX-Replace-Url"] = sheet_address(game_id, name, request.args)
+            # Opened from the game's plain screen (a reserved card in the panel) it is a step Back
+            # closes, as a tab's is; from within a sheet it takes that sheet's place.
+            current = request.headers.get("HX-Current-URL")
+            opened = current is not None and urlsplit(current).query == "" and name in TAB_SHEETS
+            resp.headers["HX-Push-Url" if opened else "HX-Replace-Url"] = sheet_address(game_id, name, request.args)
         return resp
     return render_template(ctx["template"], **ctx)
+
+
+#: The sheets an action tab opens (the rules' prompts, royal card, discard and noble, are none).
+TAB_SHEETS = frozenset(("buy", "reserve", "privileges", "correction"))
 
 
 def sheet_address(game_id: str, name: str, args: Any) -> str:
