@@ -15,7 +15,7 @@ HX = {"HX-Request": "true"}
 
 
 def _reserved_links(page: str) -> list[str]:
-    return re.findall(r'<a class="mini-card[^"]*" data-buy-reserved="1"\s+href="([^"]+)"', page)
+    return re.findall(r'<a class="mini-card[^"]*" data-buy-reserved="1"\s+aria-label="[^"]*"\s+href="([^"]+)"', page)
 
 
 def test_only_the_current_player_s_reserved_cards_are_links(client):
@@ -24,11 +24,13 @@ def test_only_the_current_player_s_reserved_cards_are_links(client):
     assert post(client, gid, {"type": "reserve", "player": 1, "level": 2}).status_code == 200
     page = client.get(f"/games/{gid}").get_data(as_text=True)  # Ana to act
     assert _reserved_links(page) == [f"/games/{gid}?sheet=buy&amp;src=reserve&amp;card=D1-04"]
+    assert 'aria-label="Buy: white card, 1 crown, costs blue 3 (D1-04)"' in page  # said in words
     sheet = client.get(f"/games/{gid}/sheet/buy?src=reserve&card=D1-04", headers=HX).get_data(as_text=True)
     assert 'class="selected-card' in sheet and 'data-card="D1-04"' in sheet
     assert post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}).status_code == 200
     page = client.get(f"/games/{gid}").get_data(as_text=True)  # Ben to act: his secret card opens its level's grid
     assert _reserved_links(page) == [f"/games/{gid}?sheet=buy&amp;src=reserve&amp;reveal=2"]
+    assert 'aria-label="Buy the secret level-2 card"' in page
 
 
 def test_a_spectator_and_a_finished_game_get_no_links(client):
