@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
+from driver import Table
 from test_two_phones import phone, start
 
 pytestmark = pytest.mark.browser
@@ -102,22 +103,32 @@ def test_an_entry_waiting_to_be_sent_goes_when_a_later_tap_gets_through(browser:
     assert page.evaluate("() => Object.keys(sessionStorage).filter(k => k.startsWith('tracker:unsent')).length") == 0
 
 
-def test_a_reload_without_network_shows_the_stored_copy_and_says_it_may_be_old(browser: Browser, live_server: str):
-    """The service worker's copy of the page is of its last full load: shown offline, the banner
-    says at once that the game may have moved on since (it showed turn 1 unsaid for 2 s)."""
+def test_a_reload_without_network_shows_the_last_screen_and_says_it_may_be_old(browser: Browser, live_server: str):
+    """A reload without network shows the service worker's copy: the screen as this phone last
+    showed it (it was the copy of the page's first load, turn 1 after a whole evening), and the
+    banner says at once that the game may have moved on since (nothing was said for 2 s)."""
     page = phone(browser)
     start(page, live_server)
     page.reload()  # the service worker, installed by the first visit, now controls the page and keeps it
     page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=10000)
     page.reload()
-    page.wait_for_function("() => window.htmx !== undefined")
+    table = Table(page)
     expect(page.locator("#connection")).to_be_hidden()
+    table.enter({"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    table.enter({"type": "take_tokens", "player": 1, "tokens": {"blue": 1}})
+    page.wait_for_timeout(1800)  # the redrawn page is handed to the service worker a second after
     page.context.set_offline(True)
     page.reload()
     expect(page.locator("#game")).to_be_visible()
     expect(page.locator("#connection .for-stale")).to_be_visible(timeout=1500)
+    assert page.locator("#game").get_attribute("data-version") == "2"  # the last screen, not the first
+    expect(page.locator(".whose-turn")).to_have_text("Ana's turn")
+    expect(page.locator("body.just-redrawn, body.sheet-busy")).to_have_count(0)
     page.context.set_offline(False)
     expect(page.locator("#connection")).to_be_hidden(timeout=6000)  # the first poll back answers
+    table = Table(page)
+    table.enter({"type": "take_tokens", "player": 0, "tokens": {"green": 1}})  # taps work on it
+    assert _version(page, live_server) == 3
 
 
 def test_the_server_s_own_error_is_said_and_not_sent_again_by_itself(browser: Browser, live_server: str):

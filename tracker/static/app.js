@@ -170,6 +170,7 @@
       return;
     }
     showOffline(null);
+    document.body.removeAttribute("data-stale");  // the server answers: what it draws is no old copy
     if (pending && evt.detail.elt === pending) { pending = null; forget(); }
     if (resending && evt.detail.requestConfig && evt.detail.requestConfig.verb === "post") { resending = false; forget(); }
     if (pending) { resend(); }  // the network answers again: the waiting entry goes now, not at the next retry
@@ -664,5 +665,27 @@
     // its address as the page gives it (under a proxy's path prefix too)
     var sw = document.body.getAttribute("data-sw");
     if (sw) { navigator.serviceWorker.register(sw).catch(function () { /* optional */ }); }
+    // The copy a reload without network shows is the screen as this phone last showed it, not as
+    // it first loaded (turn 1 after a whole evening of redraws): after each redraw of the game the
+    // page, as it stands, is handed to the service worker, which keeps it under the game's address.
+    var keepTimer = null;
+    document.body.addEventListener("htmx:afterSettle", function (evt) {
+      if (!evt.detail.target || evt.detail.target.id !== "game" || !navigator.serviceWorker.controller) { return; }
+      clearTimeout(keepTimer);
+      keepTimer = setTimeout(keepPage, 1000);
+    });
+    function keepPage() {
+      var game = document.getElementById("game");
+      if (!game || !navigator.serviceWorker.controller || document.body.hasAttribute("data-stale")) { return; }
+      var copy = document.documentElement.cloneNode(true);
+      var body = copy.querySelector("body");
+      ["just-redrawn", "sheet-busy"].forEach(function (c) { body.classList.remove(c); });  // moments, not state
+      var alerts = copy.querySelector("#alerts");
+      if (alerts) { alerts.textContent = ""; }
+      var banner = copy.querySelector("#connection");
+      if (banner) { banner.hidden = true; banner.removeAttribute("data-kind"); }
+      navigator.serviceWorker.controller.postMessage({ type: "keep-page", url: location.pathname,
+        html: "<!doctype html>\n" + copy.outerHTML });
+    }
   }
 })();
