@@ -4,9 +4,11 @@ entry waiting to be sent when a later tap works, and a reload with no network at
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from playwright.sync_api import Browser, Page, Route, expect
 from driver import Table
+from playwright.sync_api import Browser, Page, Route, expect
 from test_two_phones import phone, start
 
 pytestmark = pytest.mark.browser
@@ -187,4 +189,69 @@ def test_an_entry_refused_when_sent_again_is_said_until_the_next_tap(browser: Br
     expect(notice).to_contain_text("Another phone recorded this first: Ana took 1 green.", timeout=10000)
     page.wait_for_timeout(5500)
     expect(notice).to_be_visible()
+    assert _version(page, live_server) == 1
+
+
+def _controlled(page: Page) -> Table:
+    """The page reloaded until the service worker (installed by the first visit) controls it."""
+    page.reload()
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=10000)
+    page.reload()
+    return Table(page)
+
+
+def test_the_offline_copy_is_the_latest_whatever_address_and_never_a_502_page(browser: Browser, live_server: str):
+    """One copy per page, the latest: a sheet's address (even one redirected since) and a proxy's
+    502 page answering a reload never stand in for it (the browser's error page, an older screen
+    or "502 Bad Gateway" were shown offline)."""
+    page = phone(browser)
+    start(page, live_server)
+    table = _controlled(page)
+    gid = _game_id(page)
+    table.open("buy")
+    table._tap('#sheet .grid a[data-card="D1-04"]')
+    page.reload()  # a full load at the sheet's address (?sheet=buy&…&v=0)
+    assert page.request.post(f"{live_server}/api/games/{gid}/events",
+                             data={"type": "take_tokens", "player": 0, "tokens": {"red": 1}}).ok
+    page.reload()  # v=0 is old now: 303 to the game's own address
+    table = Table(page)
+    assert page.url.endswith(f"/games/{gid}")
+    table.enter({"type": "take_tokens", "player": 1, "tokens": {"blue": 1}})
+    table.open("buy")
+    table._tap('#sheet .grid a[data-card="D1-09"]')
+    page.wait_for_timeout(1500)
+    # the service worker's own fetch of the page: routed through the context (Chromium)
+    page_address = re.compile(rf".*/games/{gid}(\?.*)?$")
+    page.context.route(page_address, lambda route: route.fulfill(status=502, body="<h1>502 Bad Gateway</h1>",
+                                                                 content_type="text/html"))
+    page.reload()
+    expect(page.locator("h1")).to_have_text("502 Bad Gateway")
+    page.context.unroute(page_address)
+    page.context.set_offline(True)
+    page.goto(f"{live_server}/games/{gid}?sheet=buy&src=1&card=D1-09&v=2")
+    expect(page.locator("#connection .for-stale")).to_be_visible(timeout=3000)
+    assert page.locator("#game").get_attribute("data-version") == "2"
+    page.context.set_offline(False)
+
+
+def test_a_tap_s_failure_stays_said_until_the_next_tap(browser: Browser, live_server: str):
+    """The server's own error (500) on a save, and a gateway's 502 on a chip tap, stayed on screen
+    until the next poll got through (half a second to two): they stay until the next tap."""
+    page = phone(browser)
+    table = start(page, live_server)
+    page.route("**/events", lambda route: route.fulfill(status=500, body="oops"))
+    table._tap_chips({"red": 1})
+    page.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    expect(page.locator("#connection .for-server")).to_be_visible()
+    page.wait_for_timeout(4500)  # two polls answered meanwhile
+    expect(page.locator("#connection .for-server")).to_be_visible()
+    page.unroute("**/events")
+    page.route("**/sheet/**", lambda route: route.fulfill(status=502, body="bad gateway"), times=1)
+    page.locator('.pick-source a[data-kind="blue"]').click()
+    expect(page.locator("#connection .for-tap")).to_be_visible()
+    page.wait_for_timeout(2500)
+    expect(page.locator("#connection .for-tap")).to_be_visible()
+    table._tap_chips({"green": 1})  # the next tap ends it, and works
+    expect(page.locator("#connection")).to_be_hidden()
+    table._save("take_tokens")
     assert _version(page, live_server) == 1

@@ -15,7 +15,7 @@ HX = {"HX-Request": "true"}
 
 
 def _reserved_links(page: str) -> list[str]:
-    return re.findall(r'<a class="mini-card[^"]*" data-buy-reserved="1"\s+aria-label="[^"]*"\s+href="([^"]+)"', page)
+    return re.findall(r'<a class="mini-card[^"]*" data-buy-reserved="1" id="reserved-\d+"\s+aria-label="[^"]*"\s+href="([^"]+)"', page)
 
 
 def test_only_the_current_player_s_reserved_cards_are_links(client):

@@ -35,9 +35,12 @@ def test_a_sheet_opened_from_the_plain_game_screen_is_a_step_back_closes(client)
     and a prompt the rules raised (a royal card) is never a step of its own."""
     gid = new_game(client)["id"]
     plain = {**HX, "HX-Current-URL": f"http://localhost/games/{gid}"}
-    resp = client.get(f"/games/{gid}/sheet/buy?src=reserve&card=D1-04&v=0&n=0", headers=plain)
+    resp = client.get(f"/games/{gid}/sheet/buy?src=reserve&card=D1-04&v=0&n=0", headers={**plain, "HX-Trigger": "reserved-1"})
     assert "HX-Push-Url" in resp.headers and "HX-Replace-Url" not in resp.headers
-    inside = {**HX, "HX-Current-URL": f"http://localhost/games/{gid}?sheet=buy"}
+    # app.js reopening a browsed sheet after the other phone's entry made the address plain: no new step
+    resp = client.get(f"/games/{gid}/sheet/buy?src=2&v=0&n=0", headers=plain)
+    assert "HX-Replace-Url" in resp.headers and "HX-Push-Url" not in resp.headers
+    inside = {**HX, "HX-Current-URL": f"http://localhost/games/{gid}?sheet=buy", "HX-Trigger": "reserved-1"}
     resp = client.get(f"/games/{gid}/sheet/buy?src=reserve&card=D1-04&v=0&n=0", headers=inside)
     assert "HX-Replace-Url" in resp.headers and "HX-Push-Url" not in resp.headers
     resp = client.get(f"/games/{gid}/sheet/take?t=red&v=0&n=0", headers=plain)  # the game's own sheet

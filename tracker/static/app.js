@@ -111,6 +111,12 @@
     banner.hidden = false;
   }
   if (document.body.hasAttribute("data-stale")) { showOffline("stale"); }
+  // the next tap or key ends what a tap's failure said (it may say it again, for itself)
+  function clearLasting() {
+    if (banner && !banner.hidden && ["tap", "server"].indexOf(banner.getAttribute("data-kind")) >= 0) { showOffline(null); }
+  }
+  document.addEventListener("click", clearLasting, true);  // not on pointerdown: the page moves up as it hides
+  document.addEventListener("keydown", clearLasting, true);
   function keep(form) {
     try {
       sessionStorage.setItem(KEPT, JSON.stringify({ action: form.getAttribute("hx-post"),
@@ -169,7 +175,10 @@
       }
       return;
     }
-    showOffline(null);
+    // A tap that did nothing, or the server's own error, stays said until the next tap (a poll
+    // that gets through says nothing about that tap); everything else the network's return ends.
+    var lasting = banner && !banner.hidden && ["tap", "server"].indexOf(banner.getAttribute("data-kind")) >= 0;
+    if (!(lasting && evt.detail.elt && evt.detail.elt.id === "poller")) { showOffline(null); }
     document.body.removeAttribute("data-stale");  // the server answers: what it draws is no old copy
     if (pending && evt.detail.elt === pending) { pending = null; forget(); }
     if (resending && evt.detail.requestConfig && evt.detail.requestConfig.verb === "post") { resending = false; forget(); }
@@ -684,6 +693,7 @@
       if (alerts) { alerts.textContent = ""; }
       var banner = copy.querySelector("#connection");
       if (banner) { banner.hidden = true; banner.removeAttribute("data-kind"); }
+      Array.prototype.forEach.call(copy.querySelectorAll("dialog[open]"), function (d) { d.removeAttribute("open"); });
       navigator.serviceWorker.controller.postMessage({ type: "keep-page", url: location.pathname,
         html: "<!doctype html>\n" + copy.outerHTML });
     }

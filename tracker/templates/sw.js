@@ -38,18 +38,28 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (request.mode === "navigate") {
+    // one copy per page, whatever its query (a sheet's state, history filters): the latest
+    const key = url.origin + url.pathname;
     event.respondWith(
       fetch(request).then((resp) => {
-        const copy = resp.clone();
-        caches.open(CACHE).then((cache) => cache.put(request, copy));
+        if (ours(resp)) {
+          const copy = resp.clone();
+          caches.open(CACHE).then((cache) => cache.put(key, copy));
+        }
         return resp;
-      }).catch(() => caches.match(request)
-        // a game page whose address holds a sheet's state (?sheet=buy&card=…): its last plain copy
-        .then((hit) => hit || caches.match(request, { ignoreSearch: true }))
+      }).catch(() => caches.match(key)
         .then((hit) => (hit ? stale(hit) : caches.match("{{ url_for('pages.offline') }}"))))
     );
   }
 });
+
+// Only a page of this app is kept: never a redirect, an error, or a page something on the way
+// answered instead (a proxy's 502, a Wi-Fi login page), which would replace the game's copy.
+function ours(resp) {
+  return resp.ok && resp.type === "basic" && !resp.redirected
+    && (resp.headers.get("Content-Type") || "").startsWith("text/html")
+    && (resp.headers.get("Content-Security-Policy") || "").includes("frame-ancestors 'none'");
+}
 
 // A page's stored copy, shown without a network, says so (body data-stale: app.js tells the
 // player the game may have moved on since the screen this phone last showed).

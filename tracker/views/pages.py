@@ -228,17 +228,15 @@ def sheet(game_id: str, name: str):  # type: ignore[no-untyped-def]
     if _is_htmx():
         resp = make_response(render_template("partials/entry.html", **ctx))
         if any(key not in ("v", "n") for key in request.args):  # a tap inside the sheet, not its tab
-            # Opened from the game's plain screen (a reserved card in the panel) it is a step Back
-            # closes, as a tab's is; from within a sheet it takes that sheet's place.
+            # Opened by a reserved card in the panel from the game's plain screen it is a step Back
+            # closes, as a tab's is; any other tap (inside a sheet, or app.js reopening the sheet
+            # after the other phone's entry) takes the current step's place.
             current = request.headers.get("HX-Current-URL")
-            opened = current is not None and urlsplit(current).query == "" and name in TAB_SHEETS
+            opened = (request.headers.get("HX-Trigger", "").startswith("reserved-") and current is not None
+                      and urlsplit(current).query == "")
             resp.headers["HX-Push-Url" if opened else "HX-Replace-Url"] = sheet_address(game_id, name, request.args)
         return resp
     return render_template(ctx["template"], **ctx)
-
-
-#: The sheets an action tab opens (the rules' prompts, royal card, discard and noble, are none).
-TAB_SHEETS = frozenset(("buy", "reserve", "privileges", "correction"))
 
 
 def sheet_address(game_id: str, name: str, args: Any) -> str:
