@@ -560,6 +560,13 @@ def _catalogue_grid(kind: Kind, state: Any, level: int, color: str | None, buyer
     return [card_view(c, buyer) for c in cards]
 
 
+def _payable_first(grid: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A buy grid with the cards the buyer can pay for first (a purchase is one of them: a level
+    lists every card not yet taken, 30 or so, the pyramid's 4 among them), catalogue order kept
+    within each part."""
+    return sorted(grid, key=lambda c: not c.get("affordable"))
+
+
 def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
     """Purchase (D-7, D-8, S-2.4): level tabs or my reserve, colour filter, card grid, payment,
     and in Duel the joker's colour and the token to steal."""
@@ -583,11 +590,11 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
         reveal = _int_arg(args, "reveal", tuple(secret_levels), secret_levels[0]) if secret_levels else 0
         ctx["secret_levels"] = secret_levels
         ctx["reveal"] = reveal
-        ctx["reveal_grid"] = _catalogue_grid(kind, state, reveal, color, me) if reveal else []
+        ctx["reveal_grid"] = _payable_first(_catalogue_grid(kind, state, reveal, color, me)) if reveal else []
         ctx["reveal_filters"] = bool(reveal)
     else:
         ctx["level_out"] = state.cards_on_table(level) <= 0
-        ctx["grid"] = [] if ctx["level_out"] else _catalogue_grid(kind, state, level, color, me)
+        ctx["grid"] = [] if ctx["level_out"] else _payable_first(_catalogue_grid(kind, state, level, color, me))
     card = kind.card(args.get("card"))
     if card is not None:
         owed = kind.engine.cost_after_bonuses(me, card)

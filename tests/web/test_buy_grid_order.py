@@ -1,0 +1,28 @@
+"""Both games' testers found finding the card to buy the slowest step at the table (a level
+lists every card not yet taken, 30 or so): the cards the buyer can pay for come first, since a
+purchase is always one of them."""
+
+from __future__ import annotations
+
+import re
+
+from helpers import new_game, post
+
+HX = {"HX-Request": "true"}
+
+
+def test_the_buy_grid_lists_the_cards_the_buyer_can_pay_for_first(client):
+    gid = new_game(client)["id"]
+    state = client.get(f"/api/games/{gid}").get_json()
+    board = dict(state["board"])
+    board["blue"] -= 3
+    fix = {"type": "correction", "player": 0, "set": {"tokens": {"blue": 3}, "board": board}}
+    assert post(client, gid, fix).status_code == 200
+    sheet = client.get(f"/games/{gid}/sheet/buy?src=1", headers=HX).get_data(as_text=True)
+    cards = re.findall(r'<a class="card color-\w+( affordable)?" data-card="(D1-\d+)"', sheet)
+    payable = [card for mark, card in cards if mark]
+    assert "D1-04" in payable and "D1-09" not in payable  # blue 3 pays for D1-04, not for green 3
+    assert [card for _mark, card in cards[:len(payable)]] == payable  # all of them first
+    assert len(cards) == 30 and "Cards the buyer can pay for come first" in sheet
+    rest = [card for mark, card in cards if not mark]
+    assert rest == sorted(rest)  # catalogue order kept in each part
