@@ -101,8 +101,9 @@
   // What it says (its data-kind): "entry", an entry kept to be sent again; "tap", a tap that did
   // nothing; "undo", an undo whose answer was lost (it may have been made); "poll", only the
   // background poll failed (nobody tapped): the screen may be behind the table; "stale", the page
-  // itself is the copy the service worker kept for offline use. A poll's failure never replaces
-  // what a tap's said; an entry waiting to be sent is always what it says.
+  // itself is the copy the service worker kept for offline use; "server", the server's own error.
+  // A poll's failure never replaces what a tap's said; an entry waiting to be sent is always what
+  // it says. What a tap's failure said ("tap", "server") lasts until the next tap or key.
   function showOffline(kind) {
     if (!banner) { return; }
     if (!kind) { banner.hidden = true; banner.removeAttribute("data-kind"); return; }
@@ -111,10 +112,8 @@
     banner.hidden = false;
   }
   if (document.body.hasAttribute("data-stale")) { showOffline("stale"); }
-  // the next tap or key ends what a tap's failure said (it may say it again, for itself)
-  function clearLasting() {
-    if (banner && !banner.hidden && ["tap", "server"].indexOf(banner.getAttribute("data-kind")) >= 0) { showOffline(null); }
-  }
+  function lasting() { return !!banner && !banner.hidden && ["tap", "server"].indexOf(banner.getAttribute("data-kind")) >= 0; }
+  function clearLasting() { if (lasting()) { showOffline(null); } }  // (the new tap may say it again, for itself)
   document.addEventListener("click", clearLasting, true);  // not on pointerdown: the page moves up as it hides
   document.addEventListener("keydown", clearLasting, true);
   function keep(form) {
@@ -136,8 +135,9 @@
     if (pending.requestSubmit) { pending.requestSubmit(); } else { htmx.trigger(pending, "submit"); }
   }
   // No answer: the network failed, the request timed out (htmx-config "timeout": a request that
-  // hangs froze the screen, unsaid), or a proxy or the server failed (5xx: nothing says whether a
-  // write was made; its entry_id makes sending it again safe).
+  // hangs froze the screen, unsaid), a proxy or the server failed (5xx: nothing says whether a
+  // write was made; its entry_id makes sending it again safe), or a page that is no answer of
+  // this app came instead (notOurs, below).
   function failed(evt) {
     var xhr = evt.detail.xhr;
     return !xhr || xhr.status === 0 || xhr.status >= 500 || xhr.notOurs === true;
@@ -175,10 +175,8 @@
       }
       return;
     }
-    // A tap that did nothing, or the server's own error, stays said until the next tap (a poll
-    // that gets through says nothing about that tap); everything else the network's return ends.
-    var lasting = banner && !banner.hidden && ["tap", "server"].indexOf(banner.getAttribute("data-kind")) >= 0;
-    if (!(lasting && evt.detail.elt && evt.detail.elt.id === "poller")) { showOffline(null); }
+    // a poll that gets through says nothing about a failed tap; everything else the network's return ends
+    if (!(lasting() && evt.detail.elt && evt.detail.elt.id === "poller")) { showOffline(null); }
     document.body.removeAttribute("data-stale");  // the server answers: what it draws is no old copy
     if (pending && evt.detail.elt === pending) { pending = null; forget(); }
     if (resending && evt.detail.requestConfig && evt.detail.requestConfig.verb === "post") { resending = false; forget(); }
