@@ -61,29 +61,29 @@ function ours(resp) {
     && (resp.headers.get("Content-Security-Policy") || "").includes("frame-ancestors 'none'");
 }
 
+// A kept page with another body: its headers (its content security policy included), less those
+// that described the old body.
+function withBody(resp, html) {
+  const headers = new Headers(resp.headers);
+  headers.delete("content-length");
+  headers.delete("content-encoding");
+  return new Response(html, { status: 200, headers });
+}
+
 // A page's stored copy, shown without a network, says so (body data-stale: app.js tells the
 // player the game may have moved on since the screen this phone last showed).
 function stale(resp) {
-  return resp.text().then((html) => {
-    const headers = new Headers(resp.headers);
-    headers.delete("content-length");
-    headers.delete("content-encoding");
-    return new Response(html.replace("<body ", '<body data-stale="1" '), { status: resp.status, statusText: resp.statusText, headers });
-  });
+  return resp.text().then((html) => withBody(resp, html.replace("<body ", '<body data-stale="1" ')));
 }
 
 // The game screen as a phone last showed it (app.js, after each redraw): kept in place of the
-// copy of its last full load, with that copy's headers (its content security policy included).
-// Only a page already kept, of this origin's path, is replaced; nothing new is added.
+// copy of its last full load. Only a page already kept, of this origin's path, is replaced;
+// nothing new is added.
 self.addEventListener("message", (event) => {
   const data = event.data || {};
   if (data.type !== "keep-page" || typeof data.url !== "string" || typeof data.html !== "string" || !data.url.startsWith("/")) return;
   const url = new URL(data.url, self.location.origin).href;
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.match(url).then((kept) => {
-    if (!kept) return undefined;
-    const headers = new Headers(kept.headers);
-    headers.delete("content-length");
-    headers.delete("content-encoding");
-    return cache.put(url, new Response(data.html, { status: 200, headers }));
-  })));
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.match(url).then((kept) => (
+    kept ? cache.put(url, withBody(kept, data.html)) : undefined
+  ))));
 });

@@ -243,8 +243,8 @@ def sheet_address(game_id: str, name: str, args: Any) -> str:
     """The game page's address showing sheet ``name`` as the tap with query ``args`` drew it (the
     card chosen, the tokens picked…), put in the address bar by each tap inside a sheet so that a
     reload, or a phone woken from sleep, opens the same sheet in the same state. It keeps the
-    version the sheet was drawn at (``v``): at any other version the page ignores the sheet's
-    query and shows the game as it is (see ``game``)."""
+    version the sheet was drawn at (``v``): at any other version the page leads to the game's
+    own address, the game as it is (see ``game``)."""
     query = [(key, value) for key, value in args.items(multi=True) if key not in ("n", "sheet")]
     if name != "take":
         query.insert(0, ("sheet", name))
