@@ -236,6 +236,24 @@ def test_the_back_button_closes_an_open_sheet_before_it_leaves_the_game(page: Pa
     table.open("reserve")
     table.enter({"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
     page.wait_for_function("u => location.href === u", arg=game_url)  # the entry's answer names the game again
+    expect(page.locator(".alert-done")).to_contain_text("Ana took 1 red")
+    # the sheet's step is gone with it: one Back leaves the game (it reloaded the same screen first)
+    page.wait_for_function("() => !(history.state && history.state.trackerSheetFrom)")
+    page.go_back()
+    page.wait_for_function("u => location.href === u", arg=live_server + "/")
+    # a sheet saved after the page was reloaded with it open: one Back too
+    page.go_forward()
+    expect(page.locator("#game")).to_be_visible()
+    table = Table(page)
+    table.open("privileges")
+    page.reload()
+    expect(page.locator('#sheet [data-sheet="privileges"]')).to_be_visible()
+    table = Table(page)
+    table.enter({"type": "take_tokens", "player": 1, "tokens": {"blue": 1}})
+    page.wait_for_function("u => location.href === u", arg=game_url)
+    page.wait_for_function("() => !(history.state && history.state.trackerSheetFrom)")
+    page.go_back()
+    page.wait_for_function("u => location.href === u", arg=live_server + "/")
 
 
 def test_a_take_can_be_entered_with_the_keyboard_without_losing_the_focus(page: Page, live_server: str, shots: Path):

@@ -647,6 +647,39 @@
     if (again) { again.focus({ preventScroll: true }); }
   });
 
+  // Back: a sheet opened by a tab is a history step (the phone's back gesture closes it). When the
+  // sheet closes by itself (its entry saved, or the screen moved on), htmx only rewrites that
+  // step's address to the game's own: the step before it has the same address, so Back reloaded
+  // the same screen before it left the game. The step is taken back instead (the screen stays).
+  // Each sheet step remembers in its history state the address it was opened from.
+  var sheetFrom = null, skipPop = false;
+  function here() { return location.pathname + location.search; }
+  function stamp(from) {
+    history.replaceState(Object.assign({}, history.state || {}, { trackerSheetFrom: from }), "", location.href);
+  }
+  var openedFrom = null;  // read before htmx saves the page, which writes its own history state
+  document.body.addEventListener("htmx:beforeSwap", function () {
+    openedFrom = (history.state && history.state.trackerSheetFrom) || null;
+  });
+  document.body.addEventListener("htmx:beforeHistoryUpdate", function (evt) {
+    sheetFrom = evt.detail.history.type === "push" ? here() : openedFrom;
+  });
+  function afterHistory(evt) {
+    var from = sheetFrom;
+    sheetFrom = null;
+    if (!from) { return; }
+    if (evt.type === "htmx:pushedIntoHistory" || here() !== from) { stamp(from); return; }
+    skipPop = true;  // back on the step it was opened from: nothing to draw, the screen is there
+    history.back();
+  }
+  document.body.addEventListener("htmx:pushedIntoHistory", afterHistory);
+  document.body.addEventListener("htmx:replacedInHistory", afterHistory);
+  window.addEventListener("popstate", function (evt) {
+    if (!skipPop) { return; }
+    skipPop = false;
+    evt.stopImmediatePropagation();  // before htmx's own handler, which would reload the page
+  }, true);
+
   // Times in the history and review are shown in this phone's time zone: tell the server which
   // one it is (an IANA name such as "Asia/Seoul"; the server ignores names it does not know).
   try {
