@@ -595,6 +595,8 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
     else:
         ctx["level_out"] = state.cards_on_table(level) <= 0
         ctx["grid"] = [] if ctx["level_out"] else _payable_first(_catalogue_grid(kind, state, level, color, me))
+        # a reserved card the buyer can pay for marks the My reserve tab (the sheet opens on a level)
+        ctx["reserve_payable"] = any(card_view(kind.card(r.card), me)["affordable"] for r in me.reserved if r.card)
     card = kind.card(args.get("card"))
     if card is not None:
         owed = kind.engine.cost_after_bonuses(me, card)

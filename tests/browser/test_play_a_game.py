@@ -367,6 +367,36 @@ def test_by_keyboard_a_royal_card_that_steals_hands_the_focus_to_the_tokens_and_
     assert save.get_attribute("aria-label").startswith("Take the royal card chosen, stealing ")
 
 
+def test_a_royal_card_that_steals_once_chosen_folds_the_others_and_shows_its_save(page: Page, live_server: str, shots: Path):
+    """A tester's thumb hit another royal card's big save: once DR-4 is chosen, the other royal
+    cards keep only a plain "Take this one instead" (no preview), and the token tapped brings
+    DR-4's own save into view."""
+    log = json.loads((FIXTURES / "duel-1012.json").read_text())
+    part = {**{k: log[k] for k in ("format", "game", "players", "first_player")}, "events": log["events"][:45], "result": None}
+    state = page.request.post(live_server + "/api/games/import", data=part).json()
+    page.goto(f"{live_server}/games/{state['id']}")
+    others = page.locator("div.royal-card[data-royal]")
+    count = others.count()
+    assert count >= 1
+    expect(others.locator("button.save.primary")).to_have_count(count)
+    page.locator('a.royal-card[data-royal="DR-4"]').click()
+    expect(page.locator(".steal-choices")).to_be_visible()
+    expect(others.locator("button.save.primary")).to_have_count(0)
+    expect(others.locator("button.save.secondary")).to_have_count(count)
+    expect(others.locator(".preview")).to_have_count(0)
+    assert others.first.locator("button.save").inner_text() == "Take this one instead"
+    page.locator(".steal-choices a[data-steal]").first.click()
+    save = page.locator("#sheet form[data-steal] button.save")
+    expect(save).to_be_in_viewport(ratio=1)
+    page.screenshot(path=str(shots / "royal-steal-chosen.png"))
+    before = state["version"]
+    save.click()
+    page.wait_for_function("v => Number(document.querySelector('#game').dataset.version) > v", arg=before)
+    after = page.request.get(f"{live_server}/api/games/{state['id']}").json()
+    seat = state["pending"]["player"]
+    assert set(after["players"][seat]["royals"]) - set(state["players"][seat]["royals"]) == {"DR-4"}
+
+
 def test_the_review_s_turn_stepper_reads_out_the_turn_it_shows(page: Page, live_server: str):
     """A screen reader heard nothing when stepping through a review: the turn and what happened
     in it are read out (the page's live region)."""

@@ -26,3 +26,25 @@ def test_the_buy_grid_lists_the_cards_the_buyer_can_pay_for_first(client):
     assert len(cards) == 30 and "Cards the buyer can pay for come first" in sheet
     rest = [card for mark, card in cards if not mark]
     assert rest == sorted(rest)  # catalogue order kept in each part
+
+
+def test_the_my_reserve_tab_is_marked_while_a_reserved_card_can_be_paid_for(client):
+    """A tester's player held an affordable reserved card while Buy opened on level 1: the My
+    reserve tab says so (✓, as the grid's payable cards), and only while it is so."""
+    gid = new_game(client)["id"]
+    reserve = {"type": "reserve", "player": 0, "card": "D1-04", "gold_taken": True}
+    assert post(client, gid, reserve).status_code == 200
+    take = {"type": "take_tokens", "player": 1, "tokens": {"red": 1}}
+    assert post(client, gid, take).status_code == 200
+
+    def tab() -> str:
+        sheet = client.get(f"/games/{gid}/sheet/buy?src=1", headers=HX).get_data(as_text=True)
+        return re.search(r'data-tab="reserve"[^>]*>([^<]+)<', sheet).group(1)
+
+    assert tab() == "My reserve"  # 1 gold: D1-04 costs 3 blue
+    state = client.get(f"/api/games/{gid}").get_json()
+    board = dict(state["board"])
+    board["blue"] -= 2
+    fix = {"type": "correction", "player": 0, "set": {"tokens": {"blue": 2, "gold": 1}, "board": board}}
+    assert post(client, gid, fix).status_code == 200
+    assert tab() == "My reserve ✓"  # 2 blue and the gold pay for it

@@ -647,6 +647,20 @@
     if (again) { again.focus({ preventScroll: true }); }
   });
 
+  // A last choice before the save (the token to steal, a joker's colour) puts that save under the
+  // choices: it is brought into view (it sat just below the screen's edge, under the tabs).
+  document.body.addEventListener("htmx:afterSettle", function (evt) {
+    var cfg = evt.detail.requestConfig, elt = cfg && cfg.elt;
+    if (!sheetTarget(evt) || !elt || !elt.matches || !elt.matches("[data-steal], [data-wild]")) { return; }
+    var save = document.querySelector("#sheet form[data-steal] button.save") ||
+               document.querySelector("#sheet form button.save:not(.secondary)");
+    if (!save) { return; }
+    var tabs = document.querySelector("nav.actions");
+    var bottom = window.innerHeight - (tabs ? tabs.getBoundingClientRect().height : 0);
+    var box = save.getBoundingClientRect();
+    if (box.bottom > bottom || box.top < 0) { save.scrollIntoView({ block: "center" }); }
+  });
+
   // Back: a sheet opened by a tab is a history step (the phone's back gesture closes it). When the
   // sheet closes by itself (its entry saved, or the screen moved on), htmx only rewrites that
   // step's address to the game's own: the step before it has the same address, so Back reloaded
