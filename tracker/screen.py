@@ -345,6 +345,10 @@ def near_wins(view: GameView, seat: int) -> list[str]:
         if color and 0 < duel.COLOR_POINTS_TO_WIN - points <= distance:
             out.append(_("%(name)s: %(n)s in %(color)s — %(left)s more in %(color)s wins", name=p.name, n=points,
                          color=narrate.TOKEN_NAMES[color], left=duel.COLOR_POINTS_TO_WIN - points))
+        # a reserved card they can pay for now that wins by itself (a tester's player missed one)
+        for card_id, routes in duel.winning_reserve(state, seat):
+            out.append(_("%(name)s can win now: buying %(card)s from the reserve reaches %(routes)s", name=p.name,
+                         card=narrate.card_summary(card_id), routes=", ".join(str(narrate.ROUTE_NAMES[r]) for r in routes)))
     elif not state.final_round and 0 < splendor.PRESTIGE_TO_END - p.prestige <= distance:
         # once the final round is on, reaching 15 starts nothing: the banner says who plays still
         out.append(pgettext("splendor", "%(name)s: %(n)s prestige — %(left)s more starts the final round", name=p.name,

@@ -17,7 +17,7 @@ from builders import (
     take_royal,
     use,
 )
-from tracker.rules import duel
+from tracker.rules import catalog, duel
 
 # Ana's cards for each boundary (see the card table in data/): prestige, crowns, colour.
 PRESTIGE_19 = ["D3-13", "D2-24", "D1-30", "D3-02", "D1-05"]  # 6+5+3 points-only, white 4+1
@@ -169,3 +169,23 @@ def test_no_entry_is_accepted_after_the_game_ends(event):
     error = refused(after, event)
     assert error.code == "game_over"
     assert error.rule == "D-11"
+
+
+def test_a_reserved_card_that_wins_by_itself_and_can_be_paid_for_is_named():
+    """D-11 with D-7 (the near-win line asks it): D2-13 in Ana's reserve brings her 10th red
+    point; she can pay its 2 white and 5 black with gold for the black she lacks."""
+    paid = position(ana=dict(cards=RED_9, reserved_cards=["D2-13", 2], tokens={"white": 2, "black": 4, "gold": 1}))
+    assert duel.winning_reserve(paid, ANA) == [("D2-13", ("color",))]
+    assert duel.winning_reserve(paid, BEN) == []
+    short = position(ana=dict(cards=RED_9, reserved_cards=["D2-13"], tokens={"white": 2, "black": 4}))
+    assert duel.winning_reserve(short, ANA) == []  # one black missing, no gold
+    not_enough = position(ana=dict(cards=RED_9[:-1], reserved_cards=["D2-13"], tokens={"white": 2, "black": 4, "gold": 1}))
+    assert duel.winning_reserve(not_enough, ANA) == []  # 8 red points + 1: no route
+
+
+def test_a_reserved_joker_wins_in_the_colour_that_serves_best():
+    """D3-12 (a joker, 3 points) joins red, where Ana has 9 points, not blue."""
+    state = position(ana=dict(cards=RED_9 + ["D1-10"], reserved_cards=["D3-12"], tokens={"red": 3, "gold": 3}))
+    red_bonus = duel.cost_after_bonuses(state.players[ANA], catalog.jewel("D3-12")).red
+    assert red_bonus <= 6  # payable with 3 red and 3 gold
+    assert duel.winning_reserve(state, ANA) == [("D3-12", ("color",))]

@@ -137,12 +137,32 @@ def test_a_near_win_says_how_much_more_wins(client, fixture):
             break
     assert found, fixture
     for text in found:
+        if "can win now" in text:
+            continue  # a reserved card that wins (below)
         m = re.search(r": (\d+) (prestige|in \w+) — (\d+) more (?:in \w+ )?wins", text) or re.search(r"(\d+) crowns — (\d+) more win", text)
         assert m, text
         if "prestige" in text:
             assert int(m[1]) + int(m[3]) == 20, text
         elif " in " in text:
             assert int(m[1]) + int(m[3]) == 10, text
+
+
+def test_a_reserved_card_that_wins_now_is_named_on_the_turn_line(client):
+    """A tester's player did not see that a card in their reserve, paid for with what they held,
+    would win: the turn line names it and the route (duel-1102, 4 entries before the end: D2-03
+    brings Player B's 10th white point). Only while it can be paid for and the game is on."""
+    log = load_fixture("duel-1102.json")
+    body = {k: log[k] for k in ("format", "game", "players", "first_player")}
+    state = client.post("/api/games/import", json={**body, "events": log["events"][:80], "result": None}).get_json()
+    page = client.get(f"/games/{state['id']}").get_data(as_text=True)
+    found = [t for t in re.findall(r'<li class="near-win">⚠ ([^<]*)</li>', page) if "can win now" in t]
+    assert found == ["Player B can win now: buying a level-2 white card D2-03 (2 prestige, take a privilege) "
+                     "from the reserve reaches 10 prestige in one colour"]
+    ko = client.get(f"/games/{state['id']}", headers={"Accept-Language": "ko"}).get_data(as_text=True)
+    assert "D2-03" in "".join(re.findall(r'<li class="near-win">⚠ ([^<]*)</li>', ko))
+    finished = client.post("/api/games/import", json={**body, "events": log["events"], "result": log.get("result")}).get_json()
+    assert finished["status"] == "finished"
+    assert 'class="near-win"' not in client.get(f"/games/{finished['id']}").get_data(as_text=True)
 
 
 def test_the_near_win_distance_is_configurable(app, client):

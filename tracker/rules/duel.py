@@ -373,6 +373,31 @@ def crowns_within_reach(state: DuelState, seat: int, more: int) -> bool:
     return sum(card.crowns for cid, card in catalog.jewels().items() if cid not in taken) >= more
 
 
+def winning_reserve(state: DuelState, seat: int) -> list[tuple[str, tuple[str, ...]]]:
+    """D-11 with D-7: the named cards in ``seat``'s reserve it can pay for now whose purchase
+    alone meets a victory route (a joker in the colour that serves best), as
+    ``[(card id, routes met)]`` in reserve order; routes as in :meth:`Player.routes`. What an
+    ability or a royal card would add is left out (a win it might bring is not promised). Pure:
+    the near-win line asks it; a secret reserve is unknown until bought and never listed."""
+    me = state.players[seat]
+    out = []
+    for r in me.reserved:
+        if r.card is None:
+            continue
+        card = catalog.jewel(r.card)
+        _payment, affordable = suggest_payment(cost_after_bonuses(me, card), me.tokens)
+        colors = joker_colors(me) if card.is_joker else [card.color]
+        if not affordable or not colors:
+            continue
+        best: tuple[str, ...] = ()
+        for color in colors:
+            routes = _replace(me, cards=me.cards + (Owned(card.id, color),)).routes()
+            best = routes if len(routes) > len(best) else best
+        if best:
+            out.append((card.id, best))
+    return out
+
+
 def stealable(player: Player) -> list[str]:
     """Token kinds that can be stolen from ``player``: gems and pearls held, never gold (D-8)."""
     return [k for k in GEM_COLORS + (PEARL,) if player.tokens.get(k) > 0]
