@@ -133,6 +133,29 @@ def test_a_reload_without_network_shows_the_last_screen_and_says_it_may_be_old(b
     assert _version(page, live_server) == 3
 
 
+def test_counts_typed_into_the_fix_sheet_are_in_the_offline_copy(browser: Browser, live_server: str):
+    """A reload without network shows the Fix sheet with the counts typed into it (the copy had
+    the sheet as first drawn: the typing was lost with the network)."""
+    page = phone(browser)
+    start(page, live_server)
+    page.reload()
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=10000)
+    page.reload()
+    table = Table(page)
+    table.open("correction")
+    field = page.locator('#sheet input[name$="-red"]').first
+    name = field.get_attribute("name")
+    field.fill("3")
+    page.locator('#sheet input[name="note"]').fill("red tokens miscounted")
+    page.wait_for_timeout(1800)  # kept a second after the last keystroke
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("#connection .for-stale")).to_be_visible(timeout=1500)
+    assert page.locator(f'#sheet input[name="{name}"]').input_value() == "3"
+    assert page.locator('#sheet input[name="note"]').input_value() == "red tokens miscounted"
+    page.context.set_offline(False)
+
+
 def test_the_server_s_own_error_is_said_and_not_sent_again_by_itself(browser: Browser, live_server: str):
     """A 500 (the server's own failure, not a gateway's) is said; the phone does not keep sending
     the entry every 3 s (that loop would also stop the screen's polls); a later tap works."""

@@ -728,6 +728,12 @@
       clearTimeout(keepTimer);
       keepTimer = setTimeout(keepPage, 1000);
     });
+    // counts typed into a sheet (the Fix sheet) are kept too, a moment after the last one
+    document.addEventListener("input", function (evt) {
+      if (!evt.target.closest || !evt.target.closest("#sheet") || !navigator.serviceWorker.controller) { return; }
+      clearTimeout(keepTimer);
+      keepTimer = setTimeout(keepPage, 1000);
+    });
     function keepPage() {
       var game = document.getElementById("game");
       if (!game || !navigator.serviceWorker.controller || document.body.hasAttribute("data-stale")) { return; }
@@ -739,6 +745,11 @@
       var banner = copy.querySelector("#connection");
       if (banner) { banner.hidden = true; banner.removeAttribute("data-kind"); }
       Array.prototype.forEach.call(copy.querySelectorAll("dialog[open]"), function (d) { d.removeAttribute("open"); });
+      // what was typed (the Fix sheet's counts) lives in the fields, not their markup: written in
+      Array.prototype.forEach.call(copy.querySelectorAll("input:not([type=hidden])"), function (input) {
+        if (input.type === "checkbox" || input.type === "radio") { input.toggleAttribute("checked", input.checked); }
+        else { input.setAttribute("value", input.value); }
+      });
       navigator.serviceWorker.controller.postMessage({ type: "keep-page", url: location.pathname,
         html: "<!doctype html>\n" + copy.outerHTML });
     }
