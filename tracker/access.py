@@ -68,9 +68,17 @@ def next_url(target: str | None) -> str:
     return request.script_root + safe_next(target)
 
 
+def code_mark() -> str:
+    """What a device that gave the code keeps in its session: a keyed hash of the code (the session
+    cookie is signed, not secret, so never the code itself). A new code no longer matches it, so
+    changing the code (a phone lost) locks every device out until it enters the new one."""
+    key = str(current_app.config["SECRET_KEY"]).encode()
+    return hmac.new(key, str(current_app.config["ACCESS_CODE"]).encode(), "sha256").hexdigest()[:32]
+
+
 def check_access():  # type: ignore[no-untyped-def]
     """``before_request``: let through open paths, one game's paths and devices that gave the code."""
-    if not required() or session.get("access") or request.path.startswith(OPEN_PATHS):
+    if not required() or request.path.startswith(OPEN_PATHS) or session.get("access") == code_mark():
         return None
     if GAME_PATH.match(request.path):
         return None
@@ -93,7 +101,7 @@ def enter():  # type: ignore[no-untyped-def]
         code = request.form.get("code", "")
         if hmac.compare_digest(code.encode("utf-8", "replace"), str(current_app.config["ACCESS_CODE"]).encode()):
             session.permanent = True
-            session["access"] = True
+            session["access"] = code_mark()
             return redirect(next_url(target), code=303)
         error = _("That is not the access code.")
     status = 401 if error else 200

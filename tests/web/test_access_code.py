@@ -58,6 +58,24 @@ def test_the_right_code_unlocks_the_device_once(locked):
     assert client.get("/api/games").status_code == 200
 
 
+def test_a_new_code_locks_out_every_device_that_gave_the_old_one(locked):
+    """A security tester's finding: the session only said "let in", so after the code was
+    changed (a phone lost) every device that gave the old one kept its way in for a year."""
+    client = locked.test_client()
+    client.post("/access", data={"code": "open sesame"})
+    assert client.get("/api/games").status_code == 200
+    with client.session_transaction() as sess:
+        assert "open sesame" not in str(sess["access"])  # the cookie is signed, not secret
+    locked.config["ACCESS_CODE"] = "new moon"
+    assert client.get("/api/games").status_code == 401
+    assert client.get("/").status_code == 302
+    client.post("/access", data={"code": "new moon"})
+    assert client.get("/api/games").status_code == 200
+    with client.session_transaction() as sess:
+        sess["access"] = True  # a cookie of the release before (or a forged "true") lets nobody in
+    assert client.get("/api/games").status_code == 401
+
+
 def test_the_code_page_never_redirects_elsewhere(locked):
     client = locked.test_client()
     resp = client.post("/access", data={"code": "open sesame", "next": "https://evil.example/"})

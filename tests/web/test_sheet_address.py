@@ -45,6 +45,10 @@ def test_a_sheet_opened_from_the_plain_game_screen_is_a_step_back_closes(client)
     assert "HX-Replace-Url" in resp.headers and "HX-Push-Url" not in resp.headers
     resp = client.get(f"/games/{gid}/sheet/take?t=red&v=0&n=0", headers=plain)  # the game's own sheet
     assert "HX-Replace-Url" in resp.headers
+    # an address the browser could not have sent (a security tester's "http://[") is no plain one: no 500
+    broken = {**HX, "HX-Current-URL": "http://[", "HX-Trigger": "reserved-1"}
+    resp = client.get(f"/games/{gid}/sheet/buy?src=reserve&card=D1-04&v=0&n=0", headers=broken)
+    assert resp.status_code == 200 and "HX-Replace-Url" in resp.headers
 
 
 def test_opening_a_sheet_by_its_tab_leaves_the_address_to_the_tab(client):

@@ -231,12 +231,20 @@ def sheet(game_id: str, name: str):  # type: ignore[no-untyped-def]
             # Opened by a reserved card in the panel from the game's plain screen it is a step Back
             # closes, as a tab's is; any other tap (inside a sheet, or app.js reopening the sheet
             # after the other phone's entry) takes the current step's place.
-            current = request.headers.get("HX-Current-URL")
-            opened = (request.headers.get("HX-Trigger", "").startswith("reserved-") and current is not None
-                      and urlsplit(current).query == "")
+            opened = (request.headers.get("HX-Trigger", "").startswith("reserved-")
+                      and _plain_address(request.headers.get("HX-Current-URL")))
             resp.headers["HX-Push-Url" if opened else "HX-Replace-Url"] = sheet_address(game_id, name, request.args)
         return resp
     return render_template(ctx["template"], **ctx)
+
+
+def _plain_address(url: str | None) -> bool:
+    """Whether the browser's address (htmx's ``HX-Current-URL``) is a page without a query (the
+    game's plain screen); an address that cannot be read is not (never a 500)."""
+    try:
+        return url is not None and urlsplit(url).query == ""
+    except ValueError:
+        return False
 
 
 def sheet_address(game_id: str, name: str, args: Any) -> str:
