@@ -15,6 +15,8 @@ from flask_wtf.csrf import CSRFProtect
 from htmx_flask import Htmx
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
+from werkzeug.exceptions import ServiceUnavailable
 
 from .db import db
 
@@ -172,6 +174,18 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         if request.path.startswith("/api/"):
             return api.http_error(exc)
         return pages.error_page(exc)
+
+    @app.errorhandler(OperationalError)
+    def _database_busy(exc):  # type: ignore[no-untyped-def]
+        # The database could not answer in time (SQLite's busy timeout while a long export reads,
+        # PostgreSQL unreachable): its transaction is rolled back, nothing half-written. Said as
+        # 503 with Retry-After (a phone's app.js sends an entry again by itself), not as a 500.
+        app.logger.warning("database unavailable: %s", exc)
+        try:
+            db.session.rollback()  # at once: nothing of the failed write may ride on a later commit
+        except OperationalError:
+            pass  # the connection is gone: so is the transaction
+        return _http_error(ServiceUnavailable(retry_after=5))
 
     @app.after_request
     def _security_headers(response):  # type: ignore[no-untyped-def]

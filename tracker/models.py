@@ -43,6 +43,10 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     #: The game the same table started from this one's victory banner ("New game, same players"):
     #: the other phones, still on this finished game, are offered it.
     next_game_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: An id-less imported log's content key (``archive.log_key``): how a second import of the
+    #: same game finds it. Never the id (a key anyone who saw the game could compute is no key);
+    #: games imported before this column have their key as id, and here too.
+    import_key: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True, index=True)
 
     events: Mapped[list["Event"]] = relationship(
         back_populates="game_row", order_by="Event.seq", cascade="all, delete-orphan", lazy="raise"

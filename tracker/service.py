@@ -16,7 +16,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, Mapping, Sequence
 
 from flask import current_app
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import bindparam, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.util import identity_key
 from sqlalchemy.orm.attributes import set_committed_value
@@ -836,7 +836,7 @@ def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False) -> 
     if finished is not None and finished < started:
         raise RuleError("bad_log", N_("A game cannot finish before it started."))
     events = [event_to_dict(ev) for ev in parsed]
-    log_id = log.get("id")
+    log_id, import_key = log.get("id"), None
     if log_id is not None:
         stored = db.session.get(Game, log_id)
         if stored is not None:
@@ -847,17 +847,19 @@ def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False) -> 
             return _extend(log_id, parsed, events, state, finished, commit, skip_deleted)
     else:
         # the same game, however its file spells it, or the export of a stored game without its id
-        log_id = archive.log_key(kind, setup, events, logged_start)
-        keys = (log_id, archive.log_key(kind, setup, events, logged_start, exact=True), archive.legacy_log_key(log))
-        stored_id = next((key for key in keys if db.session.get(Game, key)), None)
+        import_key = archive.log_key(kind, setup, events, logged_start)
+        keys = (import_key, archive.log_key(kind, setup, events, logged_start, exact=True), archive.legacy_log_key(log))
+        stored_id = _imported_as(keys)
         if stored_id is None and logged_start is not None:
             stored_id = _stored_same_game(kind, setup, events, logged_start)
         if stored_id is not None:
             return _extend(stored_id, parsed, events, state, finished, commit, skip_deleted)
+        log_id = new_id()  # the key finds the game again; the id stays unguessable
     summary = _summary(state)
     if summary["finished"] is not None:  # when it ended is the log's to say: unknown is not "now"
         summary["finished"] = finished
-    row = Game(id=log_id, game=kind, setup=setup, version=len(parsed), started=started, **summary)
+    row = Game(id=log_id, game=kind, setup=setup, version=len(parsed), started=started, import_key=import_key,
+               **summary)
     db.session.add(row)
     for seq, ev in enumerate(parsed, start=1):
         db.session.add(Event(game_id=row.id, seq=seq, data=events[seq - 1], created=started))
@@ -871,10 +873,17 @@ def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False) -> 
         if not commit:  # the caller's file: it rolls back the whole of it
             raise
         db.session.rollback()
-        if log_id is not None and db.session.get(Game, log_id) is not None:
-            return load(log_id), STORED
+        stored_id = _imported_as((import_key,)) if import_key else log_id
+        if stored_id is not None and db.session.get(Game, stored_id) is not None:
+            return load(stored_id), STORED  # the same log imported at the same moment
         raise
     return GameView(row=row, events=tuple(parsed), state=state), CREATED
+
+
+def _imported_as(keys: Sequence[str]) -> str | None:
+    """The id of the game an id-less log with one of these content ``keys`` was imported as (its
+    ``import_key``; before that column, the key was the id itself); None when none was."""
+    return db.session.scalar(select(Game.id).where(or_(Game.import_key.in_(keys), Game.id.in_(keys))).limit(1))
 
 
 def _extend(game_id: str, parsed: list[RuleEvent], events: list[dict[str, Any]], state: Any,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from helpers import load_fixture, new_game, play, post
 
@@ -618,3 +620,30 @@ def test_a_chunked_body_over_the_limit_is_413_not_malformed(client):
                      environ_overrides={"wsgi.input_terminated": True})
     assert ok.status_code == 200 and ok.get_json()["players"][0]["tokens"]["red"] == 1
     assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 1
+
+
+def test_a_database_too_busy_to_answer_is_a_503_to_retry_and_records_nothing(client, monkeypatch):
+    """A security tester's finding: an entry posted while a long export held SQLite answered 500
+    after the busy timeout. It is a 503 with Retry-After (a phone sends it again by itself), the
+    game as it was; the page side says so in words."""
+    from sqlalchemy.exc import OperationalError
+
+    from tracker import service
+
+    game = new_game(client)
+
+    def locked(*args, **kwargs):
+        raise OperationalError("INSERT INTO events", {}, Exception("database is locked"))
+
+    monkeypatch.setattr(service, "_insert_event", locked)
+    take = {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}
+    resp = client.post(f"/api/games/{game['id']}/events", json=take)
+    assert resp.status_code == 503 and resp.headers["Retry-After"] == "5"
+    assert resp.get_json()["error"]["code"] == "service_unavailable"
+    assert "recorded nothing" in resp.get_json()["error"]["message"]
+    page = client.post(f"/games/{game['id']}/events", data={"event": json.dumps(take), "expected_version": "0"},
+                       headers={"HX-Request": "true"})
+    assert page.status_code == 503 and "busy with other tables" in page.get_data(as_text=True)
+    monkeypatch.undo()
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
+    assert post(client, game["id"], take).status_code == 200

@@ -16,6 +16,8 @@ from tracker import create_app, service
 from tracker.db import db
 
 FIRST_REVISION = "56cf77fcbd48"
+#: a game created on the phone, and one imported from a log without id (its content key as id)
+OLD_IDS = ("old-game-00-abcdefghijklmnopq", "log-AbCdEfGhIjKlMnOpQrStUvWxYz01")
 
 
 def states(client) -> dict[str, dict]:
@@ -98,7 +100,7 @@ def test_games_stored_at_the_first_migration_replay_after_upgrading(empty_databa
         # Rows written as the first schema had them (no later columns exist yet).
         logs = [load_fixture(n) for n in ("duel-1012.json", "duel-1102.json")]
         for i, log in enumerate(logs):
-            gid = f"old-game-{i:02d}-abcdefghijklmnopq"
+            gid = OLD_IDS[i]
             db.session.execute(text(
                 "INSERT INTO games (id, game, setup, version, status, result, started) "
                 "VALUES (:id, 'duel', :setup, :version, 'finished', :result, CURRENT_TIMESTAMP)"),
@@ -113,10 +115,13 @@ def test_games_stored_at_the_first_migration_replay_after_upgrading(empty_databa
         db.session.commit()
         upgrade()
         for i, log in enumerate(logs):
-            view = service.load(f"old-game-{i:02d}-abcdefghijklmnopq")
+            view = service.load(OLD_IDS[i])
             assert view.state.status == "finished"
             assert view.to_json()["winner"] == log["result"]["winner"]
             assert view.state.turn == log["result"]["turns"]
         assert len(service.list_games()) == 2  # the new column defaults to "not deleted"
+        # an id-less log imported before: its content key was its id, now its import_key too
+        from tracker.models import Game
+        assert [db.session.get(Game, gid).import_key for gid in OLD_IDS] == [None, OLD_IDS[1]]
         db.session.remove()
         db.engine.dispose()

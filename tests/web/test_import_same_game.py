@@ -290,3 +290,35 @@ def test_an_id_and_start_less_log_with_names_in_another_case_is_the_same_game(cl
     again = _import(client, {**log, "players": ["HANA", "ben", "cho"], "nobles": list(reversed(log["nobles"]))})
     assert first.status_code == 201 and again.status_code == 200 and _count(client) == 1
     assert again.get_json()["players"][0]["name"] == "Hana"
+
+
+def test_an_id_less_log_gets_an_unguessable_id_and_is_still_found_by_its_content(client, app):
+    """A security tester computed an imported game's id (then its write key) from its players,
+    entries and start time: the id was the hash of the log. Now the id is random like a new
+    game's; the hash is kept apart (``import_key``) so a second import still finds the game."""
+    from tracker import service
+
+    log = fixture_log("own-crowns.json", ["Pia", "Quin"], started="2026-11-30T20:00:37Z")
+    first = _import(client, log)
+    assert first.status_code == 201
+    gid = first.get_json()["id"]
+    with app.app_context():
+        parsed = service._replay_log(log)
+        key = archive.log_key(parsed[0], parsed[1], [service.event_to_dict(e) for e in parsed[3]],
+                              service._parse_time(log["started"]))
+        assert gid != key and not gid.startswith("log-") and service.is_game_id(gid)
+        assert db.session.get(Game, gid).import_key == key
+    again = _import(client, {**log, "started": "2026-11-30T21:00:37+01:00"})  # the same game, spelled otherwise
+    assert again.status_code == 200 and again.get_json()["id"] == gid and _count(client) == 1
+    # the same log imported by another table is another game, with another id
+    other = _import(client, fixture_log("own-crowns.json", ["Pia", "Quin"], started="2026-11-30T20:05:00Z"))
+    assert other.status_code == 201 and other.get_json()["id"] not in (gid, key)
+    # a game imported before, under its key as id (the migration gave it that import_key), is found
+    older = fixture_log("own-color.json", ["Eve", "Fay"], started="2026-11-29T10:00:00Z")
+    with app.app_context():
+        parsed = service._replay_log(older)
+        old_key = archive.log_key(parsed[0], parsed[1], [service.event_to_dict(e) for e in parsed[3]],
+                                  service._parse_time(older["started"]))
+    assert _import(client, {**older, "id": old_key}).status_code == 201
+    resp = _import(client, older)
+    assert resp.status_code == 200 and resp.get_json()["id"] == old_key

@@ -448,13 +448,14 @@ ERROR_PAGES: dict[int, tuple[str, str]] = {
     405: (N_("Nothing here"), N_("This address cannot be opened that way.")),
     413: (N_("Too large"), N_("That was more than the tracker accepts at once.")),
     429: (N_("Too many attempts"), N_("Wait a minute, then try again.")),
+    503: (N_("Busy"), N_("The tracker is busy with other tables and recorded nothing: try again in a moment.")),
     500: (N_("Something went wrong"),
           N_("The tracker could not finish this. Nothing half-done was kept: reload the game and check its last entry.")),
 }
 
 
 def error_page(exc: HTTPException):  # type: ignore[no-untyped-def]
-    """A page-side HTTP error (``exc``: 400, 403, 404, 405, 413, 429 or 500) as a page of the app, in
+    """A page-side HTTP error (``exc``: 400, 403, 404, 405, 413, 429, 500 or 503) as a page of the app, in
     the reader's language, with the way home, and the error's status and headers
     (``Allow``, ``Retry-After``)."""
     code = exc.code or 500
