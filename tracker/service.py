@@ -516,6 +516,11 @@ def _entry_seen(game_id: str, entry_id: str | None) -> bool:
     return db.session.scalar(select(Event.id).where(Event.game_id == game_id, Event.entry_id == entry_id)) is not None
 
 
+#: The most entries a game keeps (a whole Duel is about 90, a 4-player Splendor about 200): a
+#: game or a log beyond it is refused, never stored (a 100,000-entry log slowed every export).
+MAX_ENTRIES = 2000
+
+
 def post_event(
     game_id: str, data: Any, *, expected_version: Any = None, entry_id: Any = None
 ) -> GameView:
@@ -567,7 +572,10 @@ def _store(game_id: str, seen: int, events: tuple[RuleEvent, ...], before: Any, 
     """Store ``event`` (judged on the game at version ``seen``: ``events`` folded into ``before``,
     giving ``state``): the conditional version bump returning the row, the insert, the commit and
     the worker's snapshot. None, rolled back, when the version had moved on or a unique
-    constraint refused the row (a repeated ``entry_id``)."""
+    constraint refused the row (a repeated ``entry_id``). Raises ``RuleError("too_many_entries")``
+    for a game holding ``MAX_ENTRIES`` already."""
+    if len(events) >= MAX_ENTRIES:
+        raise RuleError("too_many_entries", N_("A game keeps at most %(n)s entries: this one is full."), n=MAX_ENTRIES)
     row = _bump(game_id, seen, state)
     if row is None:
         db.session.rollback()
@@ -749,6 +757,9 @@ def _replay_log(log: Any) -> tuple[str, dict[str, Any], Any, list[RuleEvent]]:
     events = log.get("events")
     if not isinstance(events, list):
         raise RuleError("bad_log", N_("A game log needs a list of events."))
+    if len(events) > MAX_ENTRIES:
+        raise RuleError("bad_log", N_("A game keeps at most %(n)s entries; this log has %(count)s."),
+                        n=MAX_ENTRIES, count=len(events))
     log_id = log.get("id")
     if log_id is not None and not is_game_id(log_id):
         raise RuleError("bad_log", N_("A game id is 22 to 64 letters, digits, - or _."))

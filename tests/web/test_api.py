@@ -647,3 +647,27 @@ def test_a_database_too_busy_to_answer_is_a_503_to_retry_and_records_nothing(cli
     monkeypatch.undo()
     assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
     assert post(client, game["id"], take).status_code == 200
+
+
+def test_a_game_and_a_log_keep_a_bounded_number_of_entries(client, monkeypatch):
+    """A security tester imported a 100,000-entry log (no-change corrections): every export
+    slowed by seconds. A game keeps at most ``MAX_ENTRIES`` (2,000; a whole game is 90–200):
+    the entry beyond is refused (422), as is a longer log, and nothing is stored."""
+    from tracker import service
+
+    assert service.MAX_ENTRIES == 2000
+    monkeypatch.setattr(service, "MAX_ENTRIES", 3)
+    game = new_game(client)
+    takes = [{"type": "take_tokens", "player": p, "tokens": {"red": 1}} for p in (0, 1, 0, 1)]
+    for take in takes[:3]:
+        assert post(client, game["id"], take).status_code == 200
+    resp = post(client, game["id"], takes[3])
+    assert resp.status_code == 422 and resp.get_json()["error"]["code"] == "too_many_entries"
+    assert resp.get_json()["error"]["message"] == "A game keeps at most 3 entries: this one is full."
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 3
+    log = client.get(f"/api/games/{game['id']}/log").get_json()
+    log = {**{k: v for k, v in log.items() if k != "id"}, "events": log["events"] + takes[3:], "started": None}
+    resp = client.post("/api/games/import", json=log)
+    assert resp.status_code == 422 and resp.get_json()["error"]["code"] == "bad_log"
+    assert resp.get_json()["error"]["message"] == "A game keeps at most 3 entries; this log has 4."
+    assert len(client.get("/api/games").get_json()) == 1
