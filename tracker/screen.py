@@ -347,8 +347,13 @@ def near_wins(view: GameView, seat: int) -> list[str]:
                          color=narrate.TOKEN_NAMES[color], left=duel.COLOR_POINTS_TO_WIN - points))
         # a reserved card they can pay for now that wins by itself (a tester's player missed one)
         for card_id, routes in duel.winning_reserve(state, seat):
-            out.append(_("%(name)s can win now: buying %(card)s from the reserve reaches %(routes)s", name=p.name,
-                         card=narrate.card_summary(card_id), routes=", ".join(str(narrate.ROUTE_NAMES[r]) for r in routes)))
+            said = {"name": p.name, "card": narrate.card_summary(card_id),
+                    "routes": ", ".join(str(narrate.ROUTE_NAMES[r]) for r in routes)}
+            if seat == state.current_player:
+                out.append(_("%(name)s can win now: buying %(card)s from the reserve reaches %(routes)s", **said))
+            else:  # on their own turn, if they still hold what pays for it
+                out.append(_("%(name)s can win on their turn: buying %(card)s from the reserve reaches %(routes)s",
+                             **said))
     elif not state.final_round and 0 < splendor.PRESTIGE_TO_END - p.prestige <= distance:
         # once the final round is on, reaching 15 starts nothing: the banner says who plays still
         out.append(pgettext("splendor", "%(name)s: %(n)s prestige — %(left)s more starts the final round", name=p.name,
@@ -599,8 +604,8 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
     else:
         ctx["level_out"] = state.cards_on_table(level) <= 0
         ctx["grid"] = [] if ctx["level_out"] else _payable_first(_catalogue_grid(kind, state, level, color, me))
-        # a reserved card the buyer can pay for marks the My reserve tab (the sheet opens on a level)
-        ctx["reserve_payable"] = any(card_view(kind.card(r.card), me)["affordable"] for r in me.reserved if r.card)
+    # a reserved card the buyer can pay for marks the My reserve tab (the sheet opens on a level)
+    ctx["reserve_payable"] = any(card_view(kind.card(r.card), me)["affordable"] for r in me.reserved if r.card)
     card = kind.card(args.get("card"))
     if card is not None:
         owed = kind.engine.cost_after_bonuses(me, card)

@@ -45,3 +45,41 @@ def test_on_its_side_the_phone_shows_the_table_and_the_sheet_side_by_side(browse
     page.wait_for_function("v => Number(document.querySelector('#game').dataset.version) > v", arg=before)
     page.screenshot(path=str(shots / "landscape-after-buy.png"))
     context.close()
+
+
+@pytest.mark.parametrize("size", [(740, 360), (1024, 768)])
+def test_on_its_side_a_chosen_card_s_save_and_a_royal_prompt_s_first_card_are_in_view(
+        browser: Browser, live_server: str, shots: Path, size):
+    """A tester's second pass: at 740×360 the save of a card chosen to buy was below the sheet's
+    own scrolling box, a royal card's save showed 15 of its 44 px, and the royal prompt opened
+    scrolled to its middle; a tablet on its side kept the one narrow column."""
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True, device_scale_factor=2)
+    page = context.new_page()
+    log = json.loads((FIXTURES / "duel-1012.json").read_text())
+    head = {k: log[k] for k in ("format", "game", "players", "first_player")}
+    state = page.request.post(live_server + "/api/games/import", data={**head, "events": log["events"][:30], "result": None}).json()
+    page.goto(f"{live_server}/games/{state['id']}")
+    table = Table(page)
+    sheet, panel = page.locator("#entry").bounding_box(), page.locator("#panel-0").bounding_box()
+    assert sheet["x"] >= panel["x"] + panel["width"]  # side by side, the tablet too
+    table.open("buy")
+    page.locator("#sheet .grid a.affordable[data-card]").first.click()
+    save = page.locator("#sheet form button.save")
+    expect(save).to_be_visible()
+    page.wait_for_timeout(300)
+    box, clip = save.bounding_box(), page.locator("#entry").bounding_box()
+    assert clip["y"] <= box["y"] and box["y"] + box["height"] <= clip["y"] + clip["height"]  # whole, in the sheet's box
+    # a royal card due: the prompt from its heading; the steal's save whole once the token is tapped
+    due = page.request.post(live_server + "/api/games/import", data={**head, "events": log["events"][:45], "result": None}).json()
+    page.goto(f"{live_server}/games/{due['id']}")
+    expect(page.locator("#sheet .prompt h3")).to_be_in_viewport(ratio=1)
+    page.locator('a.royal-card[data-royal="DR-4"]').click()
+    page.locator(".steal-choices a[data-steal]").first.click()
+    steal_save = page.locator("#sheet form[data-steal] button.save")
+    expect(steal_save).to_be_visible()
+    page.wait_for_timeout(300)
+    box, clip = steal_save.bounding_box(), page.locator("#entry").bounding_box()
+    assert clip["y"] <= box["y"] and box["y"] + box["height"] <= min(clip["y"] + clip["height"], height)
+    page.screenshot(path=str(shots / f"landscape-royal-{width}x{height}.png"))
+    context.close()

@@ -256,6 +256,52 @@ def test_the_back_button_closes_an_open_sheet_before_it_leaves_the_game(page: Pa
     page.wait_for_function("u => location.href === u", arg=live_server + "/")
 
 
+def test_a_poll_answered_just_after_a_save_never_takes_the_phone_out_of_the_game(page: Page, live_server: str):
+    """A tester's phone left the game after a save from a tab's sheet: a poll sent before the
+    save, answered just after it (its element gone with the old screen), took the sheet's step
+    back a second time. And the other phone's entry redrawing an open sheet keeps its step."""
+    page.goto(live_server + "/history")
+    table = start_game(page, live_server, ("Ana", "Ben"), 0)
+    game_url = page.url.split("?")[0]
+    table.open("privileges")
+    # the poll is sent now (after the save) but answered only once the save is stored and answered
+    page.route("**/poll*", lambda route: (page.wait_for_timeout(600), route.continue_()))
+    page.evaluate("""() => { const p = document.getElementById('poller');
+                             p.setAttribute('hx-trigger', 'poll-now'); htmx.process(p); }""")
+    table.open("take")
+    table.open("buy")
+    page.evaluate("() => htmx.trigger(document.getElementById('poller'), 'poll-now')")
+    table.enter({"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    page.wait_for_timeout(1500)  # the late poll's answer has come
+    assert page.url == game_url
+    expect(page.locator("#game")).to_be_visible()
+    page.unroute("**/poll*")
+    # Ben's phone shows Buy while the other phone records his take (here through the API)
+    table.open("buy")
+    page.request.post(f"{live_server}/api/games/{game_url.rsplit('/', 1)[-1]}/events",
+                      data={"type": "take_tokens", "player": 1, "tokens": {"blue": 1}})
+    page.wait_for_function("() => document.querySelector('#game').dataset.version === '2'", timeout=8000)
+    expect(page.locator('#sheet [data-sheet="buy"]')).to_be_visible()  # opened again for the new position
+    page.go_back()  # closes the sheet, stays in the game
+    expect(page.locator('#sheet [data-sheet="take"]')).to_be_visible()
+    assert page.url.split("?")[0] == game_url
+
+
+def test_display_choices_made_in_a_game_add_no_back_steps(page: Page, live_server: str):
+    """A tester made two settings choices in a game: three Backs to leave it, each reloading the
+    same screen. A choice takes the page's place in the history."""
+    start_game(page, live_server, ("Ana", "Ben"), 0)
+    game_url = page.url
+    for choice in ("#table-on", "#table-off"):
+        page.locator("#settings summary").click()
+        page.locator(choice).click()
+        page.wait_for_function("u => location.href === u && document.readyState === 'complete'", arg=game_url)
+        expect(page.locator("#game")).to_be_visible()
+    assert any(c["name"] == "table" and c["value"] == "off" for c in page.context.cookies())
+    page.go_back()
+    page.wait_for_function("u => location.href === u", arg=live_server + "/")
+
+
 def test_a_take_can_be_entered_with_the_keyboard_without_losing_the_focus(page: Page, live_server: str, shots: Path):
     """Enter on a token chip redraws the sheet; the focus stays on that chip, so a second Enter
     takes another of the same colour (no tabbing back from the top of the page)."""

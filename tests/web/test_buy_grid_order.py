@@ -37,8 +37,8 @@ def test_the_my_reserve_tab_is_marked_while_a_reserved_card_can_be_paid_for(clie
     take = {"type": "take_tokens", "player": 1, "tokens": {"red": 1}}
     assert post(client, gid, take).status_code == 200
 
-    def tab() -> str:
-        sheet = client.get(f"/games/{gid}/sheet/buy?src=1", headers=HX).get_data(as_text=True)
+    def tab(src: str = "1") -> str:
+        sheet = client.get(f"/games/{gid}/sheet/buy?src={src}", headers=HX).get_data(as_text=True)
         return re.search(r'data-tab="reserve"[^>]*>([^<]+)<', sheet).group(1)
 
     assert tab() == "My reserve"  # 1 gold: D1-04 costs 3 blue
@@ -47,4 +47,5 @@ def test_the_my_reserve_tab_is_marked_while_a_reserved_card_can_be_paid_for(clie
     board["blue"] -= 2
     fix = {"type": "correction", "player": 0, "set": {"tokens": {"blue": 2, "gold": 1}, "board": board}}
     assert post(client, gid, fix).status_code == 200
-    assert tab() == "My reserve ✓"  # 2 blue and the gold pay for it
+    assert tab() == "My reserve\u00a0✓"  # 2 blue and the gold pay for it (the mark never alone on a line)
+    assert tab("reserve") == "My reserve\u00a0✓"  # and while that tab is open

@@ -248,7 +248,8 @@
   var promptBefore = false;
   function showPrompt() {
     var prompt = document.querySelector("#sheet .prompt");
-    if (prompt) { prompt.scrollIntoView({ block: "center" }); }
+    // a prompt taller than the screen (a phone on its side) shows from its top: its first choice
+    if (prompt) { prompt.scrollIntoView({ block: prompt.offsetHeight > window.innerHeight * 0.8 ? "start" : "center" }); }
     return !!prompt;
   }
   document.body.addEventListener("htmx:beforeSwap", function (evt) {
@@ -649,24 +650,28 @@
 
   // A last choice before the save (the token to steal, a joker's colour) puts that save under the
   // choices: it is brought into view (it sat just below the screen's edge, under the tabs).
+  // So does a card chosen from a grid. Seen against the screen above the tabs and, on a phone
+  // on its side, the sheet's own scrolling box.
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     var cfg = evt.detail.requestConfig, elt = cfg && cfg.elt;
-    if (!sheetTarget(evt) || !elt || !elt.matches || !elt.matches("[data-steal], [data-wild]")) { return; }
+    if (!sheetTarget(evt) || !elt || !elt.matches || !elt.matches("[data-steal], [data-wild], [data-card]")) { return; }
     var save = document.querySelector("#sheet form[data-steal] button.save") ||
                document.querySelector("#sheet form button.save:not(.secondary)");
     if (!save) { return; }
     var tabs = document.querySelector("nav.actions");
-    var bottom = window.innerHeight - (tabs ? tabs.getBoundingClientRect().height : 0);
+    var entry = document.getElementById("entry").getBoundingClientRect();
+    var bottom = Math.min(window.innerHeight - (tabs ? tabs.getBoundingClientRect().height : 0), entry.bottom);
     var box = save.getBoundingClientRect();
-    if (box.bottom > bottom || box.top < 0) { save.scrollIntoView({ block: "center" }); }
+    if (box.bottom > bottom || box.top < Math.max(0, entry.top)) { save.scrollIntoView({ block: "center" }); }
   });
 
-  // Back: a sheet opened by a tab is a history step (the phone's back gesture closes it). When the
-  // sheet closes by itself (its entry saved, or the screen moved on), htmx only rewrites that
+  // Back: a sheet opened by a tab is a history step (the phone's back gesture closes it). When this
+  // phone closes the sheet (its entry, undo or fix saved, or the Take tab), htmx only rewrites that
   // step's address to the game's own: the step before it has the same address, so Back reloaded
   // the same screen before it left the game. The step is taken back instead (the screen stays).
-  // Each sheet step remembers in its history state the address it was opened from.
-  var sheetFrom = null, skipPop = false;
+  // Each sheet step remembers in its history state the address it was opened from. The other
+  // phone's entry (a poll) keeps the step: the sheet being planned opens again on it.
+  var sheetFrom = null, closing = false, skipPop = false;
   function here() { return location.pathname + location.search; }
   function stamp(from) {
     history.replaceState(Object.assign({}, history.state || {}, { trackerSheetFrom: from }), "", location.href);
@@ -676,13 +681,18 @@
     openedFrom = (history.state && history.state.trackerSheetFrom) || null;
   });
   document.body.addEventListener("htmx:beforeHistoryUpdate", function (evt) {
-    sheetFrom = evt.detail.history.type === "push" ? here() : openedFrom;
+    var d = evt.detail, cfg = d.requestConfig || {}, path = d.pathInfo && d.pathInfo.requestPath;
+    // (an answer whose element left the page, a poll sent before this phone's save, fires no
+    // beforeSwap here: what was read for the previous answer is never used twice)
+    sheetFrom = d.history.type === "push" ? here() : openedFrom;
+    openedFrom = null;
+    closing = (cfg.verb === "post" && d.xhr && d.xhr.status < 300) || /\/sheet\/take$/.test(path || "");
   });
   function afterHistory(evt) {
     var from = sheetFrom;
     sheetFrom = null;
     if (!from) { return; }
-    if (evt.type === "htmx:pushedIntoHistory" || here() !== from) { stamp(from); return; }
+    if (evt.type === "htmx:pushedIntoHistory" || here() !== from || !closing) { stamp(from); return; }
     skipPop = true;  // back on the step it was opened from: nothing to draw, the screen is there
     history.back();
   }
@@ -693,6 +703,15 @@
     skipPop = false;
     evt.stopImmediatePropagation();  // before htmx's own handler, which would reload the page
   }, true);
+
+  // A display choice (settings) comes back to the same page: it takes that page's place in the
+  // history, not a step of its own (two choices made, three Backs reloaded the same screen).
+  document.addEventListener("click", function (evt) {
+    var link = evt.target.closest && evt.target.closest('a[href*="/settings?"]');
+    if (!link || evt.defaultPrevented || evt.button !== 0 || evt.ctrlKey || evt.metaKey || evt.shiftKey) { return; }
+    evt.preventDefault();
+    location.replace(link.href);
+  });
 
   // Times in the history and review are shown in this phone's time zone: tell the server which
   // one it is (an IANA name such as "Asia/Seoul"; the server ignores names it does not know).
