@@ -16,7 +16,7 @@ from htmx_flask import Htmx
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
-from werkzeug.exceptions import ServiceUnavailable
+from werkzeug.exceptions import InternalServerError, ServiceUnavailable
 
 from .db import db
 
@@ -82,6 +82,18 @@ def _timezone() -> str | None:
     ``BABEL_DEFAULT_TIMEZONE`` (UTC unless the instance sets e.g. ``Asia/Seoul``)."""
     chosen = request.cookies.get("tz")
     return chosen if chosen in pytz.all_timezones_set else None
+
+
+#: What a database says when it cannot answer now but may in a moment (SQLite, PostgreSQL).
+_UNAVAILABLE = ("database is locked", "database table is locked", "could not connect", "connection refused",
+                "server closed the connection", "terminating connection", "statement timeout",
+                "the database system is starting up", "the database system is shutting down", "timeout expired")
+
+
+def _unavailable(exc: OperationalError) -> bool:
+    """Whether ``exc`` is the database being busy or out of reach (worth trying again), not a fault."""
+    said = str(exc.orig or exc).lower()
+    return bool(exc.connection_invalidated) or any(marker in said for marker in _UNAVAILABLE)
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -180,11 +192,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # The database could not answer in time (SQLite's busy timeout while a long export reads,
         # PostgreSQL unreachable): its transaction is rolled back, nothing half-written. Said as
         # 503 with Retry-After (a phone's app.js sends an entry again by itself), not as a 500.
-        app.logger.warning("database unavailable: %s", exc)
+        # Any other database error (a missing table: migrations not run) stays a 500, logged.
         try:
             db.session.rollback()  # at once: nothing of the failed write may ride on a later commit
         except OperationalError:
             pass  # the connection is gone: so is the transaction
+        if not _unavailable(exc):
+            app.logger.exception("database error", exc_info=exc)
+            return _http_error(InternalServerError())
+        app.logger.warning("database unavailable: %s", exc)
         return _http_error(ServiceUnavailable(retry_after=5))
 
     @app.after_request

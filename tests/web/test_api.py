@@ -671,3 +671,21 @@ def test_a_game_and_a_log_keep_a_bounded_number_of_entries(client, monkeypatch):
     assert resp.status_code == 422 and resp.get_json()["error"]["code"] == "bad_log"
     assert resp.get_json()["error"]["message"] == "A game keeps at most 3 entries; this log has 4."
     assert len(client.get("/api/games").get_json()) == 1
+
+
+def test_a_database_fault_that_is_no_busy_moment_stays_a_500(client, monkeypatch):
+    """Only a busy or unreachable database is a 503 to try again: a missing table (migrations not
+    run) is the operator's to fix, a 500 in the log, never "try again in a moment"."""
+    from sqlalchemy.exc import OperationalError
+
+    from tracker import service
+
+    game = new_game(client)
+
+    def missing(*args, **kwargs):
+        raise OperationalError("INSERT INTO events", {}, Exception("no such table: events"))
+
+    monkeypatch.setattr(service, "_insert_event", missing)
+    resp = client.post(f"/api/games/{game['id']}/events", json={"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    assert resp.status_code == 500 and "Retry-After" not in resp.headers
+    assert resp.get_json()["error"]["code"] == "internal_server_error"
