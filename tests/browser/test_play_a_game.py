@@ -302,6 +302,33 @@ def test_display_choices_made_in_a_game_add_no_back_steps(page: Page, live_serve
     page.wait_for_function("u => location.href === u", arg=live_server + "/")
 
 
+def test_a_sheet_closed_by_the_other_phone_s_entry_leaves_no_back_step(page: Page, live_server: str):
+    """A tester's third pass: the other phone's entry closed the Privilege · Refill sheet (it is
+    not opened again: a privilege pick is spent) but its step stayed, and each time one Back more
+    reloaded the same screen. A display choice made with a sheet open keeps that sheet and its step."""
+    table = start_game(page, live_server, ("Ana", "Ben"), 0)
+    game_url = page.url
+    gid = game_url.rsplit("/", 1)[-1]
+    for n, seat in enumerate((0, 1, 0), start=1):
+        table.open("privileges")
+        page.request.post(f"{live_server}/api/games/{gid}/events",
+                          data={"type": "take_tokens", "player": seat, "tokens": {"red": 1}})
+        page.wait_for_function("n => document.querySelector('#game').dataset.version === String(n)", arg=n, timeout=8000)
+        expect(page.locator('#sheet [data-sheet="take"]')).to_be_visible()
+        page.wait_for_function("u => location.href === u && !(history.state && history.state.trackerSheetFrom)",
+                               arg=game_url)
+    # a display choice with Buy open: Buy still open after it, Back closes it, one more leaves
+    table.open("buy")
+    page.locator("#settings summary").click()
+    page.locator("#table-on").click()
+    expect(page.locator('#sheet [data-sheet="buy"]')).to_be_visible()
+    page.go_back()
+    expect(page.locator('#sheet [data-sheet="take"]')).to_be_visible()
+    assert page.url == game_url
+    page.go_back()
+    page.wait_for_function("u => location.href === u", arg=live_server + "/")  # the page the game started from
+
+
 def test_a_take_can_be_entered_with_the_keyboard_without_losing_the_focus(page: Page, live_server: str, shots: Path):
     """Enter on a token chip redraws the sheet; the focus stays on that chip, so a second Enter
     takes another of the same colour (no tabbing back from the top of the page)."""

@@ -699,18 +699,55 @@
   document.body.addEventListener("htmx:pushedIntoHistory", afterHistory);
   document.body.addEventListener("htmx:replacedInHistory", afterHistory);
   window.addEventListener("popstate", function (evt) {
-    if (!skipPop) { return; }
+    if (!skipPop) {
+      // Back or Forward onto a sheet's step: htmx loads it afresh, which forgets the step's state
+      if (evt.state && evt.state.trackerSheetFrom) { carryStep(evt.state.trackerSheetFrom, here()); }
+      return;
+    }
     skipPop = false;
     evt.stopImmediatePropagation();  // before htmx's own handler, which would reload the page
   }, true);
+  // A sheet's step that no longer shows a sheet (the other phone's entry closed it, a race lost,
+  // a prompt raised, a tap on a screen that had moved on) goes too, once nothing is on its way.
+  function sheetShown() {
+    var sheet = document.querySelector("#sheet [data-sheet]");
+    return !!sheet && sheet.getAttribute("data-sheet") !== "take" && !sheet.classList.contains("prompt");
+  }
+  document.body.addEventListener("htmx:afterSettle", function (evt) {
+    var target = evt.detail.target;
+    if (!target || (target.id !== "game" && target.id !== "sheet") || skipPop) { return; }
+    var from = history.state && history.state.trackerSheetFrom;
+    if (!from || from !== here() || sheetShown()) { return; }
+    if (ownRequests.some(function (xhr) { return xhr.readyState > 0 && xhr.readyState < 4; })) { return; }
+    skipPop = true;
+    history.back();
+  });
+  // A page loaded afresh (a display choice, a step come back to) keeps where its sheet came from.
+  function carryStep(from, to) {
+    try { sessionStorage.setItem("trackerSheetFrom", JSON.stringify([from, to])); } catch (e) { /* one Back more */ }
+  }
+  try {
+    var carried = JSON.parse(sessionStorage.getItem("trackerSheetFrom") || "null");
+    sessionStorage.removeItem("trackerSheetFrom");
+    if (carried && carried[1] === here() && carried[0] !== here() && !(history.state && history.state.trackerSheetFrom)) {
+      stamp(carried[0]);
+    }
+  } catch (e) { /* no sessionStorage */ }
 
   // A display choice (settings) comes back to the same page: it takes that page's place in the
   // history, not a step of its own (two choices made, three Backs reloaded the same screen).
+  // It comes back to the page as it is now (the sheet open, or closed since the page loaded).
   document.addEventListener("click", function (evt) {
     var link = evt.target.closest && evt.target.closest('a[href*="/settings?"]');
     if (!link || evt.defaultPrevented || evt.button !== 0 || evt.ctrlKey || evt.metaKey || evt.shiftKey) { return; }
     evt.preventDefault();
-    location.replace(link.href);
+    var url = new URL(link.href);
+    var prefix = url.pathname.replace(/\/settings$/, "");  // a proxy's path prefix, not part of "next"
+    if (location.pathname.indexOf(prefix) === 0) {
+      url.searchParams.set("next", location.pathname.slice(prefix.length) + location.search);
+    }
+    if (history.state && history.state.trackerSheetFrom) { carryStep(history.state.trackerSheetFrom, here()); }
+    location.replace(url.href);
   });
 
   // Times in the history and review are shown in this phone's time zone: tell the server which
