@@ -322,7 +322,9 @@ def test_a_fix_opened_from_its_tab_keeps_its_seat_typing_and_focus_when_the_turn
     expect(form.locator('input[name="player"]')).to_have_value("0")
     expect(form.locator('input[name="tokens-red"]')).to_have_value("1")
     expect(form.locator('input[name="note"]')).to_have_value("a red fell off")
-    assert ana_phone.evaluate("document.activeElement && document.activeElement.name") == "tokens-red"
+    # the focus is back in that field once the Fix sheet drawn for the new position has settled
+    ana_phone.wait_for_function("() => document.activeElement && document.activeElement.name === 'tokens-red'",
+                                timeout=3000)
 
 
 def test_a_fix_saved_after_the_other_phone_s_entry_keeps_what_was_typed(browser: Browser, live_server: str):
