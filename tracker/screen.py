@@ -291,9 +291,8 @@ def card_view(card: Any, buyer: Any = None) -> dict[str, Any]:
     if buyer is not None:
         is_jewel = isinstance(card, catalog.JewelCard)
         owed = (duel if is_jewel else splendor).cost_after_bonuses(buyer, card)
-        _payment, affordable = suggest_payment(owed, buyer.tokens)
         out["pips"] = [(k, n if owed.get(k) == n else f"{n}→{owed.get(k)}") for k, n in card.cost.items() if n]
-        out["affordable"] = affordable and (not (is_jewel and card.is_joker) or bool(duel.joker_colors(buyer)))
+        out["affordable"] = duel.can_buy(buyer, card) if is_jewel else suggest_payment(owed, buyer.tokens)[1]
     return out
 
 
@@ -592,8 +591,11 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
     ctx: dict[str, Any] = {"sheet": "buy", "src": "reserve" if from_reserve else str(level), "color": color,
                            "filters": [(c, letters[c], narrate.TOKEN_NAMES[c]) for c in kind.filters],
                            "levels": LEVELS, "selected": None}
+    reserved = [card_view(kind.card(r.card), me) for r in me.reserved if r.card]
+    # a reserved card the buyer can pay for marks the My reserve tab (the sheet opens on a level)
+    ctx["reserve_payable"] = any(c["affordable"] for c in reserved)
     if from_reserve:
-        ctx["grid"] = [card_view(kind.card(r.card), me) for r in me.reserved if r.card]
+        ctx["grid"] = reserved
         secret_levels = sorted({r.level for r in me.reserved if r.card is None})
         # the first secret card's level grid open from the start (which card is it?)
         reveal = _int_arg(args, "reveal", tuple(secret_levels), secret_levels[0]) if secret_levels else 0
@@ -604,8 +606,6 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
     else:
         ctx["level_out"] = state.cards_on_table(level) <= 0
         ctx["grid"] = [] if ctx["level_out"] else _payable_first(_catalogue_grid(kind, state, level, color, me))
-    # a reserved card the buyer can pay for marks the My reserve tab (the sheet opens on a level)
-    ctx["reserve_payable"] = any(card_view(kind.card(r.card), me)["affordable"] for r in me.reserved if r.card)
     card = kind.card(args.get("card"))
     if card is not None:
         owed = kind.engine.cost_after_bonuses(me, card)

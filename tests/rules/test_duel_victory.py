@@ -189,3 +189,18 @@ def test_a_reserved_joker_wins_in_the_colour_that_serves_best():
     red_bonus = duel.cost_after_bonuses(state.players[ANA], catalog.jewel("D3-12")).red
     assert red_bonus <= 6  # payable with 3 red and 3 gold
     assert duel.winning_reserve(state, ANA) == [("D3-12", ("color",))]
+
+
+def test_can_buy_asks_the_cost_after_bonuses_and_a_colour_for_a_joker():
+    """D-7: one rule for the Buy grid's tick, the My reserve mark and the near-win line."""
+    rich = position(ana=dict(tokens={"red": 4, "gold": 3}))
+    joker = catalog.jewel("D3-12")  # 8 red: 4 red and 3 gold are one short
+    assert duel.can_buy(rich.players[ANA], joker) is False
+    with_bonus = position(ana=dict(cards=["D1-20"], tokens={"red": 4, "gold": 3}))
+    assert duel.can_buy(with_bonus.players[ANA], joker) is True  # the red bonus: 7 owed, and red to join
+    assert duel.can_buy(rich.players[ANA], catalog.jewel("D1-04")) is True  # 3 blue: gold stands in
+    cheap_joker = catalog.jewel("D1-26")  # 4 white and a pearl
+    payer = position(ana=dict(tokens={"white": 4, "pearl": 1}))
+    assert duel.can_buy(payer.players[ANA], cheap_joker) is False  # payable, but no colour to join
+    payer = position(ana=dict(tokens={"white": 4, "pearl": 1}, cards=["D1-20"]))
+    assert duel.can_buy(payer.players[ANA], cheap_joker) is True

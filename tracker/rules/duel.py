@@ -362,6 +362,13 @@ def joker_colors(player: Player) -> list[str]:
     return [c for c, n in player._totals[2].items() if n > 0]
 
 
+def can_buy(player: Player, card: JewelCard) -> bool:
+    """D-7: whether ``player`` can buy ``card`` now: its cost after bonuses covered by the tokens
+    held (gold standing in for any), and for a joker a bonus colour for it to join."""
+    _payment, affordable = suggest_payment(cost_after_bonuses(player, card), player.tokens)
+    return affordable and (not card.is_joker or bool(joker_colors(player)))
+
+
 def crowns_within_reach(state: DuelState, seat: int, more: int) -> bool:
     """D-11.2: whether ``more`` crowns can still come to ``seat`` from the jewel cards nobody has
     bought or reserved and those in their own reserve (a secret reserve of theirs may bring any).
@@ -385,10 +392,9 @@ def winning_reserve(state: DuelState, seat: int) -> list[tuple[str, tuple[str, .
         if r.card is None:
             continue
         card = catalog.jewel(r.card)
-        _payment, affordable = suggest_payment(cost_after_bonuses(me, card), me.tokens)
-        colors = joker_colors(me) if card.is_joker else [card.color]
-        if not affordable or not colors:
+        if not can_buy(me, card):
             continue
+        colors = joker_colors(me) if card.is_joker else [card.color]
         best: tuple[str, ...] = ()
         for color in colors:
             routes = _replace(me, cards=me.cards + (Owned(card.id, color),)).routes()
