@@ -67,6 +67,30 @@ def player_for(name: str) -> Player:
     return _kept(player)
 
 
+def check_seats(names: Sequence[str]) -> None:
+    """Refuse a new game whose seats are one person under two names: a name left by a merge or
+    a rename (an alias) means its person here, so "Evie" and "Eve" after Evie was merged into Eve
+    are one player (setup's own check, ``text.setup_players``, tells names apart only by how they
+    are written). Looks up, creates nothing. Raises ``RuleError("bad_setup")`` naming both."""
+    seated: dict[int, str] = {}
+    for name in names:
+        typed = " ".join(str(name).split())
+        player = db.session.scalar(select(Player).where(Player.normalized == person_key(typed)))
+        if player is None:
+            continue
+        kept = _kept(player)
+        if kept.id in seated:
+            other = seated[kept.id]
+            if kept.normalized not in (person_key(other), person_key(typed)):  # two other names of a third
+                raise RuleError("bad_setup", N_("%(first)s and %(second)s are both names of %(person)s: each "
+                                                "player needs a different name."),
+                                first=other, second=typed, person=kept.name)
+            alias = typed if person_key(other) == kept.normalized else other
+            raise RuleError("bad_setup", N_("%(alias)s is another name of %(person)s: each player needs a "
+                                            "different name."), alias=alias, person=kept.name)
+        seated[kept.id] = typed
+
+
 def _kept(player: Player) -> Player:
     seen = set()
     while player.merged_into is not None and player.id not in seen:
@@ -184,6 +208,9 @@ def rename(player_id: int, new_name: Any) -> Player:
     key = person_key(name)
     other = db.session.scalar(select(Player).where(Player.normalized == key, Player.id != player.id))
     if other is not None:
+        if other.merged_into is not None and _kept(other).id != player.id:
+            raise RuleError("name_taken", N_("%(name)s is already another name of %(person)s: merge the two "
+                                             "instead."), name=other.name, person=_kept(other).name)
         if other.merged_into != player.id:
             raise RuleError("name_taken", N_("%(name)s is already a player: merge the two instead."), name=other.name)
         # The name is an old alias of this very person: it becomes the name again.

@@ -327,6 +327,7 @@ def create_game(payload: Mapping[str, Any], *, after: str | None = None) -> Game
     ``after`` that is not such a game is ignored.
     """
     kind, setup, state = _setup(payload)
+    people.check_seats(setup["players"])
     previous = table_latest(after)
     if previous is not None and previous.status != "finished" and previous.id != after \
             and previous.deleted_at is None and _same_people(previous.setup["players"], setup["players"]):
@@ -1056,7 +1057,9 @@ def import_any(data: Any) -> tuple[int, int, int]:
         try:
             check_log(log)
         except RuleError as exc:
-            raise RuleError(exc.code, N_("Game %(n)s of the file: %(reason)s"), exc.rule, n=i, reason=exc.message) from exc
+            if not backup:  # a single log: its own refusal, no "game 1 of the file"
+                raise
+            raise RuleError(exc.code, N_("Game %(n)s of the file: %(reason)s"), exc.rule, n=i, reason=exc) from exc
     created = existing = extended = 0
     series: dict[str, Any] = {}
     made: list[tuple[Game, Any]] = []
@@ -1068,6 +1071,8 @@ def import_any(data: Any) -> tuple[int, int, int]:
             try:
                 view, outcome = import_log(log, commit=False, skip_deleted=True)
             except RuleError as exc:
+                if not backup:
+                    raise
                 raise RuleError(exc.code, N_("Game %(n)s of the file: %(reason)s"), exc.rule, n=i, reason=exc) from exc
             except VersionConflict:
                 raise RuleError("version_conflict", N_("Game %(n)s of the file: a phone recorded in it while the file "

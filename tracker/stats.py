@@ -20,8 +20,9 @@ from . import people
 from .db import db
 from .models import Event, Game, GamePlayer, Player
 
-#: Games shown at most on one history page.
-HISTORY_LIMIT = 500
+#: Games on one history page (a game night is never split: the page ends after the night of its
+#: last game, so a page may hold a few more).
+HISTORY_PAGE = 100
 KINDS = ("duel", "splendor")
 STATUSES = ("active", "finished", "deleted")
 ROUTES = ("prestige", "crowns", "color")
@@ -82,8 +83,12 @@ class GameRecord:
 
 
 def history(player: int | None = None, kind: str | None = None, status: str | None = None,
-            limit: int = HISTORY_LIMIT) -> list[GameRecord]:
-    """Games newest first, filtered by person, game kind and status (``deleted`` lists deleted ones).
+            offset: int = 0, limit: int = HISTORY_PAGE) -> tuple[list[GameRecord], int | None]:
+    """One page of games, newest first, filtered by person, game kind and status (``deleted``
+    lists deleted ones): ``(records, next_offset)``, ``next_offset`` the ``offset`` of the page
+    of older games (None when there are none). The page holds ``limit`` games from ``offset``,
+    and the rest of its last game's night (``people.night_day``), so a night's tally is never
+    cut in two.
 
     Three queries whatever the number of games: games, seats with people, last entries.
     """
@@ -95,8 +100,16 @@ def history(player: int | None = None, kind: str | None = None, status: str | No
         query = query.where(Game.game == kind)
     if player is not None:
         query = query.where(Game.id.in_(select(GamePlayer.game_id).where(GamePlayer.player_id == player)))
-    rows = list(db.session.scalars(query.order_by(Game.started.desc()).limit(limit)))
-    return records(rows)
+    query = query.order_by(Game.started.desc(), Game.id.desc())
+    offset = max(0, offset)
+    rows = list(db.session.scalars(query.offset(offset).limit(2 * limit + 1)))  # a night runs on past the page
+    more = len(rows) > limit
+    if more:
+        night, end = people.night_day(rows[limit - 1].started), limit
+        while end < 2 * limit and end < len(rows) and people.night_day(rows[end].started) == night:
+            end += 1
+        more, rows = len(rows) > end, rows[:end]
+    return records(rows), (offset + len(rows) if more else None)
 
 
 def record(game_id: str) -> GameRecord | None:

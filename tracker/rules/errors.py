@@ -55,8 +55,9 @@ class Phrase:
         self.params = params
 
     def __str__(self) -> str:
+        params = {k: ", ".join(map(str, v)) if isinstance(v, tuple) else v for k, v in self.params.items()}
         try:
-            return self.template % self.params
+            return self.template % params
         except (KeyError, ValueError, TypeError):
             return self.template
 

@@ -84,13 +84,23 @@ def _filters() -> dict[str, Any]:
     }
 
 
+def _page_url(filters: dict[str, Any], offset: int | None) -> str | None:
+    """The history's address with these filters from game ``offset`` on (None for no page)."""
+    if offset is None:
+        return None
+    args = {k: v for k, v in filters.items() if v is not None}
+    return url_for("history.history", **args, **({"from": offset} if offset else {}))
+
+
 def _history_page(status: int = 200, **extra: Any):  # type: ignore[no-untyped-def]
     people.sync()
     f = _filters()
-    records = stats.history(**f)
+    offset = people.small_int(request.args.get("from", "")) or 0
+    records, older = stats.history(**f, offset=offset)
     nights = people.group_sessions([r.row for r in records], {r.id: r.people for r in records})
     by_id = {r.id: r for r in records}
     ctx = {"filters": f, "records": records, "nights": nights, "by_id": by_id, "players": people.players(),
+           "older_url": _page_url(f, older), "newer_url": _page_url(f, max(0, offset - stats.HISTORY_PAGE)) if offset else None,
            "kinds": stats.KINDS, "statuses": stats.STATUSES, **extra}
     if _is_htmx() and request.method == "GET":
         return render_block("history.html", "games", **ctx), status

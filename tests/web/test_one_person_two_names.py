@@ -1,0 +1,103 @@
+"""A merged or renamed player's other name still means that person: a new game cannot seat the
+person twice under two names (a club tester seated "Eve" and "Evie" after merging them: Eve won
+against herself, her counts disagreed, and a backup of that history dropped the merge)."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+from helpers import fixture_log, import_log
+
+from tracker.models import Game
+
+
+def player_id(client, name: str) -> int:
+    page = client.get("/players").get_data(as_text=True)
+    return dict((n, int(i)) for i, n in re.findall(r'href="/players/(\d+)">([^<]+)<', page))[name]
+
+
+def merged_eve(client) -> int:
+    import_log(client, fixture_log("own-prestige.json", ["Eve", "Ana"], "2026-11-01T19:00:00Z"))
+    import_log(client, fixture_log("own-crowns.json", ["Evie", "Ben"], "2026-11-02T19:00:00Z"))
+    eve = player_id(client, "Eve")
+    resp = client.post(f"/players/{eve}/merge", data={"other": str(player_id(client, "Evie")), "confirm": "yes"})
+    assert resp.status_code == 303
+    return eve
+
+
+def test_a_new_game_refuses_a_person_under_a_merged_name(app, client):
+    merged_eve(client)
+    resp = client.post("/api/games", json={"game": "duel", "players": ["Eve", "evie"], "first_player": 0})
+    assert resp.status_code == 422
+    error = resp.get_json()["error"]
+    assert error["code"] == "bad_setup" and error["message"] == \
+        "evie is another name of Eve: each player needs a different name."
+    # the seat order does not matter; the phone's form says the same on its page
+    resp = client.post("/api/games", json={"game": "duel", "players": ["EVIE", "Eve"], "first_player": 0})
+    assert resp.status_code == 422 and resp.get_json()["error"]["message"].startswith("EVIE is another name of Eve")
+    page = client.post("/games", data={"game": "duel", "player0": "Evie", "player1": "Eve", "first": "0"})
+    assert page.status_code == 422 and "Evie is another name of Eve" in page.get_data(as_text=True)
+    with app.app_context():
+        assert Game.query.count() == 2  # nothing half-made
+    # Eve with someone else still starts a game
+    assert client.post("/api/games", json={"game": "duel", "players": ["Evie", "Ana"], "first_player": 0}).status_code == 201
+
+
+def test_two_old_names_of_one_person_are_named_together(client):
+    import_log(client, fixture_log("own-prestige.json", ["Dae", "Ana"], "2026-11-01T19:00:00Z"))
+    dae = player_id(client, "Dae")
+    assert client.post(f"/players/{dae}/rename", data={"name": "Dae-ho"}).status_code == 303
+    assert client.post(f"/players/{dae}/rename", data={"name": "Daehyun"}).status_code == 303
+    resp = client.post("/api/games", json={"game": "duel", "players": ["Dae", "dae-ho"], "first_player": 0})
+    assert resp.status_code == 422
+    assert resp.get_json()["error"]["message"] == \
+        "Dae and dae-ho are both names of Daehyun: each player needs a different name."
+
+
+def test_the_refusal_is_in_korean_too(client):
+    from flask_babel import refresh
+
+    merged_eve(client)
+    refresh()  # the test's app context keeps the locale the earlier requests chose
+    resp = client.post("/api/games", json={"game": "duel", "players": ["Eve", "Evie"], "first_player": 0},
+                       headers={"Accept-Language": "ko"})
+    message = resp.get_json()["error"]["message"]
+    assert resp.status_code == 422 and "Evie" in message and "Eve" in message and "another name" not in message
+
+
+def test_renaming_to_another_persons_old_name_says_whose_it_is(client):
+    merged_eve(client)
+    ben = player_id(client, "Ben")
+    resp = client.post(f"/players/{ben}/rename", data={"name": "evie"})
+    assert resp.status_code == 422
+    assert "Evie is already another name of Eve: merge the two instead." in resp.get_data(as_text=True)
+    assert player_id(client, "Ben") == ben
+
+
+def backup_after_merge(client) -> dict:
+    merged_eve(client)
+    client.post("/api/games", json={"game": "duel", "players": ["Eve", "Evie"], "first_player": 0})  # refused
+    backup = client.get("/history/export.json").get_json()
+    assert backup["aliases"] == {"Evie": "Eve"} and len(backup["games"]) == 2
+    return backup
+
+
+def test_the_backup_restores_the_merge_in_a_fresh_database(client, sqlite_template, tmp_path):
+    """With no game seating Eve twice, a backup restored elsewhere keeps Evie as Eve's name."""
+    import shutil
+
+    from appconfig import app_config
+
+    from tracker import create_app
+
+    backup = backup_after_merge(client)
+    shutil.copy(sqlite_template, tmp_path / "restored.sqlite3")
+    second = create_app(app_config(f"sqlite:///{tmp_path / 'restored.sqlite3'}"))
+    other = second.test_client()
+    resp = other.post("/history/import", data={"file": (io.BytesIO(json.dumps(backup).encode()), "b.json")})
+    assert resp.status_code == 303, resp.get_data(as_text=True)[:500]
+    page = other.get("/players").get_data(as_text=True)
+    names = re.findall(r'href="/players/\d+">([^<]+)</a></td>\s*<td>(\d+)</td>', page)
+    assert ("Eve", "2") in names and all(n != "Evie" for n, _ in names)
