@@ -71,7 +71,8 @@ def _card(card_id: str):  # type: ignore[no-untyped-def]
 
 
 def card_summary(card_id: str) -> str:
-    """``a level-2 red card D2-14 (2 prestige, 1 crown)`` — Duel jewel or Splendor card."""
+    """``a level-2 red card (2 prestige, 1 crown)`` — Duel jewel or Splendor card, as the table
+    sees it (its catalogue id, D2-14, means nothing to players: it stays in the log's JSON)."""
     card = _card(card_id)
     extras = [ngettext("%(num)s prestige", "%(num)s prestige", card.points)] if card.points else []
     if getattr(card, "crowns", 0):
@@ -80,10 +81,9 @@ def card_summary(card_id: str) -> str:
         extras.append(str(ABILITY_NAMES[card.ability]))
     detail = f" ({', '.join(extras)})" if extras else ""
     if card_id in catalog.jewels():
-        said = _("a level-%(level)s %(color)s card %(card)s", level=card.level, color=TOKEN_NAMES[card.color], card=card.id)
+        said = _("a level-%(level)s %(color)s card", level=card.level, color=TOKEN_NAMES[card.color])
     else:  # a development card of classic Splendor: its own word in Korean (GLOSSARY.md)
-        said = pgettext("splendor", "a level-%(level)s %(color)s card %(card)s", level=card.level,
-                        color=TOKEN_NAMES[card.color], card=card.id)
+        said = pgettext("splendor", "a level-%(level)s %(color)s card", level=card.level, color=TOKEN_NAMES[card.color])
     return said + detail
 
 
@@ -165,8 +165,8 @@ def describe(event: Event, before: Any, after: Any, *, consequences: bool = True
     elif isinstance(event, TakeRoyal):
         royal = catalog.royals()[event.royal]
         ability = ABILITY_NAMES[royal.ability]
-        text = _("%(name)s took royal card %(card)s (%(points)s prestige%(ability)s).",
-                 name=who, card=royal.id, points=royal.points, ability=f", {ability}" if ability else "")
+        text = _("%(name)s took a royal card (%(points)s prestige%(ability)s).",
+                 name=who, points=royal.points, ability=f", {ability}" if ability else "")
         other = before.players[1 - event.player].name
         if event.steal:
             text += " " + _("Stole 1 %(kind)s from %(other)s.", kind=TOKEN_NAMES[event.steal], other=other)

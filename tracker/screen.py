@@ -658,12 +658,12 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
             # what is missing, kind by kind, before gold (D-7: a gold stands in for any one token)
             short = Tokens(**{k: max(0, owed.get(k) - me.tokens.get(k)) for k in GEM_COLORS + (PEARL,)})
             if me.tokens.gold:
-                reason = _("%(name)s cannot pay for %(card)s: it costs %(owed)s after bonuses; %(name)s is short of "
-                           "%(short)s, with only %(gold)s gold to stand in.", name=me.name, card=card.id,
+                reason = _("%(name)s cannot pay for this card: it costs %(owed)s after bonuses; %(name)s is short of "
+                           "%(short)s, with only %(gold)s gold to stand in.", name=me.name,
                            owed=narrate.token_list(owed), short=narrate.token_list(short), gold=me.tokens.gold)
             else:
-                reason = _("%(name)s cannot pay for %(card)s: it costs %(owed)s after bonuses; %(name)s is short of "
-                           "%(short)s.", name=me.name, card=card.id, owed=narrate.token_list(owed),
+                reason = _("%(name)s cannot pay for this card: it costs %(owed)s after bonuses; %(name)s is short of "
+                           "%(short)s.", name=me.name, owed=narrate.token_list(owed),
                            short=narrate.token_list(short))
             ctx["preview"] = Preview(error=reason)
     return ctx

@@ -434,8 +434,8 @@ def test_by_keyboard_a_royal_card_that_steals_hands_the_focus_to_the_tokens_and_
     kind = page.evaluate("() => document.activeElement.dataset.steal")
     page.keyboard.press("Enter")
     expect(page.locator(f'.steal-choices a[data-steal="{kind}"][aria-current="true"]')).to_have_count(1)
-    expect(page.locator("#announcer")).to_contain_text("DR-4", timeout=3000)
-    assert "DR-1" not in page.locator("#announcer").inner_text()
+    expect(page.locator("#announcer")).to_contain_text("a royal card (2 prestige, steal a token)", timeout=3000)
+    assert "3 prestige" not in page.locator("#announcer").inner_text()  # DR-1's
     save = page.locator('#sheet form[data-steal] button.save')
     assert save.get_attribute("aria-label").startswith("Take the royal card chosen, stealing ")
 
@@ -547,7 +547,7 @@ def test_a_reserved_card_in_the_panel_opens_its_purchase(page: Page, live_server
     table.settled()
     chip.click()
     expect(page.locator('#sheet .selected-card [data-card="D1-14"]')).to_be_visible()
-    expect(page.locator("#sheet .preview")).to_contain_text("Ana bought a level-1 green card D1-14 (1 crown) from the reserve")
+    expect(page.locator("#sheet .preview")).to_contain_text("Ana bought a level-1 green card (1 crown) from the reserve")
     expect(page.locator("#sheet form button.save")).to_be_in_viewport()
     page.screenshot(path=str(shots / "reserved-chip-opens-buy.png"))
     page.go_back()  # Back closes the sheet it opened, as after a tab (it left the game)

@@ -109,7 +109,7 @@ def test_a_pending_royal_card_keeps_its_prompt_open(client):
         assert 'data-sheet="royal"' in body and 'id="action-buy"' not in body
         assert "Take this royal card" in body and "♛ 3 prestige" in body and "Take DR-1" not in body
         # each royal card says what taking it records and causes, before the one tap that saves it
-        assert "Saving will record: Player A took royal card DR-3 (2 prestige, take a privilege). Player A gains a privilege" in body
+        assert "Saving will record: Player A took a royal card (2 prestige, take a privilege). Player A gains a privilege" in body
 
 
 def test_unknown_sheet_and_game_are_404(client):
@@ -330,7 +330,7 @@ def test_the_log_says_which_token_an_ability_took(client):
     log = load_fixture("duel-1012.json")
     state = client.post("/api/games/import", json=log).get_json()
     page = client.get(f"/games/{state['id']}").get_data(as_text=True)
-    assert re.search(r"bought a level-1 \w+ card D1-\d\d \(take a token\)[^<]*(taking 1 \w+ from the board|no \w+ left on the board)", page)
+    assert re.search(r"bought a level-1 \w+ card \(take a token\)[^<]*(taking 1 \w+ from the board|no \w+ left on the board)", page)
 
 
 def test_the_victory_banner_offers_a_new_game_with_the_same_players(client):
@@ -654,7 +654,7 @@ def test_a_card_the_player_cannot_pay_for_says_what_is_missing(client):
     post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"blue": 1, "green": 1}})
     post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"white": 1}})
     sheet = client.get(f"/games/{game['id']}/sheet/buy?src=board&card=D1-01", headers=HX).get_data(as_text=True)
-    assert ("Ana cannot pay for D1-01: it costs 1 blue, 1 green, 1 red, 1 black after bonuses; "
+    assert ("Ana cannot pay for this card: it costs 1 blue, 1 green, 1 red, 1 black after bonuses; "
             "Ana is short of 1 red, 1 black.") in sheet
     post(client, game["id"], {"type": "reserve", "player": 0, "card": "D1-02"})  # and a gold
     post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"white": 1}})

@@ -36,7 +36,7 @@ def test_a_buy_that_reaches_twenty_prestige_and_a_royal_card_says_both(app):
     assert preview.text.count("crowns 2 → 4") == 1
     assert "reaches" not in preview.text  # the crowns are said once
     win = preview.text.index("Ana then wins by 20 prestige, once this turn ends.")
-    assert preview.text.startswith("Ana bought a level-3 white card D3-01") and royal < win
+    assert preview.text.startswith("Ana bought a level-3 white card (3 prestige, 2 crowns)") and royal < win
 
 
 def test_a_take_over_ten_tokens_says_how_many_to_return_and_no_win(app):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 
+import flask_babel
 import pytest
 
 from helpers import fixture_log, import_log, load_fixture, new_game, post
@@ -156,16 +157,17 @@ def test_a_reserved_card_that_wins_now_is_named_on_the_turn_line(client):
     state = client.post("/api/games/import", json={**body, "events": log["events"][:80], "result": None}).get_json()
     page = client.get(f"/games/{state['id']}").get_data(as_text=True)
     found = [t for t in re.findall(r'<li class="near-win">⚠ ([^<]*)</li>', page) if "can win now" in t]
-    assert found == ["Player B can win now: buying a level-2 white card D2-03 (2 prestige, take a privilege) "
+    assert found == ["Player B can win now: buying a level-2 white card (2 prestige, take a privilege) "
                      "from the reserve reaches 10 prestige in one colour"]
     # on the other player's turn (Player A's, one entry later) it waits for Player B's own
     later = client.post("/api/games/import", json={**body, "events": log["events"][:81], "result": None}).get_json()
     page = client.get(f"/games/{later['id']}").get_data(as_text=True)
-    assert [t for t in re.findall(r'<li class="near-win">⚠ ([^<]*)</li>', page) if "D2-03" in t] == [
-        "Player B can win on their turn: buying a level-2 white card D2-03 (2 prestige, take a privilege) "
+    assert [t for t in re.findall(r'<li class="near-win">⚠ ([^<]*)</li>', page) if "white card" in t] == [
+        "Player B can win on their turn: buying a level-2 white card (2 prestige, take a privilege) "
         "from the reserve reaches 10 prestige in one colour"]
+    flask_babel.refresh()  # the test's app context keeps the locale the earlier requests chose
     ko = client.get(f"/games/{state['id']}", headers={"Accept-Language": "ko"}).get_data(as_text=True)
-    assert "D2-03" in "".join(re.findall(r'<li class="near-win">⚠ ([^<]*)</li>', ko))
+    assert "2레벨 흰색 보석 카드" in "".join(re.findall(r'<li class="near-win">⚠ ([^<]*)</li>', ko))
     finished = client.post("/api/games/import", json={**body, "events": log["events"], "result": log.get("result")}).get_json()
     assert finished["status"] == "finished"
     assert 'class="near-win"' not in client.get(f"/games/{finished['id']}").get_data(as_text=True)

@@ -98,7 +98,7 @@ def test_the_royal_sheet_names_prestige_and_ability_and_the_steal_counts(client)
     chosen = client.get(f"/games/{state['id']}/sheet/royal?royal=DR-4&steal={kind}", headers=HX).get_data(as_text=True)
     seat, victim = state["current_player"], state["players"][1 - state["current_player"]]["name"]
     save = chosen[chosen.index(f'<form class="entry-form" data-type="take_royal" data-steal="{kind}"'):]
-    assert re.search(rf'<p class="preview">Saving will record: [^<]*DR-4[^<]*{victim}', save), save[:600]
+    assert re.search(rf'<p class="preview">Saving will record: [^<]*a royal card \(2 prestige, steal a token\)[^<]*{victim}', save), save[:600]
     assert f'class="chip-btn gem-{kind} chosen"' in chosen
     form = re.search(r'<input type="hidden" name="event" value="([^"]+)"', save)[1]
     assert json.loads(form.replace("&#34;", '"')) == {"type": "take_royal", "player": seat, "royal": "DR-4", "steal": kind}
@@ -127,7 +127,7 @@ def test_a_purchase_from_the_reserve_says_so_in_the_log(client):
     resp = post(client, game["id"], {"type": "purchase", "player": 0, "card": "D1-01", "from_reserve": True, "payment": cost})
     assert resp.status_code == 200, resp.get_json()
     page = client.get(f"/games/{game['id']}").get_data(as_text=True)
-    assert re.search(r"Ana bought [^<]*D1-01 from the reserve paying", page)
+    assert re.search(r"Ana bought a level-1 white card [^<]*from the reserve paying", page)
 
 
 def test_home_rows_say_when_each_game_started(client):

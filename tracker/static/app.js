@@ -33,7 +33,11 @@
   var announcer = document.getElementById("announcer");
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     if (!announcer || !evt.detail.target || evt.detail.target.id !== "game") { return; }
-    var said = Array.prototype.map.call(document.querySelectorAll("#alerts .alert"), function (p) { return p.textContent.trim(); });
+    var said = Array.prototype.map.call(document.querySelectorAll("#alerts .alert"), function (p) {
+      return p.textContent.trim().replace(/^✓\s*/, "");  // (the tick is for the eye: "check mark" read out)
+    });
+    var turn = document.querySelector("#turnbar .whose-turn");  // and whose turn it is now
+    if (said.length && turn) { said.push(turn.textContent.trim() + "."); }
     announcer.textContent = "";
     if (said.length) { setTimeout(function () { announcer.textContent = said.join(" "); }, 50); }
   });
@@ -61,13 +65,48 @@
 
   // The victory banner stays until someone closes it; a finished game's "Show the result"
   // brings it back (its review and next-game buttons with it).
+  // It is a modal dialog: it takes the focus when it appears (the winning entry, the other
+  // phone's, the page loaded, "Show the result"), keeps Tab inside it, and Close or Esc hands the
+  // focus to "Show the result" (the controls under it were reached first, hidden by it).
   document.addEventListener("click", function (evt) {
     var btn = evt.target.closest("[data-dismiss], [data-open]");
     if (!btn) { return; }
     var open = btn.hasAttribute("data-open");
     var el = document.getElementById(btn.getAttribute(open ? "data-open" : "data-dismiss"));
-    if (el) { el.hidden = !open; }
+    if (!el) { return; }
+    el.hidden = !open;
+    if (el.id === "victory") { open ? focusVictory() : victoryClosed(); }
   });
+  function openVictory() {
+    var el = document.getElementById("victory");
+    return el && !el.hidden ? el : null;
+  }
+  function focusVictory() {
+    var el = openVictory(), close = el && el.querySelector("#dismiss-victory");
+    if (close && !el.contains(document.activeElement)) { close.focus({ preventScroll: true }); }
+  }
+  function victoryClosed() {
+    var show = document.getElementById("show-result");
+    if (show) { show.focus({ preventScroll: true }); }
+  }
+  document.addEventListener("keydown", function (evt) {
+    var el = openVictory();
+    if (!el) { return; }
+    if (evt.key === "Escape") { el.hidden = true; victoryClosed(); evt.preventDefault(); return; }
+    if (evt.key !== "Tab") { return; }
+    var all = Array.prototype.filter.call(el.querySelectorAll("a[href], button, input, select, textarea"),
+                                          function (c) { return !c.disabled && c.getClientRects().length; });
+    if (!all.length) { return; }
+    var first = all[0], last = all[all.length - 1], at = all.indexOf(document.activeElement);
+    if (at === -1 || (evt.shiftKey && at === 0) || (!evt.shiftKey && at === all.length - 1)) {
+      (evt.shiftKey ? last : first).focus();
+      evt.preventDefault();
+    }
+  });
+  document.body.addEventListener("htmx:afterSettle", function (evt) {
+    if (evt.detail.target && evt.detail.target.id === "game") { focusVictory(); }
+  });
+  focusVictory();
 
   // A save button marked aria-disabled (the preview says the rules refuse it) does not post.
   document.addEventListener("submit", function (evt) {
@@ -446,7 +485,7 @@
   });
   function firstControl() {
     return document.querySelector("#sheet .sheet-body a[href], #sheet .sheet-body button:not([aria-disabled='true']), " +
-                                  "#sheet .sheet-body input");
+                                  "#sheet .sheet-body input:not([type=hidden])");
   }
 
   // The toasts sit above the action tabs, where the next sheet's save button lands: the first
@@ -641,7 +680,8 @@
     // a royal card chosen before its token to steal: on to the tokens
     if (/data-royal/.test(refocus)) { again = document.querySelector("#sheet .steal-choices a[href]"); }
     // a card chosen from a grid: its view has no grid, the focus goes to its save (then its payment)
-    var chosen = /data-card/.test(refocus) && !document.querySelector("#sheet " + refocus) ?
+    // and so does a token chip the full pick took away (the third token: on to Take, not to a chip to remove)
+    var chosen = /data-card|^#add-/.test(refocus) && !document.querySelector("#sheet " + refocus) ?
       document.querySelector("#sheet form button.save:not([aria-disabled='true'])") : null;
     again = again || chosen || document.querySelector("#sheet " + refocus) || document.querySelector("#sheet a[href], #sheet button");
     refocus = null;

@@ -1,0 +1,112 @@
+"""Keyboard and screen reader (an accessibility audit's findings): the victory banner is a modal
+that takes the focus, a prompt raised by the other phone's entry hands the focus to a control
+(it fell on a hidden field), the third token hands it to Take, and the chosen chips are marked
+apart from the focus ring."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+
+
+def import_part(page: Page, live_server: str, name: str, count: int) -> str:
+    log = json.loads((FIXTURES / name).read_text())
+    part = {**{k: log[k] for k in ("format", "game", "players", "first_player")}, "events": log["events"][:count],
+            "result": None}
+    resp = page.request.post(live_server + "/api/games/import", data=part)
+    assert resp.status == 201, resp.text()
+    return resp.json()["id"]
+
+
+def post_event(page: Page, live_server: str, gid: str, event: dict) -> None:
+    resp = page.request.post(f"{live_server}/api/games/{gid}/events", data=event)
+    assert resp.status == 200, resp.text()
+
+
+def active(page: Page) -> str:
+    return page.evaluate("() => document.activeElement.id || document.activeElement.tagName")
+
+
+def test_the_victory_banner_takes_the_focus_keeps_tab_inside_and_esc_closes_it(page: Page, live_server: str):
+    log = json.loads((FIXTURES / "duel-1012.json").read_text())
+    gid = import_part(page, live_server, "duel-1012.json", len(log["events"]) - 1)
+    page.goto(f"{live_server}/games/{gid}")
+    page.keyboard.press("Tab")
+    post_event(page, live_server, gid, log["events"][-1])  # the other phone's winning entry
+    expect(page.locator("#victory")).to_be_visible(timeout=8000)
+    page.wait_for_function("() => document.activeElement.id === 'dismiss-victory'")
+    assert page.get_attribute("#victory", "aria-modal") == "true"
+    inside = set()
+    for _ in range(8):  # Tab and Shift+Tab never leave the banner (the controls under it are hidden)
+        page.keyboard.press("Tab")
+        inside.add(page.evaluate("() => !!document.activeElement.closest('#victory')"))
+        page.keyboard.press("Shift+Tab")
+        inside.add(page.evaluate("() => !!document.activeElement.closest('#victory')"))
+    assert inside == {True}
+    page.keyboard.press("Escape")
+    expect(page.locator("#victory")).to_be_hidden()
+    assert active(page) == "show-result"
+    page.keyboard.press("Enter")  # "Show the result" brings it back, with the focus
+    expect(page.locator("#victory")).to_be_visible()
+    assert active(page) == "dismiss-victory"
+    page.keyboard.press("Enter")  # Close: back to "Show the result"
+    expect(page.locator("#victory")).to_be_hidden()
+    assert active(page) == "show-result"
+    page.reload()  # a finished game loaded afresh: the banner has the focus
+    page.wait_for_function("() => document.activeElement.id === 'dismiss-victory'")
+
+
+def test_a_royal_card_prompt_raised_by_the_other_phone_gets_the_focus_not_a_hidden_field(page: Page, live_server: str):
+    log = json.loads((FIXTURES / "duel-1012.json").read_text())
+    gid = import_part(page, live_server, "duel-1012.json", 44)
+    page.goto(f"{live_server}/games/{gid}")
+    page.locator("#add-white, .pick-source a").first.focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")  # the phone answers the keyboard; the focus is on the sheet the entry redraws
+    post_event(page, live_server, gid, log["events"][44])  # the 3rd crown: a royal card is due
+    expect(page.locator('#sheet [data-sheet="royal"]')).to_be_visible(timeout=8000)
+    page.wait_for_function("() => document.activeElement !== document.body")
+    kind = page.evaluate("() => [document.activeElement.tagName, document.activeElement.type || '',"
+                         " !!document.activeElement.closest('#sheet')]")
+    assert kind[0] in ("A", "BUTTON") and kind[1] != "hidden" and kind[2], kind
+
+
+def test_the_third_token_hands_the_focus_to_take_and_chosen_is_not_the_focus_ring(page: Page, live_server: str):
+    gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"],
+                                                             "first_player": 0}).json()["id"]
+    page.goto(f"{live_server}/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    for n, kind in enumerate(("red", "blue", "green"), start=1):
+        page.focus(f"#add-{kind}")
+        page.keyboard.press("Enter")
+        expect(page.locator(".pick-chosen .chip-btn")).to_have_count(n)
+    page.wait_for_function("() => document.activeElement.matches('#sheet form button.save')")
+    assert page.locator("#sheet form button.save").inner_text().strip() != ""
+    chosen = page.locator(".pick-chosen .chip-btn").first
+    plain = chosen.evaluate("e => [getComputedStyle(e).boxShadow, getComputedStyle(e).outlineStyle]")
+    chosen.focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    focused = chosen.evaluate("e => [getComputedStyle(e).boxShadow, getComputedStyle(e).outlineStyle]")
+    assert plain[1] == "none" and "3px" in plain[0]  # chosen: a solid ring of its own
+    assert focused[1] == "dashed" and focused[0] == plain[0]  # focus: a dashed outline around it as well
+
+
+def test_settings_say_which_choice_is_on_and_nobles_are_named(page: Page, live_server: str):
+    page.goto(live_server + "/")
+    page.locator("#settings summary").click()
+    snapshot = page.locator("#settings").aria_snapshot()
+    assert 'group "Theme"' in snapshot and 'group "Language"' in snapshot and 'group "Alert sound"' in snapshot
+    assert page.locator('#settings a[aria-current="true"]').count() == 4
+    assert page.get_attribute("#lang-en", "lang") == "en" and page.get_attribute("#lang-ko", "lang") == "ko"
+    page.locator('input[name="game"][value="splendor"]').check(force=True)
+    noble = page.locator(".noble-pick").first.aria_snapshot()  # a checkbox named "3 prestige: white 3 blue 3 ..."
+    assert "checkbox" in noble and "3 prestige:" in noble and any(c in noble for c in ("white 3", "blue 3", "green 3",
+                                                                                          "red 3", "black 3")), noble
