@@ -124,3 +124,31 @@ def test_the_undo_question_toasts_victory_and_long_sheets_face_the_player_they_c
     assert turned(page, ".victory-card")
     page.goto(f"{live_server}/settings?table={'turned' if winner == 1 else 'on'}&next=/games/{won}")
     assert not turned(page, ".victory-card")
+
+
+def test_one_phone_each_keeps_its_own_players_panel_at_the_bottom(page: Page, live_server: str, shots: Path):
+    """A Korean two-phone table: the panel of the player to act sat at the bottom, so each phone's
+    own panel jumped up and down every turn. "At the bottom: Ben" keeps Ben's panel there,
+    upright, whoever is to act; the turn line stays between the two panels."""
+    gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"],
+                                                             "first_player": 0}).json()["id"]
+    page.goto(f"{live_server}/games/{gid}")
+    page.locator("#settings summary").click()
+    expect(page.locator("#mine-auto")).to_have_attribute("aria-current", "true")
+    expect(page.locator("#mine-1")).to_have_text("Ben")
+    page.locator("#mine-1").click()
+    expect(page.locator("body.mine-1")).to_have_count(1)
+    for turn in range(3):  # Ana's turn, Ben's, Ana's: Ben's panel never leaves the bottom
+        seats = sides(page)
+        line = page.locator("#turnbar").bounding_box()
+        assert seats[0][0] < line["y"] < seats[1][0] and not seats[0][1] and not seats[1][1], (turn, seats)
+        expect(page.locator(f"#panel-{turn % 2}.is-current")).to_have_count(1)  # whose turn: the panel says
+        if turn == 1:
+            page.screenshot(path=str(shots / "mine-ben-on-bens-turn.png"))
+        entry(page, gid, live_server, {"type": "take_tokens", "player": turn % 2, "tokens": {"red": 1}})
+    page.goto(f"{live_server}/settings?mine=auto&next=/games/{gid}")
+    seats = sides(page)
+    assert seats[1][0] > seats[0][0]  # Ben to act: at the bottom as before
+    entry(page, gid, live_server, {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}})
+    seats = sides(page)
+    assert seats[0][0] > seats[1][0]  # Ana to act: hers at the bottom again

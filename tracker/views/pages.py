@@ -536,13 +536,14 @@ def shared_screen(game_id: str, version: int):  # type: ignore[no-untyped-def]
 
 
 SETTINGS = {"theme": ("system", "light", "dark"), "lang": ("auto", "en", "ko"), "sound": ("off", "on"),
-            "table": ("off", "on", "turned")}
+            "table": ("off", "on", "turned"), "mine": ("auto", "0", "1")}
 
 
 @bp.get("/settings")
 def settings():  # type: ignore[no-untyped-def]
     """Remember a display choice on this device (cookies), then go back: theme, language,
-    alert sound, table mode."""
+    alert sound, table mode, and whose panel stays at the bottom of a Duel (``mine``: the seat
+    of this phone's player, or ``auto``: the player to act)."""
     resp = redirect(access.next_url(request.args.get("next")), code=303)
     for name, allowed in SETTINGS.items():
         value = request.args.get(name)
