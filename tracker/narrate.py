@@ -37,7 +37,7 @@ TOKEN_NAMES = {
     "pearl": _l("pearl"),
     "gold": _l("gold"),
     "wild": _l("joker"),
-    "none": _l("points only"),
+    "none": _l("colourless"),
 }
 
 #: Alerts that ask for the table's next entry (GAME-LOG.md kinds): the screen shows them as its

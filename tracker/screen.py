@@ -125,7 +125,8 @@ def pips(context: Any, items: Any, extra: str = "pip") -> Markup:
 @pass_context
 def card_label(context: Any, c: Mapping[str, Any]) -> str:
     """A card of ``card_view`` as a screen reader should say it: "white card, 1 crown, take a
-    token, costs blue 3, affordable (D1-04)" (its letter, glyphs and bare numbers said nothing)."""
+    token, costs blue 3, affordable" (its letter, glyphs and bare numbers said nothing; its
+    catalogue id means nothing to a player)."""
     names = _names(context)
     parts = [_("%(color)s card", color=names.get(c["color"], c["color"]))]
     if c["points"]:
@@ -138,7 +139,7 @@ def card_label(context: Any, c: Mapping[str, Any]) -> str:
     parts.append(_("costs %(cost)s", cost=cost) if cost else _("free"))
     if c.get("affordable"):
         parts.append(_("affordable"))
-    return f"{', '.join(parts)} ({c['id']})"
+    return ", ".join(parts)
 
 
 LEVELS = (1, 2, 3)

@@ -753,6 +753,9 @@ MALFORMED = frozenset(("bad_event", "unknown_card"))
 
 def _replay_log(log: Any) -> tuple[str, dict[str, Any], Any, list[RuleEvent]]:
     """Check and replay a log: ``(kind, setup, final_state, events)``; raises ``RuleError``."""
+    if isinstance(log, Mapping) and log.get("format") == HISTORY_FORMAT:
+        raise RuleError("bad_log", N_("This is a whole-history backup, not one game's log: import it on the "
+                                      "History page."))
     if not isinstance(log, Mapping) or log.get("format") != LOG_FORMAT:
         raise RuleError("bad_log", N_("This is not a splendor-tracker/1 game log."))
     events = log.get("events")
@@ -821,6 +824,10 @@ def _result_text(players: Sequence[str], result: Any) -> Phrase:
     if isinstance(routes, list) and routes and all(isinstance(r, str) for r in routes):  # Duel: D-11's routes
         return Phrase(N_("%(names)s won by %(routes)s after %(n)s turns"), names=" & ".join(names),
                       routes=tuple(r[:20] for r in routes[:3]), n=turns)
+    prestige, cards = winner.get("prestige"), winner.get("cards")
+    if isinstance(prestige, int) and isinstance(cards, int):  # Splendor: S-4's prestige, then fewest cards
+        return Phrase(N_("%(names)s won with %(prestige)s prestige and %(cards)s cards after %(n)s turns"),
+                      names=" & ".join(names), prestige=prestige, cards=cards, n=turns)
     return Phrase(N_("%(names)s won after %(n)s turns"), names=" & ".join(names), n=turns)
 
 
@@ -1041,6 +1048,19 @@ def export_history() -> dict[str, Any]:
     return {"format": HISTORY_FORMAT, "exported": _iso(utcnow()), "aliases": aliases, "games": games}
 
 
+def _in_file(exc: RuleError, n: int, log: Any) -> RuleError:
+    """A backup's refusal of its ``n``-th game, named by its place, players and start date (a
+    backup of 200 games is not counted by hand): "Game 12 of the file (Ana · Ben, 2026-11-30): …"."""
+    players = log.get("players") if isinstance(log, Mapping) else None
+    started = log.get("started") if isinstance(log, Mapping) else None
+    names = " · ".join(p[:40] for p in players[:4] if isinstance(p, str)) if isinstance(players, list) else ""
+    day = started[:10] if isinstance(started, str) and re.fullmatch(r"\d{4}-\d\d-\d\d", started[:10]) else ""
+    if names:
+        return RuleError(exc.code, N_("Game %(n)s of the file (%(game)s): %(reason)s"), exc.rule, n=n,
+                         game=f"{names}, {day}" if day else names, reason=exc)
+    return RuleError(exc.code, N_("Game %(n)s of the file: %(reason)s"), exc.rule, n=n, reason=exc)
+
+
 def import_any(data: Any) -> tuple[int, int, int]:
     """Import one game log or a whole history backup; returns ``(imported, already_stored,
     extended)``, ``extended`` counting stored games the file's logs added later entries to.
@@ -1059,7 +1079,7 @@ def import_any(data: Any) -> tuple[int, int, int]:
         except RuleError as exc:
             if not backup:  # a single log: its own refusal, no "game 1 of the file"
                 raise
-            raise RuleError(exc.code, N_("Game %(n)s of the file: %(reason)s"), exc.rule, n=i, reason=exc) from exc
+            raise _in_file(exc, i, log) from exc
     created = existing = extended = 0
     series: dict[str, Any] = {}
     made: list[tuple[Game, Any]] = []
@@ -1073,7 +1093,7 @@ def import_any(data: Any) -> tuple[int, int, int]:
             except RuleError as exc:
                 if not backup:
                     raise
-                raise RuleError(exc.code, N_("Game %(n)s of the file: %(reason)s"), exc.rule, n=i, reason=exc) from exc
+                raise _in_file(exc, i, log) from exc
             except VersionConflict:
                 raise RuleError("version_conflict", N_("Game %(n)s of the file: a phone recorded in it while the file "
                                                        "was imported. Import the file again."), n=i) from None

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 
-from sqlalchemy import func, select
+from sqlalchemy import and_, func, or_, select
 
 from . import people
 from .db import db
@@ -83,14 +83,19 @@ class GameRecord:
 
 
 def history(player: int | None = None, kind: str | None = None, status: str | None = None,
-            offset: int = 0, limit: int = HISTORY_PAGE) -> tuple[list[GameRecord], int | None]:
+            older: str | None = None, limit: int = HISTORY_PAGE) -> tuple[list[GameRecord], str | None]:
     """One page of games, newest first, filtered by person, game kind and status (``deleted``
-    lists deleted ones): ``(records, next_offset)``, ``next_offset`` the ``offset`` of the page
-    of older games (None when there are none). The page holds ``limit`` games from ``offset``,
-    and the rest of its last game's night (``people.night_day``), so a night's tally is never
-    cut in two.
+    lists deleted ones): ``(records, last)``, ``last`` the id of the page's last game when older
+    games follow (the next page is ``older=last``), else None.
 
-    Three queries whatever the number of games: games, seats with people, last entries.
+    ``older``: a game's id; the page starts after it (the games started before it, by start
+    time then id), so games started meanwhile never shift a page. An unknown id gives the
+    first page. The page holds ``limit`` games and the rest of its last game's night
+    (``people.night_day``), so a night's tally is never cut in two (unless a night has more
+    than twice ``limit`` games).
+
+    Three queries whatever the number of games (four with ``older``): games, seats with people,
+    last entries.
     """
     query = select(Game)
     query = query.where(Game.deleted_at.is_not(None) if status == "deleted" else Game.deleted_at.is_(None))
@@ -100,16 +105,19 @@ def history(player: int | None = None, kind: str | None = None, status: str | No
         query = query.where(Game.game == kind)
     if player is not None:
         query = query.where(Game.id.in_(select(GamePlayer.game_id).where(GamePlayer.player_id == player)))
+    cursor = db.session.execute(select(Game.started, Game.id).where(Game.id == older)).first() \
+        if isinstance(older, str) and 0 < len(older) <= 64 else None
+    if cursor is not None:
+        query = query.where(or_(Game.started < cursor.started, and_(Game.started == cursor.started, Game.id < cursor.id)))
     query = query.order_by(Game.started.desc(), Game.id.desc())
-    offset = max(0, offset)
-    rows = list(db.session.scalars(query.offset(offset).limit(2 * limit + 1)))  # a night runs on past the page
+    rows = list(db.session.scalars(query.limit(2 * limit + 1)))  # a night may run on past the page
     more = len(rows) > limit
     if more:
         night, end = people.night_day(rows[limit - 1].started), limit
         while end < 2 * limit and end < len(rows) and people.night_day(rows[end].started) == night:
             end += 1
         more, rows = len(rows) > end, rows[:end]
-    return records(rows), (offset + len(rows) if more else None)
+    return records(rows), (rows[-1].id if more else None)
 
 
 def record(game_id: str) -> GameRecord | None:

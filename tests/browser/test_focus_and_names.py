@@ -34,14 +34,18 @@ def active(page: Page) -> str:
     return page.evaluate("() => document.activeElement.id || document.activeElement.tagName")
 
 
+def wait_focus(page: Page, element_id: str) -> None:
+    page.wait_for_function(f"() => document.activeElement.id === '{element_id}'", timeout=10000)
+
+
 def test_the_victory_banner_takes_the_focus_keeps_tab_inside_and_esc_closes_it(page: Page, live_server: str):
     log = json.loads((FIXTURES / "duel-1012.json").read_text())
     gid = import_part(page, live_server, "duel-1012.json", len(log["events"]) - 1)
     page.goto(f"{live_server}/games/{gid}")
     page.keyboard.press("Tab")
     post_event(page, live_server, gid, log["events"][-1])  # the other phone's winning entry
-    expect(page.locator("#victory")).to_be_visible(timeout=8000)
-    page.wait_for_function("() => document.activeElement.id === 'dismiss-victory'")
+    expect(page.locator("#victory")).to_be_visible(timeout=20000)
+    wait_focus(page, "dismiss-victory")
     assert page.get_attribute("#victory", "aria-modal") == "true"
     inside = set()
     for _ in range(8):  # Tab and Shift+Tab never leave the banner (the controls under it are hidden)
@@ -52,15 +56,15 @@ def test_the_victory_banner_takes_the_focus_keeps_tab_inside_and_esc_closes_it(p
     assert inside == {True}
     page.keyboard.press("Escape")
     expect(page.locator("#victory")).to_be_hidden()
-    assert active(page) == "show-result"
+    wait_focus(page, "show-result")
     page.keyboard.press("Enter")  # "Show the result" brings it back, with the focus
     expect(page.locator("#victory")).to_be_visible()
-    assert active(page) == "dismiss-victory"
+    wait_focus(page, "dismiss-victory")
     page.keyboard.press("Enter")  # Close: back to "Show the result"
     expect(page.locator("#victory")).to_be_hidden()
-    assert active(page) == "show-result"
+    wait_focus(page, "show-result")
     page.reload()  # a finished game loaded afresh: the banner has the focus
-    page.wait_for_function("() => document.activeElement.id === 'dismiss-victory'")
+    wait_focus(page, "dismiss-victory")
 
 
 def test_a_royal_card_prompt_raised_by_the_other_phone_gets_the_focus_not_a_hidden_field(page: Page, live_server: str):
@@ -71,7 +75,7 @@ def test_a_royal_card_prompt_raised_by_the_other_phone_gets_the_focus_not_a_hidd
     page.keyboard.press("Shift+Tab")
     page.keyboard.press("Tab")  # the phone answers the keyboard; the focus is on the sheet the entry redraws
     post_event(page, live_server, gid, log["events"][44])  # the 3rd crown: a royal card is due
-    expect(page.locator('#sheet [data-sheet="royal"]')).to_be_visible(timeout=8000)
+    expect(page.locator('#sheet [data-sheet="royal"]')).to_be_visible(timeout=20000)
     page.wait_for_function("() => document.activeElement !== document.body")
     kind = page.evaluate("() => [document.activeElement.tagName, document.activeElement.type || '',"
                          " !!document.activeElement.closest('#sheet')]")

@@ -152,3 +152,20 @@ def test_one_phone_each_keeps_its_own_players_panel_at_the_bottom(page: Page, li
     entry(page, gid, live_server, {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}})
     seats = sides(page)
     assert seats[0][0] > seats[1][0]  # Ana to act: hers at the bottom again
+    # the choice is a person: Ben's next game, typed "ben · Ana", keeps Ben (seat 0 now) at the bottom
+    page.goto(f"{live_server}/settings?mine=Ben&next=/games/{gid}")
+    other = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ben", "Cleo"],
+                                                               "first_player": 1}).json()["id"]
+    page.goto(f"{live_server}/games/{other}")
+    expect(page.locator("body.mine-0")).to_have_count(1)
+    seats = sides(page)
+    assert seats[0][0] > seats[1][0]  # Cleo to act, Ben at the bottom
+    page.locator("#settings summary").click()
+    expect(page.locator("#mine-0")).to_have_attribute("aria-current", "true")
+    # table mode and "At the bottom" exclude each other: one phone between the players, or one each
+    page.goto(f"{live_server}/settings?table=on&next=/games/{other}")
+    expect(page.locator("body.table-mode")).to_have_count(1)
+    expect(page.locator("body.mine-0")).to_have_count(0)
+    page.goto(f"{live_server}/settings?mine=Cleo&next=/games/{other}")
+    expect(page.locator("body.mine-1")).to_have_count(1)
+    expect(page.locator("body.table-mode")).to_have_count(0)

@@ -24,7 +24,7 @@ def test_only_the_current_player_s_reserved_cards_are_links(client):
     assert post(client, gid, {"type": "reserve", "player": 1, "level": 2}).status_code == 200
     page = client.get(f"/games/{gid}").get_data(as_text=True)  # Ana to act
     assert _reserved_links(page) == [f"/games/{gid}?sheet=buy&amp;src=reserve&amp;card=D1-04"]
-    assert 'aria-label="Buy: white card, 1 crown, costs blue 3 (D1-04)"' in page  # said in words
+    assert 'aria-label="Buy: white card, 1 crown, costs blue 3"' in page  # said in words
     sheet = client.get(f"/games/{gid}/sheet/buy?src=reserve&card=D1-04", headers=HX).get_data(as_text=True)
     assert 'class="selected-card' in sheet and 'data-card="D1-04"' in sheet
     assert post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}).status_code == 200

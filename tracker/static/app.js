@@ -676,6 +676,13 @@
   });
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     if (!refocus || !sheetTarget(evt)) { return; }
+    // focused elsewhere between the swap and now (a tap, a script): kept (htmx itself gives the
+    // focus back to the control of the same id, which this goes on from)
+    var now = document.activeElement;
+    if (now && now !== document.body && document.body.contains(now) && controlKey(now) !== refocus) {
+      refocus = null;
+      return;
+    }
     var again = /^#action-/.test(refocus) ? firstControl() : null;
     // a royal card chosen before its token to steal: on to the tokens
     if (/data-royal/.test(refocus)) { again = document.querySelector("#sheet .steal-choices a[href]"); }

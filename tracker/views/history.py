@@ -84,23 +84,21 @@ def _filters() -> dict[str, Any]:
     }
 
 
-def _page_url(filters: dict[str, Any], offset: int | None) -> str | None:
-    """The history's address with these filters from game ``offset`` on (None for no page)."""
-    if offset is None:
-        return None
+def _page_url(filters: dict[str, Any], older: str | None = None) -> str:
+    """The history's address with these filters, from the game after ``older`` on."""
     args = {k: v for k, v in filters.items() if v is not None}
-    return url_for("history.history", **args, **({"from": offset} if offset else {}))
+    return url_for("history.history", **args, **({"older": older} if older else {}))
 
 
 def _history_page(status: int = 200, **extra: Any):  # type: ignore[no-untyped-def]
     people.sync()
     f = _filters()
-    offset = people.small_int(request.args.get("from", "")) or 0
-    records, older = stats.history(**f, offset=offset)
+    after = request.args.get("older") or None
+    records, last = stats.history(**f, older=after)
     nights = people.group_sessions([r.row for r in records], {r.id: r.people for r in records})
     by_id = {r.id: r for r in records}
     ctx = {"filters": f, "records": records, "nights": nights, "by_id": by_id, "players": people.players(),
-           "older_url": _page_url(f, older), "newer_url": _page_url(f, max(0, offset - stats.HISTORY_PAGE)) if offset else None,
+           "older_url": _page_url(f, last) if last else None, "newest_url": _page_url(f) if after else None,
            "kinds": stats.KINDS, "statuses": stats.STATUSES, **extra}
     if _is_htmx() and request.method == "GET":
         return render_block("history.html", "games", **ctx), status

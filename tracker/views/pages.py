@@ -11,12 +11,13 @@ import json
 import re
 import secrets
 from typing import Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import quote, unquote, urlencode, urlsplit
 
 from flask import Blueprint, Flask, abort, flash, get_flashed_messages, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from htmx_flask import make_response
+from jinja2 import pass_context
 from jinja2_fragments.flask import render_block
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
@@ -25,6 +26,7 @@ from .. import access, narrate, screen, screens, service
 from ..i18n import error_message
 from ..rules import catalog
 from ..rules.errors import N_, RuleError
+from ..rules.text import name_refusal, person_key
 from ..rules.tokens import TOKEN_KINDS
 
 bp = Blueprint("pages", __name__)
@@ -37,6 +39,7 @@ def register_template_helpers(app: Flask) -> None:
     """Globals the templates use: the locale, the chip letters."""
     app.jinja_env.globals.update(get_locale=get_locale, letters=screen.LETTERS, chip=screen.chip, chips=screen.chips,
                                  pips=screen.pips, card_label=screen.card_label, readonly=False,
+                                 mine_seat=pass_context(mine_seat),
                                  tap_again=TAP_AGAIN_NOTICE)  # app.js says it too (alerts' data-tap-again)
 
 
@@ -536,19 +539,39 @@ def shared_screen(game_id: str, version: int):  # type: ignore[no-untyped-def]
 
 
 SETTINGS = {"theme": ("system", "light", "dark"), "lang": ("auto", "en", "ko"), "sound": ("off", "on"),
-            "table": ("off", "on", "turned"), "mine": ("auto", "0", "1")}
+            "table": ("off", "on", "turned")}
+YEAR = 60 * 60 * 24 * 365
+
+
+def mine_seat(context: Any) -> int | None:
+    """The seat of a Duel whose panel this phone keeps at the bottom: the player named by its
+    ``mine`` cookie (a person's key: "Ben" is Ben in every game, whatever his seat), or None
+    (the player to act sits there; no Duel of two on this page)."""
+    state = context.get("state")
+    mine = request.cookies.get("mine")
+    if not mine or state is None or context.get("top") is None or len(state.players) != 2:
+        return None
+    key = unquote(mine)
+    return next((seat for seat, p in enumerate(state.players) if person_key(p.name) == key), None)
 
 
 @bp.get("/settings")
 def settings():  # type: ignore[no-untyped-def]
     """Remember a display choice on this device (cookies), then go back: theme, language,
-    alert sound, table mode, and whose panel stays at the bottom of a Duel (``mine``: the seat
-    of this phone's player, or ``auto``: the player to act)."""
+    alert sound, table mode, and whose panel stays at the bottom of a Duel (``mine``: this
+    phone's player by name, or ``auto``: the player to act). Table mode (one phone between the
+    players) and ``mine`` (one phone each) exclude each other: choosing one turns the other off."""
     resp = redirect(access.next_url(request.args.get("next")), code=303)
     for name, allowed in SETTINGS.items():
         value = request.args.get(name)
         if value in allowed:
-            resp.set_cookie(name, value, max_age=60 * 60 * 24 * 365, samesite="Lax", httponly=True)
+            resp.set_cookie(name, value, max_age=YEAR, samesite="Lax", httponly=True)
+    mine = request.args.get("mine")
+    if mine == "auto" or request.args.get("table") in ("on", "turned"):
+        resp.delete_cookie("mine", samesite="Lax", httponly=True)
+    elif isinstance(mine, str) and name_refusal(mine) is None:
+        resp.set_cookie("mine", quote(person_key(" ".join(mine.split()))), max_age=YEAR, samesite="Lax", httponly=True)
+        resp.set_cookie("table", "off", max_age=YEAR, samesite="Lax", httponly=True)
     return resp
 
 
