@@ -110,7 +110,16 @@ def attach(row: Game, payload: Mapping[str, Any] | None = None) -> None:
     the same people to continue); anything else there is ignored.
     """
     db.session.flush()
-    seats = [player_for(name) for name in row.setup.get("players", [])]
+    seats: list[Player] = []
+    for name in row.setup.get("players", []):
+        player = player_for(name)
+        if any(p.id == player.id for p in seats):
+            # one person under two names ("Eve" and "Evie", merged since): an imported log's seats
+            # (a new game is refused, ``check_seats``) keep the name typed, so the person plays once
+            typed = db.session.scalar(select(Player).where(Player.normalized == person_key(" ".join(str(name).split()))))
+            if typed is not None and all(p.id != typed.id for p in seats):
+                player = typed
+        seats.append(player)
     for seat, player in enumerate(seats):
         db.session.add(GamePlayer(game_id=row.id, seat=seat, player_id=player.id))
     if payload:

@@ -101,3 +101,15 @@ def test_the_backup_restores_the_merge_in_a_fresh_database(client, sqlite_templa
     page = other.get("/players").get_data(as_text=True)
     names = re.findall(r'href="/players/\d+">([^<]+)</a></td>\s*<td>(\d+)</td>', page)
     assert ("Eve", "2") in names and all(n != "Evie" for n, _ in names)
+
+
+def test_an_imported_game_of_both_names_counts_the_person_once(client):
+    """A log played elsewhere (or before the merge) seats Eve and Evie: it imports as it is,
+    shows both names, and counts one game for Eve, not two (nor a win against herself)."""
+    eve = merged_eve(client)
+    import_log(client, fixture_log("own-color.json", ["Eve", "Evie"], "2026-11-03T19:00:00Z"))
+    page = client.get("/players").get_data(as_text=True)
+    assert re.search(rf'href="/players/{eve}">Eve</a></td>\s*<td>3</td>', page)  # 2 before + 1
+    history = client.get("/history").get_data(as_text=True)
+    assert "Evie" in history
+    assert client.get(f"/players/{eve}").status_code == 200
