@@ -91,6 +91,24 @@ def check_seats(names: Sequence[str]) -> None:
         seated[kept.id] = typed
 
 
+def seat_of(key: str, names: Sequence[str]) -> int | None:
+    """The seat of ``names`` (a game's recorded names) where the person whose name has the
+    ``person_key`` ``key`` sits, found through renames and merges ("bena" finds Benedict, once
+    Bena was renamed); None when nobody there is that person. Looks up, creates nothing."""
+    direct = next((seat for seat, name in enumerate(names) if person_key(name) == key), None)
+    if direct is not None:
+        return direct
+    row = db.session.scalar(select(Player).where(Player.normalized == key))
+    if row is None:
+        return None
+    wanted = _kept(row).id
+    for seat, name in enumerate(names):
+        player = db.session.scalar(select(Player).where(Player.normalized == person_key(" ".join(name.split()))))
+        if player is not None and _kept(player).id == wanted:
+            return seat
+    return None
+
+
 def _kept(player: Player) -> Player:
     seen = set()
     while player.merged_into is not None and player.id not in seen:
@@ -119,6 +137,9 @@ def attach(row: Game, payload: Mapping[str, Any] | None = None) -> None:
             typed = db.session.scalar(select(Player).where(Player.normalized == person_key(" ".join(str(name).split()))))
             if typed is not None and all(p.id != typed.id for p in seats):
                 player = typed
+            else:  # a rename or merge made the two names one person meanwhile (``check_seats`` ran before it)
+                raise RuleError("bad_setup", N_("%(alias)s is another name of %(person)s: each player needs a "
+                                                "different name."), alias=name, person=player.name)
         seats.append(player)
     for seat, player in enumerate(seats):
         db.session.add(GamePlayer(game_id=row.id, seat=seat, player_id=player.id))
@@ -222,6 +243,11 @@ def rename(player_id: int, new_name: Any) -> Player:
                                              "instead."), name=other.name, person=_kept(other).name)
         if other.merged_into != player.id:
             raise RuleError("name_taken", N_("%(name)s is already a player: merge the two instead."), name=other.name)
+        if db.session.scalar(select(GamePlayer.game_id).where(GamePlayer.player_id == other.id).limit(1)):
+            # an imported game seats this person under both names: that seat keeps the old name
+            raise RuleError("name_taken", N_("%(name)s sits beside %(person)s in an imported game (one person "
+                                             "under two names): choose another name."),
+                            name=other.name, person=player.name)
         # The name is an old alias of this very person: it becomes the name again.
         db.session.delete(other)
         db.session.flush()

@@ -12,7 +12,7 @@ import re
 import secrets
 import time
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from typing import Any, Callable, Mapping, Sequence
 
 from flask import current_app
@@ -334,7 +334,11 @@ def create_game(payload: Mapping[str, Any], *, after: str | None = None) -> Game
         raise NextGameStarted(previous.id)
     row = Game(id=new_id(), game=kind, setup=setup, version=0, status="active", started=utcnow())
     db.session.add(row)
-    people.attach(row, payload)
+    try:
+        people.attach(row, payload)
+    except RuleError:  # two seats one person after all (a rename raced this game): nothing stored
+        db.session.rollback()
+        raise
     if previous is not None and previous.status == "finished" and previous.deleted_at is None \
             and next_game(previous) is None and _same_people(previous.setup["players"], setup["players"]):
         seen = previous.next_game_id  # None, or a game deleted since
@@ -1053,8 +1057,11 @@ def _in_file(exc: RuleError, n: int, log: Any) -> RuleError:
     backup of 200 games is not counted by hand): "Game 12 of the file (Ana · Ben, 2026-11-30): …"."""
     players = log.get("players") if isinstance(log, Mapping) else None
     started = log.get("started") if isinstance(log, Mapping) else None
-    names = " · ".join(p[:40] for p in players[:4] if isinstance(p, str)) if isinstance(players, list) else ""
-    day = started[:10] if isinstance(started, str) and re.fullmatch(r"\d{4}-\d\d-\d\d", started[:10]) else ""
+    names = " · ".join(p[:40] if isinstance(p, str) else "?" for p in players[:4]) if isinstance(players, list) else ""
+    try:
+        day = date.fromisoformat(started[:10]).isoformat() if isinstance(started, str) and started[:10].isascii() else ""
+    except ValueError:
+        day = ""
     if names:
         return RuleError(exc.code, N_("Game %(n)s of the file (%(game)s): %(reason)s"), exc.rule, n=n,
                          game=f"{names}, {day}" if day else names, reason=exc)

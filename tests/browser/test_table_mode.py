@@ -146,7 +146,7 @@ def test_one_phone_each_keeps_its_own_players_panel_at_the_bottom(page: Page, li
         if turn == 1:
             page.screenshot(path=str(shots / "mine-ben-on-bens-turn.png"))
         entry(page, gid, live_server, {"type": "take_tokens", "player": turn % 2, "tokens": {"red": 1}})
-    page.goto(f"{live_server}/settings?mine=auto&next=/games/{gid}")
+    page.goto(f"{live_server}/settings?mine=&next=/games/{gid}")
     seats = sides(page)
     assert seats[1][0] > seats[0][0]  # Ben to act: at the bottom as before
     entry(page, gid, live_server, {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}})

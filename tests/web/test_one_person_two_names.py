@@ -113,3 +113,52 @@ def test_an_imported_game_of_both_names_counts_the_person_once(client):
     history = client.get("/history").get_data(as_text=True)
     assert "Evie" in history
     assert client.get(f"/players/{eve}").status_code == 200
+
+
+def test_a_rename_racing_a_new_game_never_seats_one_person_twice(app, client, monkeypatch):
+    """The check before the game and a rename a moment later: the seats are checked again as
+    they are stored (a tester's race seated one person twice, for good)."""
+    from tracker import people
+
+    merged_eve(client)
+    monkeypatch.setattr(people, "check_seats", lambda names: None)  # as if the merge came just after it
+    resp = client.post("/api/games", json={"game": "duel", "players": ["Evie", "Eve"], "first_player": 0})
+    assert resp.status_code == 422 and "another name of Eve" in resp.get_json()["error"]["message"]
+    with app.app_context():
+        assert Game.query.count() == 2  # nothing stored
+    # the other order seats the old name as it was typed (as an import does): Eve plays once
+    resp = client.post("/api/games", json={"game": "duel", "players": ["Eve", "Evie"], "first_player": 0})
+    assert resp.status_code == 201
+    page = client.get("/players").get_data(as_text=True)
+    assert re.search(r'>Eve</a></td>\s*<td>3</td>', page)
+
+
+def test_renaming_back_to_a_name_seated_in_an_imported_game_is_refused_in_words(client):
+    eve = merged_eve(client)
+    import_log(client, fixture_log("own-color.json", ["Eve", "Evie"], "2026-11-03T19:00:00Z"))
+    resp = client.post(f"/players/{eve}/rename", data={"name": "evie"})
+    assert resp.status_code == 422
+    assert "Evie sits beside Eve in an imported game (one person under two names): choose another name." \
+        in resp.get_data(as_text=True)
+    assert client.post(f"/players/{eve}/rename", data={"name": "Evelyn"}).status_code == 303
+
+
+def body_class(client, game_id: str) -> str:
+    return re.search(r'<body[^>]*class="([^"]*)"', client.get(f"/games/{game_id}").get_data(as_text=True))[1]
+
+
+def test_at_the_bottom_follows_the_person_through_a_rename_and_auto_is_a_name(client):
+    first = client.post("/api/games", json={"game": "duel", "players": ["Bena", "auto"], "first_player": 0}).get_json()
+    assert client.get(f"/settings?mine=Bena&next=/games/{first['id']}").status_code == 303
+    assert "mine-0" in body_class(client, first["id"])
+    bena = player_id(client, "Bena")
+    assert client.post(f"/players/{bena}/rename", data={"name": "Benedict"}).status_code == 303
+    second = client.post("/api/games", json={"game": "duel", "players": ["Ana", "Benedict"], "first_player": 0}).get_json()
+    assert "mine-1" in body_class(client, second["id"])  # the cookie says Bena: Benedict now
+    # a player named "auto" is a player like any other; the empty value is "the player to act"
+    client.get(f"/settings?mine=auto&next=/games/{first['id']}")
+    assert "mine-1" in body_class(client, first["id"])
+    client.get(f"/settings?mine=&next=/games/{first['id']}")
+    assert "mine-" not in body_class(client, first["id"])
+    page = client.get(f"/games/{first['id']}").get_data(as_text=True)
+    assert re.search(r'<a class="small-btn on" aria-current="true" id="mine-auto" href="/settings\?mine=&amp;', page)

@@ -22,7 +22,7 @@ from jinja2_fragments.flask import render_block
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
 
-from .. import access, narrate, screen, screens, service
+from .. import access, narrate, people, screen, screens, service
 from ..i18n import error_message
 from ..rules import catalog
 from ..rules.errors import N_, RuleError
@@ -544,15 +544,14 @@ YEAR = 60 * 60 * 24 * 365
 
 
 def mine_seat(context: Any) -> int | None:
-    """The seat of a Duel whose panel this phone keeps at the bottom: the player named by its
-    ``mine`` cookie (a person's key: "Ben" is Ben in every game, whatever his seat), or None
-    (the player to act sits there; no Duel of two on this page)."""
+    """The seat of a Duel whose panel this phone keeps at the bottom: the person named by its
+    ``mine`` cookie (a person's key: "Ben" is Ben in every game, whatever his seat, and after a
+    rename), or None (the player to act sits there; no Duel of two on this page)."""
     state = context.get("state")
     mine = request.cookies.get("mine")
     if not mine or state is None or context.get("top") is None or len(state.players) != 2:
         return None
-    key = unquote(mine)
-    return next((seat for seat, p in enumerate(state.players) if person_key(p.name) == key), None)
+    return people.seat_of(unquote(mine)[:200], [p.name for p in state.players])
 
 
 @bp.get("/settings")
@@ -566,8 +565,8 @@ def settings():  # type: ignore[no-untyped-def]
         value = request.args.get(name)
         if value in allowed:
             resp.set_cookie(name, value, max_age=YEAR, samesite="Lax", httponly=True)
-    mine = request.args.get("mine")
-    if mine == "auto" or request.args.get("table") in ("on", "turned"):
+    mine = request.args.get("mine")  # "" (no name is empty): the player to act
+    if mine == "" or request.args.get("table") in ("on", "turned"):
         resp.delete_cookie("mine", samesite="Lax", httponly=True)
     elif isinstance(mine, str) and name_refusal(mine) is None:
         resp.set_cookie("mine", quote(person_key(" ".join(mine.split()))), max_age=YEAR, samesite="Lax", httponly=True)
