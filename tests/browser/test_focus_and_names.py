@@ -114,3 +114,48 @@ def test_settings_say_which_choice_is_on_and_nobles_are_named(page: Page, live_s
     noble = page.locator(".noble-pick").first.aria_snapshot()  # a checkbox named "3 prestige: white 3 blue 3 ..."
     assert "checkbox" in noble and "3 prestige:" in noble and any(c in noble for c in ("white 3", "blue 3", "green 3",
                                                                                           "red 3", "black 3")), noble
+
+
+def new_duel(page: Page, live_server: str) -> str:
+    return page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"],
+                                                              "first_player": 0}).json()["id"]
+
+
+def test_a_secret_card_chosen_by_keyboard_hands_the_focus_to_its_save(page: Page, live_server: str):
+    """A blind player pressed Enter on "Secret card of level 1", heard "Saving will record: …"
+    and pressed Enter again: the focus was on "Level 1", and the choice was lost."""
+    gid = new_duel(page, live_server)
+    page.goto(f"{live_server}/games/{gid}")
+    page.focus("#action-reserve")
+    page.keyboard.press("Enter")
+    expect(page.locator('#sheet [data-sheet="reserve"]')).to_be_visible()
+    page.wait_for_function("() => !!document.activeElement.closest('#sheet .sheet-body')")
+    page.focus("#secret-1")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement.matches('#sheet form button.save')")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('#game').dataset.version === '1'")
+    state = page.request.get(f"{live_server}/api/games/{gid}").json()
+    assert state["players"][0]["reserved"] == [{"level": 1}] and state["players"][0]["tokens"]["gold"] == 1
+
+
+def test_an_empty_board_leaves_the_focus_on_the_tabs_not_the_page(page: Page, live_server: str):
+    gid = new_duel(page, live_server)
+    board = page.request.get(f"{live_server}/api/games/{gid}").json()["board"]
+    gems = {k: n for k, n in board.items() if k != "gold" and n}
+    left = dict(gems)
+    blue = left.pop("blue")
+    # two blue tokens left on the board, everything else (but the gold) in the bag: Ana takes both
+    fix = {"type": "correction", "player": 0, "set": {"board": {**{k: 0 for k in left}, "blue": 2, "gold": board["gold"]},
+                                                      "bag": {**left, "blue": blue - 2}}}
+    assert page.request.post(f"{live_server}/api/games/{gid}/events", data=fix).ok, fix
+    page.goto(f"{live_server}/games/{gid}")
+    page.focus("#add-blue")
+    page.keyboard.press("Enter")
+    expect(page.locator(".pick-chosen .chip-btn")).to_have_count(1)
+    page.keyboard.press("Enter")  # the second and last blue: no chip left to press, on to Take
+    page.wait_for_function("() => document.activeElement.matches('#sheet form button.save')")
+    page.keyboard.press("Enter")  # the board is empty now: nothing to pick in Ben's Take sheet
+    page.wait_for_function("() => document.querySelector('#game').dataset.version === '2'")
+    page.wait_for_function("() => document.activeElement !== document.body")
+    assert page.evaluate("() => !!document.activeElement.closest('#sheet nav.actions')")

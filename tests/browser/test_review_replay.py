@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -69,6 +70,10 @@ def test_a_finished_game_is_stepped_back_turn_by_turn(page: Page, live_server: s
     page.locator("#step-next").click()
     expect(page.locator("#replay")).to_have_attribute("data-turn", "41")
     expect_panels(page, at[41])
+    # read out as sentences: the heading, then each line, never run together ("…green.Gus bought")
+    expect(page.locator("#announcer")).to_contain_text("After turn 41")
+    said = page.locator("#announcer").inner_text()
+    assert not re.search(r"\.[A-Z]", said), said
 
     page.locator("#turn-12 .turn-link").click()
     expect(page.locator("#replay")).to_have_attribute("data-turn", "12")

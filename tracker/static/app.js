@@ -48,7 +48,8 @@
     var moment = document.getElementById("moment");
     if (!announcer || !moment || !path || path.indexOf("/review") < 0) { return; }
     announcer.textContent = "";
-    setTimeout(function () { announcer.textContent = moment.textContent.replace(/\s+/g, " ").trim(); }, 50);
+    var parts = Array.prototype.map.call(moment.querySelectorAll("h2, li"), function (el) { return el.textContent.trim(); });
+    setTimeout(function () { announcer.textContent = parts.join(" ").replace(/\s+/g, " ").trim(); }, 50);
   });
 
   // A tap in a sheet redraws it: its "Saving will record…" line (or the refusal) is read out too.
@@ -484,8 +485,10 @@
     if (first) { first.focus(); }
   });
   function firstControl() {
+    // (nothing to press in the sheet, say an empty board: the tabs, where the next step is)
     return document.querySelector("#sheet .sheet-body a[href], #sheet .sheet-body button:not([aria-disabled='true']), " +
-                                  "#sheet .sheet-body input:not([type=hidden])");
+                                  "#sheet .sheet-body input:not([type=hidden])") ||
+           document.querySelector("#sheet nav.actions a[href]:not(.on), #sheet nav.actions button");
   }
 
   // The toasts sit above the action tabs, where the next sheet's save button lands: the first
@@ -686,9 +689,12 @@
     var again = /^#action-/.test(refocus) ? firstControl() : null;
     // a royal card chosen before its token to steal: on to the tokens
     if (/data-royal/.test(refocus)) { again = document.querySelector("#sheet .steal-choices a[href]"); }
-    // a card chosen from a grid: its view has no grid, the focus goes to its save (then its payment)
-    // and so does a token chip the full pick took away (the third token: on to Take, not to a chip to remove)
-    var chosen = /data-card|^#add-/.test(refocus) && !document.querySelector("#sheet " + refocus) ?
+    // a control the tap took away (a card chosen from a grid, a secret card of a level, the token
+    // chip a full pick removed): the focus goes to the save it led to, not to the sheet's first link
+    // (a blind player pressed Enter again on "Level 1" and lost the choice)
+    // so does the last choice before a save (the token to steal, a joker's colour)
+    var gone = !document.querySelector("#sheet " + refocus) && !/^#remove-/.test(refocus);
+    var chosen = gone || /data-steal|data-wild/.test(refocus) ?
       document.querySelector("#sheet form button.save:not([aria-disabled='true'])") : null;
     again = again || chosen || document.querySelector("#sheet " + refocus) || document.querySelector("#sheet a[href], #sheet button");
     refocus = null;
