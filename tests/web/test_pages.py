@@ -676,3 +676,14 @@ def test_the_fix_sheet_s_counts_are_named_in_words(client):
     sheet = client.get(f"/games/{game['id']}/sheet/correction", headers=HX).get_data(as_text=True)
     assert 'name="tokens-blue" value="0" aria-label="Ana: blue"' in sheet
     assert 'name="board-black" value="4" aria-label="board: black"' in sheet
+
+
+def test_the_gold_swap_links_are_named_in_words(client):
+    """A screen reader read the payment's gold links as "★ for U": they say what they do."""
+    game = new_game(client)
+    board = client.get(f"/api/games/{game['id']}").get_json()["board"]
+    fix = {"type": "correction", "player": 0,
+           "set": {"tokens": {"blue": 3, "gold": 1}, "board": {**board, "blue": board["blue"] - 3, "gold": board["gold"] - 1}}}
+    assert post(client, game["id"], fix).status_code == 200
+    sheet = client.get(f"/games/{game['id']}/sheet/buy?src=1&card=D1-04", headers=HX).get_data(as_text=True)
+    assert 'data-gold-for="blue"' in sheet and 'aria-label="pay a gold in place of blue"' in sheet
