@@ -159,3 +159,14 @@ def test_an_empty_board_leaves_the_focus_on_the_tabs_not_the_page(page: Page, li
     page.wait_for_function("() => document.querySelector('#game').dataset.version === '2'")
     page.wait_for_function("() => document.activeElement !== document.body")
     assert page.evaluate("() => !!document.activeElement.closest('#sheet nav.actions')")
+
+
+def test_a_sheet_opened_by_its_tab_says_which_sheet_it_is(page: Page, live_server: str):
+    gid = new_duel(page, live_server)
+    page.goto(f"{live_server}/games/{gid}")
+    page.focus("#action-buy")
+    page.keyboard.press("Enter")
+    expect(page.locator("#announcer")).to_have_text("Ana buys: costs after Ana's bonuses")
+    page.focus("#action-privileges")
+    page.keyboard.press("Enter")
+    expect(page.locator("#announcer")).to_contain_text("Use privileges (scrolls)")

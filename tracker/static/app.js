@@ -59,9 +59,13 @@
     // (the royal sheet lists one preview per card: the token to steal chosen, its save's is the news)
     var line = document.querySelector("#sheet form[data-steal] :is(.preview, .preview-error)") ||
                document.querySelector("#sheet .preview, #sheet .preview-error");
-    if (!line) { return; }
+    // a sheet opened by its tab says which sheet it is (its heading: the focus is on its first control)
+    var opened = cfg.elt && cfg.elt.closest && cfg.elt.closest("nav.actions") ?
+      document.querySelector("#sheet .sheet-body h3") : null;
+    var said = [opened, line].filter(Boolean).map(function (el) { return el.textContent.replace(/\s+/g, " ").trim(); });
+    if (!said.length) { return; }
     announcer.textContent = "";
-    setTimeout(function () { announcer.textContent = line.textContent.trim(); }, 50);
+    setTimeout(function () { announcer.textContent = said.join(" "); }, 50);
   });
 
   // The victory banner stays until someone closes it; a finished game's "Show the result"
