@@ -128,19 +128,21 @@ def attach(row: Game, payload: Mapping[str, Any] | None = None) -> None:
     the same people to continue); anything else there is ignored.
     """
     db.session.flush()
+    names = row.setup.get("players", [])
+    kept = [player_for(name) for name in names]
+    typed = [db.session.scalar(select(Player).where(Player.normalized == person_key(" ".join(str(n).split()) or "?")))
+             or k for n, k in zip(names, kept)]
+    # One person under two names ("Eve" and "Evie", merged since: an imported log, or a merge
+    # racing this game; a new game is refused before, ``check_seats``): the seat typed with the
+    # person's own name (else the first) is the person, the others keep the old name typed, so
+    # the person plays once.
     seats: list[Player] = []
-    for name in row.setup.get("players", []):
-        player = player_for(name)
-        if any(p.id == player.id for p in seats):
-            # one person under two names ("Eve" and "Evie", merged since): an imported log's seats
-            # (a new game is refused, ``check_seats``) keep the name typed, so the person plays once
-            typed = db.session.scalar(select(Player).where(Player.normalized == person_key(" ".join(str(name).split()))))
-            if typed is not None and all(p.id != typed.id for p in seats):
-                player = typed
-            else:  # a rename or merge made the two names one person meanwhile (``check_seats`` ran before it)
-                raise RuleError("bad_setup", N_("%(alias)s is another name of %(person)s: each player needs a "
-                                                "different name."), alias=name, person=player.name)
-        seats.append(player)
+    for i, person in enumerate(kept):
+        twins = [j for j, other in enumerate(kept) if other.id == person.id]
+        own = next((j for j in twins if typed[j].id == person.id), twins[0])
+        seats.append(person if len(twins) == 1 or i == own else typed[i])
+    if len({p.id for p in seats}) < len(seats):  # pragma: no cover - two seats of one typed name: setup refuses it
+        raise RuleError("bad_setup", N_("Each player needs a different name."))
     for seat, player in enumerate(seats):
         db.session.add(GamePlayer(game_id=row.id, seat=seat, player_id=player.id))
     if payload:

@@ -336,7 +336,7 @@ def create_game(payload: Mapping[str, Any], *, after: str | None = None) -> Game
     db.session.add(row)
     try:
         people.attach(row, payload)
-    except RuleError:  # two seats one person after all (a rename raced this game): nothing stored
+    except RuleError:  # a refused seat or session: nothing stored
         db.session.rollback()
         raise
     if previous is not None and previous.status == "finished" and previous.deleted_at is None \

@@ -19,6 +19,7 @@ from sqlalchemy import and_, func, or_, select
 from . import people
 from .db import db
 from .models import Event, Game, GamePlayer, Player
+from .service import is_game_id
 
 #: Games on one history page (a game night is never split: the page ends after the night of its
 #: last game, so a page may hold a few more).
@@ -106,7 +107,7 @@ def history(player: int | None = None, kind: str | None = None, status: str | No
     if player is not None:
         query = query.where(Game.id.in_(select(GamePlayer.game_id).where(GamePlayer.player_id == player)))
     cursor = db.session.execute(select(Game.started, Game.id).where(Game.id == older)).first() \
-        if isinstance(older, str) and 0 < len(older) <= 64 else None
+        if is_game_id(older) else None
     if cursor is not None:
         query = query.where(or_(Game.started < cursor.started, and_(Game.started == cursor.started, Game.id < cursor.id)))
     query = query.order_by(Game.started.desc(), Game.id.desc())
