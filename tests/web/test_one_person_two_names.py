@@ -162,3 +162,10 @@ def test_at_the_bottom_follows_the_person_through_a_rename_and_auto_is_a_name(cl
     assert "mine-" not in body_class(client, first["id"])
     page = client.get(f"/games/{first['id']}").get_data(as_text=True)
     assert re.search(r'<a class="small-btn on" aria-current="true" id="mine-auto" href="/settings\?mine=&amp;', page)
+
+
+def test_an_import_naming_the_old_name_first_is_stored_too(client):
+    eve = merged_eve(client)
+    import_log(client, fixture_log("own-color.json", ["Evie", "Eve"], "2026-11-03T19:00:00Z"))
+    page = client.get("/players").get_data(as_text=True)
+    assert re.search(rf'href="/players/{eve}">Eve</a></td>\s*<td>3</td>', page)
