@@ -172,3 +172,23 @@ def test_a_sheet_opened_by_its_tab_says_which_sheet_it_is(page: Page, live_serve
     page.focus("#action-privileges")
     page.keyboard.press("Enter")
     expect(page.locator("#announcer")).to_contain_text("Use privileges (scrolls)")
+
+
+def test_a_prompt_raised_by_the_other_phone_stays_in_view_over_an_open_sheet(browser, live_server: str):
+    """Phone A had Buy open (a history step): Ben's entry raised a royal card; A scrolled the
+    prompt into view, then taking the dead step back scrolled the page to the top again."""
+    log = json.loads((FIXTURES / "duel-1012.json").read_text())
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    gid = import_part(page, live_server, "duel-1012.json", 44)
+    page.goto(f"{live_server}/games/{gid}")
+    page.tap("#action-buy")
+    expect(page.locator('#sheet [data-sheet="buy"]')).to_be_visible()
+    page.wait_for_function("() => location.search.includes('sheet=buy')")
+    post_event(page, live_server, gid, log["events"][44])  # the other phone: a royal card is due
+    expect(page.locator('#sheet [data-sheet="royal"]')).to_be_visible(timeout=20000)
+    page.wait_for_function("() => !location.search.includes('sheet=buy')")  # the dead step taken back
+    page.wait_for_timeout(300)
+    box = page.locator("#sheet .prompt h3").bounding_box()
+    assert page.evaluate("() => window.scrollY") > 0 and 0 <= box["y"] < 844, box
+    context.close()

@@ -82,7 +82,7 @@ def test_a_joker_s_colour_still_to_choose_is_asked_not_refused(client):
     assert '<p class="preview preview-hint">Choose the colour the joker joins.</p>' in sheet
     assert "preview-error" not in sheet and 'aria-disabled="true"' in sheet
     sheet = client.get(f"/games/{gid}/sheet/buy?src=1&card=D1-26&wild=blue", headers=HX).get_data(as_text=True)
-    assert "Saving will record: Ana bought a level-1 joker card (1 crown) on blue" in sheet
+    assert "Saving will record: Ana bought a level-1 joker card (1 crown) joined to blue" in sheet
     # a joker Ana cannot pay for is still refused with what is missing
     sheet = client.get(f"/games/{gid}/sheet/buy?src=1&card=D1-27", headers=HX).get_data(as_text=True)
     assert "preview-error" in sheet and "cannot pay for this card" in sheet

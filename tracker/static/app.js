@@ -750,8 +750,24 @@
     sheetFrom = null;
     if (!from) { return; }
     if (evt.type === "htmx:pushedIntoHistory" || here() !== from || !closing) { stamp(from); return; }
-    skipPop = true;  // back on the step it was opened from: nothing to draw, the screen is there
+    stepBack();  // back on the step it was opened from: nothing to draw, the screen is there
+  }
+  // The step taken back keeps the screen where it is: the browser would scroll to where that step
+  // was left (the top), away from a prompt just brought into view.
+  var keepScroll = null;
+  function stepBack() {
+    skipPop = true;
+    keepScroll = [window.scrollX, window.scrollY];
     history.back();
+  }
+  function restoreScroll() {
+    var at = keepScroll;
+    if (!at) { return; }
+    window.scrollTo(at[0], at[1]);
+    requestAnimationFrame(function () {
+      window.scrollTo(at[0], at[1]);
+      if (keepScroll === at) { keepScroll = null; }
+    });
   }
   document.body.addEventListener("htmx:pushedIntoHistory", afterHistory);
   document.body.addEventListener("htmx:replacedInHistory", afterHistory);
@@ -763,6 +779,7 @@
     }
     skipPop = false;
     evt.stopImmediatePropagation();  // before htmx's own handler, which would reload the page
+    restoreScroll();
   }, true);
   // A sheet's step that no longer shows a sheet (the other phone's entry closed it, a race lost,
   // a prompt raised, a tap on a screen that had moved on) goes too, once nothing is on its way.
@@ -776,8 +793,7 @@
     var from = history.state && history.state.trackerSheetFrom;
     if (!from || from !== here() || sheetShown()) { return; }
     if (ownRequests.some(function (xhr) { return xhr.readyState > 0 && xhr.readyState < 4; })) { return; }
-    skipPop = true;
-    history.back();
+    stepBack();
   });
   // A page loaded afresh (a display choice, a step come back to) keeps where its sheet came from.
   function carryStep(from, to) {
