@@ -728,7 +728,7 @@
   // the same screen before it left the game. The step is taken back instead (the screen stays).
   // Each sheet step remembers in its history state the address it was opened from. The other
   // phone's entry (a poll) keeps the step: the sheet being planned opens again on it.
-  var sheetFrom = null, closing = false, skipPop = false;
+  var sheetFrom = null, closing = false, saved = false, skipPop = false;
   function here() { return location.pathname + location.search; }
   function stamp(from) {
     history.replaceState(Object.assign({}, history.state || {}, { trackerSheetFrom: from }), "", location.href);
@@ -743,29 +743,35 @@
     // beforeSwap here: what was read for the previous answer is never used twice)
     sheetFrom = d.history.type === "push" ? here() : openedFrom;
     openedFrom = null;
-    closing = (cfg.verb === "post" && d.xhr && d.xhr.status < 300) || /\/sheet\/take$/.test(path || "");
+    saved = cfg.verb === "post" && d.xhr && d.xhr.status < 300;
+    closing = saved || /\/sheet\/take$/.test(path || "");
   });
   function afterHistory(evt) {
     var from = sheetFrom;
     sheetFrom = null;
     if (!from) { return; }
     if (evt.type === "htmx:pushedIntoHistory" || here() !== from || !closing) { stamp(from); return; }
-    stepBack();  // back on the step it was opened from: nothing to draw, the screen is there
+    stepBack(saved);  // back on the step it was opened from: nothing to draw, the screen is there
   }
-  // The step taken back keeps the screen where it is: the browser would scroll to where that step
-  // was left (the top), away from a prompt just brought into view.
+  // The step taken back keeps the screen as the app placed it, not where the browser left that
+  // step: a prompt in view (one raised by the other phone jumped back to the top), the top after
+  // this phone's saved entry, else where it is.
   var keepScroll = null;
-  function stepBack() {
+  function stepBack(top) {
     skipPop = true;
-    keepScroll = [window.scrollX, window.scrollY];
+    keepScroll = top ? "top" : [window.scrollX, window.scrollY];
     history.back();
   }
   function restoreScroll() {
     var at = keepScroll;
     if (!at) { return; }
-    window.scrollTo(at[0], at[1]);
+    function put() {
+      if (showPrompt()) { return; }
+      if (at === "top") { window.scrollTo(0, 0); } else { window.scrollTo(at[0], at[1]); }
+    }
+    put();
     requestAnimationFrame(function () {
-      window.scrollTo(at[0], at[1]);
+      put();
       if (keepScroll === at) { keepScroll = null; }
     });
   }
@@ -793,7 +799,7 @@
     var from = history.state && history.state.trackerSheetFrom;
     if (!from || from !== here() || sheetShown()) { return; }
     if (ownRequests.some(function (xhr) { return xhr.readyState > 0 && xhr.readyState < 4; })) { return; }
-    stepBack();
+    stepBack(false);
   });
   // A page loaded afresh (a display choice, a step come back to) keeps where its sheet came from.
   function carryStep(from, to) {
