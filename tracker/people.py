@@ -67,15 +67,20 @@ def player_for(name: str) -> Player:
     return _kept(player)
 
 
+def _named(name: str) -> Player | None:
+    """The player row a typed name matches (a person, or an alias a merge or rename left), if any."""
+    return db.session.scalar(select(Player).where(Player.normalized == person_key(" ".join(str(name).split()) or "?")))
+
+
 def check_seats(names: Sequence[str]) -> None:
     """Refuse a new game whose seats are one person under two names: a name left by a merge or
     a rename (an alias) means its person here, so "Evie" and "Eve" after Evie was merged into Eve
-    are one player (setup's own check, ``text.setup_players``, tells names apart only by how they
+    are one player (setup's own check, ``text.player_names``, tells names apart only by how they
     are written). Looks up, creates nothing. Raises ``RuleError("bad_setup")`` naming both."""
     seated: dict[int, str] = {}
     for name in names:
         typed = " ".join(str(name).split())
-        player = db.session.scalar(select(Player).where(Player.normalized == person_key(typed)))
+        player = _named(typed)
         if player is None:
             continue
         kept = _kept(player)
@@ -103,7 +108,7 @@ def seat_of(key: str, names: Sequence[str]) -> int | None:
         return None
     wanted = _kept(row).id
     for seat, name in enumerate(names):
-        player = db.session.scalar(select(Player).where(Player.normalized == person_key(" ".join(name.split()))))
+        player = _named(name)
         if player is not None and _kept(player).id == wanted:
             return seat
     return None
@@ -130,8 +135,7 @@ def attach(row: Game, payload: Mapping[str, Any] | None = None) -> None:
     db.session.flush()
     names = row.setup.get("players", [])
     kept = [player_for(name) for name in names]
-    typed = [db.session.scalar(select(Player).where(Player.normalized == person_key(" ".join(str(n).split()) or "?")))
-             or k for n, k in zip(names, kept)]
+    typed = [_named(n) or k for n, k in zip(names, kept)]
     # One person under two names ("Eve" and "Evie", merged since: an imported log, or a merge
     # racing this game; a new game is refused before, ``check_seats``): the seat typed with the
     # person's own name (else the first) is the person, the others keep the old name typed, so
@@ -140,9 +144,7 @@ def attach(row: Game, payload: Mapping[str, Any] | None = None) -> None:
     for i, person in enumerate(kept):
         twins = [j for j, other in enumerate(kept) if other.id == person.id]
         own = next((j for j in twins if typed[j].id == person.id), twins[0])
-        seats.append(person if len(twins) == 1 or i == own else typed[i])
-    if len({p.id for p in seats}) < len(seats):  # pragma: no cover - two seats of one typed name: setup refuses it
-        raise RuleError("bad_setup", N_("Each player needs a different name."))
+        seats.append(person if len(twins) == 1 or i == own else typed[i])  # (setup refuses one name twice)
     for seat, player in enumerate(seats):
         db.session.add(GamePlayer(game_id=row.id, seat=seat, player_id=player.id))
     if payload:

@@ -334,11 +334,7 @@ def create_game(payload: Mapping[str, Any], *, after: str | None = None) -> Game
         raise NextGameStarted(previous.id)
     row = Game(id=new_id(), game=kind, setup=setup, version=0, status="active", started=utcnow())
     db.session.add(row)
-    try:
-        people.attach(row, payload)
-    except RuleError:  # a refused seat or session: nothing stored
-        db.session.rollback()
-        raise
+    people.attach(row, payload)
     if previous is not None and previous.status == "finished" and previous.deleted_at is None \
             and next_game(previous) is None and _same_people(previous.setup["players"], setup["players"]):
         seen = previous.next_game_id  # None, or a game deleted since

@@ -116,7 +116,7 @@ def _home(form: Any, error: str | None = None, status: int = 200, *, join_error:
     """The home page: ``error`` is shown at the new-game form, ``join_error`` at the join form;
     ``last_starter`` names who started the game the table just finished; ``started`` is the id
     of the next game this table already started (the form then leads to it)."""
-    games = [{**service.game_summary(g), "started_at": g.started} for g in service.list_games(limit=20)]
+    games = [{**service.game_summary(row), "started_at": row.started} for row in service.list_games(limit=20)]
     nobles = [screen.noble_view(n) for n in catalog.nobles()]
     return render_template("home.html", games=games, error=error, join_error=join_error, form=form,
                            nobles=nobles, last_starter=last_starter, started=started), status
@@ -551,14 +551,17 @@ def mine_seat(context: Any) -> int | None:
     mine = request.cookies.get("mine")
     if not mine or state is None or context.get("top") is None or len(state.players) != 2:
         return None
-    return people.seat_of(unquote(mine)[:200], [p.name for p in state.players])
+    kept = request.environ  # asked by the page's body and by its settings: looked up once a request
+    if "tracker.mine_seat" not in kept:
+        kept["tracker.mine_seat"] = people.seat_of(unquote(mine)[:200], [p.name for p in state.players])
+    return kept["tracker.mine_seat"]
 
 
 @bp.get("/settings")
 def settings():  # type: ignore[no-untyped-def]
     """Remember a display choice on this device (cookies), then go back: theme, language,
     alert sound, table mode, and whose panel stays at the bottom of a Duel (``mine``: this
-    phone's player by name, or ``auto``: the player to act). Table mode (one phone between the
+    phone's player by name, or empty: the player to act). Table mode (one phone between the
     players) and ``mine`` (one phone each) exclude each other: choosing one turns the other off."""
     resp = redirect(access.next_url(request.args.get("next")), code=303)
     for name, allowed in SETTINGS.items():
