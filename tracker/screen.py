@@ -859,7 +859,9 @@ def alerts(view: GameView) -> list[dict[str, Any]]:
     """The alerts the last write raised (GAME-LOG.md kinds), translated. ``toast`` is False for
     one the screen states itself (a prompt still due, the victory banner, the visit of the noble
     just chosen, which the entry's own toast says): it is felt and read out, not drawn over the
-    screen."""
+    screen. None after an undo (it raises none: the state's are the entry's now last)."""
+    if view.after_undo:
+        return []
     state = view.state
     stated = (("victory",) if state.winner is not None else ()) + (narrate.PROMPT_ALERTS if state.pending else ())
     if view.events and view.events[-1].type == "take_noble":  # the entry's own toast says the visit

@@ -16,7 +16,7 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Any, Callable, Mapping, Sequence
 
 from flask import current_app
-from sqlalchemy import bindparam, func, insert, or_, select, update
+from sqlalchemy import and_, bindparam, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.util import identity_key
 from sqlalchemy.orm.attributes import set_committed_value
@@ -62,11 +62,16 @@ class VersionConflict(Exception):
 
 @dataclass(frozen=True)
 class GameView:
-    """A game as loaded: its row, the applied events (rule objects) and the folded state."""
+    """A game as loaded: its row, the applied events (rule objects) and the folded state.
+
+    ``after_undo``: the game's last write (its ``version``) was an undo, which raises no alert:
+    the state's alerts, those of the entry now last, are not the last write's (GAME-LOG.md).
+    """
 
     row: Game
     events: tuple[RuleEvent, ...]
     state: Any
+    after_undo: bool = False
 
     @property
     def version(self) -> int:
@@ -79,8 +84,11 @@ class GameView:
         return ENGINES[self.row.game]
 
     def to_json(self, translate: Callable[[str, Mapping[str, Any]], str] | None = None) -> dict[str, Any]:
-        """The state as GAME-LOG.md JSON, with ``id`` and ``version``."""
-        return {"id": self.row.id, "version": self.row.version, **self.engine.to_json(self.state, translate)}
+        """The state as GAME-LOG.md JSON, with ``id`` and ``version``; no ``alerts`` after an undo."""
+        data = {"id": self.row.id, "version": self.row.version, **self.engine.to_json(self.state, translate)}
+        if self.after_undo:
+            data["alerts"] = []
+        return data
 
 
 def new_id() -> str:
@@ -239,6 +247,18 @@ def _rows_after(game_id: str, after: int) -> list[Any]:
     return list(db.session.execute(query))
 
 
+def _all_rows(game_id: str) -> list[Any]:
+    """Every stored event of the game, undone ones included (few), as ``(seq, data, undone,
+    version)`` rows in ``seq`` order, ``version`` the game's, read by the same statement."""
+    query = (
+        select(Event.seq, Event.data, Event.undone, Game.version)
+        .join(Game, Game.id == Event.game_id)
+        .where(Event.game_id == game_id)
+        .order_by(Event.seq)
+    )
+    return list(db.session.execute(query))
+
+
 def _load_folded(row: Game) -> GameView:
     """The game folded, from this worker's snapshot when it is at ``row.version``, caught up
     when only entries were added since (no undo), else folded from all its events.
@@ -249,19 +269,21 @@ def _load_folded(row: Game) -> GameView:
     cache = _snapshots()
     snap = cache.get(row.id)
     if snap is not None and snap.version == row.version:
-        return GameView(row=row, events=snap.events, state=snap.state)
+        return GameView(row=row, events=snap.events, state=snap.state, after_undo=snap.after_undo)
     engine = ENGINES[row.game]
     seats = len(row.setup["players"])
     if snap is not None and snap.version < row.version:
         caught = _caught_up(row.id, snap, row.version)
         if caught is not None:
             return GameView(row=row, events=caught.events, state=caught.state)
-    rows = _rows_after(row.id, 0)
+    every = _all_rows(row.id)
+    rows = [r for r in every if not r.undone]
+    after_undo = bool(every) and every[-1].undone  # the last entry stored is undone: an undo wrote last
     events = tuple(parse_event(r.data, seats) for r in rows)
-    view = GameView(row=row, events=events, state=engine.replay(row.setup, events))
-    if all(r.version == row.version for r in rows) and (rows or row.version == 0):
+    view = GameView(row=row, events=events, state=engine.replay(row.setup, events), after_undo=after_undo)
+    if all(r.version == row.version for r in every) and (every or row.version == 0):
         cache.put(row.id, Snapshot(row.version, rows[-1].seq if rows else 0, events, view.state,
-                                   game=row.game, setup=row.setup))
+                                   game=row.game, setup=row.setup, after_undo=after_undo))
     return view
 
 
@@ -302,7 +324,7 @@ def _remember_undo(game_id: str, view: GameView, version: int, last_seq: int, fo
         cache.put(game_id, snap.without_last(version, last_seq, folded.events, folded.state))
     else:
         cache.put(game_id, Snapshot(version, last_seq, folded.events, folded.state,
-                                    game=view.row.game, setup=view.row.setup))
+                                    game=view.row.game, setup=view.row.setup, after_undo=True))
 
 
 class NextGameStarted(Exception):
@@ -692,7 +714,7 @@ def undo(game_id: str, *, expected_version: Any = None) -> GameView:
             continue
         _commit_keeping(row)
         _remember_undo(game_id, view, seen + 1, last_seq, folded)
-        return GameView(row=row, events=folded.events, state=folded.state)
+        return GameView(row=row, events=folded.events, state=folded.state, after_undo=True)
     raise _conflict(game_id)
 
 
@@ -994,10 +1016,26 @@ def _stored_same_game(kind: str, setup: Mapping[str, Any], events: list[dict[str
     return next((row.id for row in rows if _same_game(row, kind, setup, events)), None)
 
 
-def list_games(limit: int = 500) -> list[Game]:
-    """Games newest first, deleted ones left out (the listing summary; no replay)."""
-    query = select(Game).where(Game.deleted_at.is_(None)).order_by(Game.started.desc()).limit(limit)
-    return list(db.session.scalars(query))
+#: Games in one page of ``GET /api/games``.
+API_PAGE = 500
+
+
+def list_games(limit: int = API_PAGE, older: str | None = None) -> list[Game]:
+    """Games newest first (start time, then id), deleted ones left out (the listing summary; no
+    replay): at most ``limit``.
+
+    ``older``: a game's id (deleted or not); the list starts after it, with the games started
+    before it, so games started meanwhile never shift a page. Raises ``GameNotFound`` for an
+    ``older`` that is no game's id.
+    """
+    query = select(Game).where(Game.deleted_at.is_(None))
+    if older is not None:
+        cursor = db.session.execute(select(Game.started, Game.id).where(Game.id == older)).first() \
+            if is_game_id(older) else None
+        if cursor is None:
+            raise GameNotFound(str(older)[:64])
+        query = query.where(or_(Game.started < cursor.started, and_(Game.started == cursor.started, Game.id < cursor.id)))
+    return list(db.session.scalars(query.order_by(Game.started.desc(), Game.id.desc()).limit(limit)))
 
 
 def game_summary(row: Game) -> dict[str, Any]:

@@ -28,7 +28,7 @@ class Snapshot:
 
     ``last_seq`` is the ``seq`` of the last applied event (0 when there is none). ``game`` and
     ``setup`` are the row's kind and setup (they never change), so a write at this very version
-    needs no read of the game row. ``tail``
+    needs no read of the game row. ``after_undo``: this version was written by an undo. ``tail``
     holds the steps of the last ``len(tail)`` events; ``lines`` maps a key (the language) to
     the log sentences of the first ``len(lines[key])`` events.
     """
@@ -41,6 +41,7 @@ class Snapshot:
     setup: Any
     tail: tuple[Step, ...] = ()
     lines: dict[Hashable, tuple[str, ...]] = field(default_factory=dict)
+    after_undo: bool = False  # the version's write was an undo (it raised no alert)
 
     def extended(self, version: int, last_seq: int, steps: Iterable[Step]) -> "Snapshot":
         """The snapshot after appending ``steps`` (each ``(event, before, after)``) at ``version``."""
@@ -68,6 +69,7 @@ class Snapshot:
             lines={k: v[:n] for k, v in self.lines.items()},
             game=self.game,
             setup=self.setup,
+            after_undo=True,
         )
 
     def narrated(self, key: Hashable, describe: Callable[[Any, Any, Any], str], steps: Callable[[], Iterable[Step]]) -> list[str]:

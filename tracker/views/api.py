@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, abort, current_app, jsonify, make_response, request
+from flask import Blueprint, abort, current_app, jsonify, make_response, request, url_for
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 
@@ -99,7 +99,14 @@ def create_game():  # type: ignore[no-untyped-def]
 
 @bp.get("/games")
 def list_games():  # type: ignore[no-untyped-def]
-    return jsonify([service.game_summary(row) for row in service.list_games()])
+    """The games, newest first, ``service.API_PAGE`` at a time: when older games follow, the
+    answer's ``Link`` header names the next page (``rel="next"``, ``?older=<last id>``); an
+    ``older`` that is no game's id is 404. The body stays GAME-LOG.md's list."""
+    rows = service.list_games(service.API_PAGE + 1, older=request.args.get("older"))
+    resp = jsonify([service.game_summary(row) for row in rows[:service.API_PAGE]])
+    if len(rows) > service.API_PAGE:
+        resp.headers["Link"] = f'<{url_for("api.list_games", older=rows[service.API_PAGE - 1].id)}>; rel="next"'
+    return resp
 
 
 @bp.get("/games/<game_id>")
