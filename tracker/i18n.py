@@ -76,7 +76,7 @@ KIND_PARAMS = frozenset(("color", "kind"))
 
 def _param(name: str, value: Any) -> Any:
     """A parameter as the reader's language says it: a bag of tokens (``Tokens``) as its list
-    ("빨간색 2, 진주 1"), a token kind by its name, a quoted refusal (``RuleError``) or phrase (``Phrase``) translated;
+    ("빨간색 2, 진주 1"), a token kind by its name, a card by its words (not its catalogue id), a quoted refusal (``RuleError``) or phrase (``Phrase``) translated;
     anything else as it is."""
     from .narrate import TOKEN_NAMES, token_list  # narrate builds its sentences with ``tr``
 
@@ -94,6 +94,10 @@ def _param(name: str, value: Any) -> Any:
         from .narrate import ROUTE_NAMES
 
         return ", ".join(str(ROUTE_NAMES[r]) if r in ROUTE_NAMES else r for r in value)
+    if name == "card" and isinstance(value, str):  # a catalogue id means nothing at the table
+        from .narrate import card_words
+
+        return card_words(value)
     if name in NOBLE_PARAMS and isinstance(value, str):
         return ", ".join(noble_name(part) for part in value.split(", "))
     return value

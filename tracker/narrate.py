@@ -87,6 +87,21 @@ def card_summary(card_id: str) -> str:
     return said + detail
 
 
+def card_words(card_id: str) -> str:
+    """Any card id as the table sees the card: a jewel or development card by ``card_summary``,
+    a royal card as ``a royal card (2 prestige, take a privilege)``; an id that names no card
+    (quoted from a bad entry) as it is."""
+    if card_id in catalog.jewels() or card_id in catalog.development_cards():
+        return card_summary(card_id)
+    royal = catalog.royals().get(card_id)
+    if royal is None:
+        return card_id
+    extras = [ngettext("%(num)s prestige", "%(num)s prestige", royal.points)]
+    if ABILITY_NAMES.get(royal.ability):
+        extras.append(str(ABILITY_NAMES[royal.ability]))
+    return _("a royal card (%(detail)s)", detail=", ".join(extras))
+
+
 def _player_change(before: Any, after: Any, seat: int) -> str:
     """What changed on a player's route meters: ``prestige 9 → 11, crowns 2 → 3``."""
     b, a = before.players[seat], after.players[seat]

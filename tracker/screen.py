@@ -11,7 +11,7 @@ import functools
 import re
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from flask import current_app, url_for
 from jinja2 import pass_context
@@ -465,10 +465,12 @@ def _pick_query(kinds: list[str]) -> str:
     return "&".join(f"t={k}" for k in kinds)
 
 
-def picker(source: Tokens, chosen: Tokens, limit: int, kinds: tuple[str, ...]) -> dict[str, Any]:
+def picker(source: Tokens, chosen: Tokens, limit: int, kinds: tuple[str, ...],
+           allows: Callable[[str], bool] | None = None) -> dict[str, Any]:
     """A token picker: chips of ``source`` minus what is chosen, and the chosen chips.
 
-    Tapping a source chip adds one (while under ``limit``); tapping a chosen chip removes one:
+    Tapping a source chip adds one (while under ``limit`` and, with ``allows``, while
+    ``allows(kind)`` says the pick can go on with it); tapping a chosen chip removes one:
     ``add``/``remove`` are the query strings of the sheet after that tap (``t=red&t=blue``).
     """
     letters = LETTERS.table()  # one locale lookup for the whole function
@@ -477,7 +479,7 @@ def picker(source: Tokens, chosen: Tokens, limit: int, kinds: tuple[str, ...]) -
     for k in kinds:
         left = source.get(k) - chosen.get(k)
         chips.append({"kind": k, "letter": letters[k], "left": left, "name": narrate.TOKEN_NAMES[k],
-                      "add": _pick_query(chosen_list + [k]), "can_add": left > 0 and chosen.total < limit})
+                      "add": _pick_query(chosen_list + [k]), "can_add": left > 0 and chosen.total < limit and (allows is None or allows(k))})
     selected = []
     for i, k in enumerate(chosen_list):
         selected.append({"kind": k, "letter": letters[k], "remove": _pick_query(chosen_list[:i] + chosen_list[i + 1:]),
@@ -495,7 +497,9 @@ def take_sheet(view: GameView, args: Any) -> dict[str, Any]:
     if said is not None and not said.ok and _completes(view, data, chosen, kind.max_take, kind.take_kinds):
         # one red of Splendor's "3 different or 2 alike" is no mistake yet: say how to go on (S-2.1)
         said = Preview(hint=_take_hint(view, data, chosen))
-    out = {"sheet": "take", "pick": picker(state.board, chosen, kind.max_take, kind.take_kinds),
+    # Splendor's chips stop at a pick no gem can complete (a third red, red after red and blue: S-2.1/2.2)
+    allows = (lambda k: splendor.can_add_to_take(state.board, chosen, k)) if view.row.game == "splendor" else None
+    out = {"sheet": "take", "pick": picker(state.board, chosen, kind.max_take, kind.take_kinds, allows),
            "preview": said, "data": data, "pass": None, "splendor": view.row.game == "splendor"}
     if view.row.game == "splendor":  # the rules say when a player can take no action (S-2 ruling)
         passing = {"type": "pass", "player": state.current_player}
@@ -687,7 +691,9 @@ def reserve_sheet(view: GameView, args: Any) -> dict[str, Any]:
                            "decks": [(lv, max(0, state.deck_left(lv))) for lv in LEVELS], "selected": None,
                            "gold": state.board.gold > 0,
                            # D-6: a Duel reserve takes a gold; said before a card is tapped
-                           "no_gold": view.row.game == "duel" and not state.board.gold}
+                           "no_gold": view.row.game == "duel" and not state.board.gold,
+                           # D-6, S-2.3: three reserved cards already: said at once, no grid to tap
+                           "full": len(me.reserved) >= duel.MAX_RESERVED}
     card = kind.card(args.get("card"))
     secret = _int_arg(args, "secret", LEVELS, 0)
     data: dict[str, Any] | None = None

@@ -43,6 +43,6 @@ def test_a_player_who_can_pay_for_a_reserved_card_may_not_pass():
     with pytest.raises(RuleError) as err:  # S1-02 costs red 2, black 1: a gold for the second red
         splendor.apply(position(Tokens(black=1, red=1, gold=1)), Pass(player=0))
     assert err.value.code == "pass_not_allowed" and err.value.message == (
-        "Ana can buy the reserved card S1-02: passing is only for a player who can take no action.")
+        "Ana can buy a reserved card, S1-02: passing is only for a player who can take no action.")
     after = splendor.apply(position(Tokens(black=1, gold=1)), Pass(player=0))  # S1-01 needs 3 blue, S1-02 2 red
     assert after.current_player == 1

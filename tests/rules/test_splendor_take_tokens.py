@@ -84,3 +84,26 @@ def test_a_refused_take_changes_nothing():
     state = position(supply={"red": 3}, holder=BEN)
     refused(state, take(ANA, red=2))
     assert state.board.red == 3 and state.current_player == ANA and state.turn == 1
+
+
+@pytest.mark.parametrize(("chosen", "color", "red_in_supply", "can"), [
+    ({}, "red", 4, True),                          # a first gem
+    ({"red": 1}, "red", 4, True),                  # 2 alike from 4 (S-2.2)
+    ({"red": 1}, "red", 3, False),                 # not from 3
+    ({"red": 2}, "red", 5, False),                 # never a third alike
+    ({"red": 2}, "blue", 5, False),                # 2 alike is a whole take
+    ({"red": 1}, "blue", 4, True),                 # different colours (S-2.1)
+    ({"red": 1, "blue": 1}, "green", 4, True),
+    ({"red": 1, "blue": 1}, "red", 4, False),      # no pair in a take of different colours
+    ({"red": 1, "blue": 1, "green": 1}, "white", 4, False),  # at most 3
+    ({}, "gold", 4, False),                        # never gold (S-2)
+])
+def test_the_pick_goes_on_only_towards_a_legal_take(chosen, color, red_in_supply, can):
+    board = Tokens(white=4, blue=4, green=4, red=red_in_supply, black=4, gold=5)
+    assert splendor.can_add_to_take(board, Tokens.of(chosen), color) is can
+
+
+def test_the_pick_never_takes_more_than_the_supply_holds():
+    board = Tokens(white=0, blue=1, green=4, red=4, black=4, gold=5)
+    assert not splendor.can_add_to_take(board, Tokens(), "white")
+    assert not splendor.can_add_to_take(board, Tokens(blue=1), "blue")

@@ -101,7 +101,9 @@ def test_the_noble_choice_opens_when_several_qualify(client):
     for noble in state["pending"]["choices"]:
         assert f'data-noble="{noble}"' in body
     event = {"type": "take_noble", "player": state["pending"]["player"], "noble": log["events"][at]["noble"]}
-    assert "−0" not in body and "✓</span>" in body  # the qualifying nobles are shown as ready, not "−0"
+    assert not re.search(r"\b0 short", body) and "✓</span>" in body  # the qualifying nobles are ready, not "0 short"
+    # a noble still out of reach says how many bonuses are missing in words (it read "−3": a negative number?)
+    assert re.search(r'bonuses still needed: </span>[1-9]\d* short</small>', body)
     resp = client.post(f"/games/{state['id']}/events", data={"event": json.dumps(event), "expected_version": str(state["version"])},
                        headers=HX)
     assert resp.status_code == 200
@@ -303,3 +305,25 @@ def test_a_take_on_its_way_to_three_colours_or_two_alike_is_no_refusal_yet(clien
     assert "Saving will record:" in alike and "preview-hint" not in alike
     wrong = client.get(url + "?t=red&t=red&t=blue", headers=HX).get_data(as_text=True)
     assert "preview-error" in wrong and "preview-hint" not in wrong
+
+
+def test_the_take_sheet_chips_stop_where_no_gem_can_complete_the_take(client):
+    """S-2.1/S-2.2: a tester tapped red three times before the refusal; the chips now stop at a
+    pick no further gem can make legal (2 players: 4 of each gem in the supply)."""
+    gid = client.post("/api/games", json={"game": "splendor", "players": ["Ana", "Ben"], "first_player": 0,
+                                          "nobles": ["N-01", "N-02", "N-03"]}).get_json()["id"]
+
+    def addable(query: str) -> set[str]:
+        sheet = client.get(f"/games/{gid}/sheet/take?{query}", headers=HX).get_data(as_text=True)
+        return set(re.findall(r'id="add-(\w+)"', sheet))
+
+    gems = {"white", "blue", "green", "red", "black"}
+    assert addable("") == gems
+    assert addable("t=red") == gems  # red again: 2 alike from 4
+    assert addable("t=red&t=red") == set()  # 2 alike is a whole take
+    assert addable("t=red&t=blue") == gems - {"red", "blue"}
+    assert addable("t=red&t=blue&t=green") == set()
+    # a Duel keeps every chip until 3 (three alike is a Duel take: D-5)
+    duel = client.post("/api/games", json={"game": "duel", "players": ["Ana", "Ben"], "first_player": 0}).get_json()["id"]
+    sheet = client.get(f"/games/{duel}/sheet/take?t=red&t=red", headers=HX).get_data(as_text=True)
+    assert 'id="add-red"' in sheet

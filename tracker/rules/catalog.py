@@ -141,7 +141,7 @@ def jewel(card_id: object) -> JewelCard:
     """The jewel card with this id. Raises ``RuleError("unknown_card")`` for any other value."""
     card = jewels().get(card_id) if isinstance(card_id, str) else None
     if card is None:
-        raise RuleError("unknown_card", N_("There is no jewel card %(card)s."), "D-1.2", card=str(card_id)[:20])
+        raise RuleError("unknown_card", N_("There is no jewel card %(id)s."), "D-1.2", id=str(card_id)[:20])
     return card
 
 
@@ -149,7 +149,7 @@ def royal(royal_id: object) -> RoyalCard:
     """The royal card with this id. Raises ``RuleError("unknown_card")`` for any other value."""
     card = royals().get(royal_id) if isinstance(royal_id, str) else None
     if card is None:
-        raise RuleError("unknown_card", N_("There is no royal card %(card)s."), "D-1.2", card=str(royal_id)[:20])
+        raise RuleError("unknown_card", N_("There is no royal card %(id)s."), "D-1.2", id=str(royal_id)[:20])
     return card
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
+
+from .errors import N_, RuleError
 
 
 @dataclass(frozen=True)
@@ -36,3 +38,18 @@ class Alert:
     def message(self) -> str:
         """The English message."""
         return self.template % dict(self.params)
+
+
+def card_taken(holders: Iterable[tuple[str, Iterable[str], Iterable[Reserved]]], card_id: str, rule: str) -> RuleError:
+    """The refusal of a card named from the table that a player already holds (D-6, D-7, S-2.3,
+    S-2.4): ``holders`` gives each player's ``(name, bought card ids, reserved cards)``; the
+    sentence says who bought it or whose reserve holds it. Returns (never raises) a
+    ``RuleError("card_unavailable")`` with ``rule``."""
+    for name, bought, reserved in holders:
+        if card_id in bought:
+            return RuleError("card_unavailable", N_("%(name)s already bought this card: %(card)s."), rule,
+                             name=name, card=card_id)
+        if any(r.card == card_id for r in reserved):
+            return RuleError("card_unavailable", N_("This card is in %(name)s's reserve: %(card)s."), rule,
+                             name=name, card=card_id)
+    return RuleError("card_unavailable", N_("This card is already bought or reserved: %(card)s."), rule, card=card_id)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields, replace
 from enum import Enum
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .common import Alert, Reserved
+from .common import Alert, Reserved, card_taken
 from . import catalog
 from .catalog import EXTRA_TURN, NO_COLOR, STEAL_TOKEN, TAKE_PRIVILEGE, TAKE_TOKEN, JewelCard
 from .errors import N_, RuleError, refuse_totals_off
@@ -618,7 +618,7 @@ def _require_in_pyramid(state: DuelState, card: JewelCard, rule: str) -> None:
 
     Raises ``RuleError("card_unavailable")``."""
     if _is_taken(state, card.id):
-        raise RuleError("card_unavailable", N_("Card %(card)s is already bought or reserved."), rule, card=card.id)
+        raise taken_refusal(state, card.id, rule)
     players = state.players  # a cheap bound first: fewer cards out in all than the level holds
     if len(players[0].cards) + len(players[1].cards) + len(players[0].reserved) + len(players[1].reserved) \
             >= LEVEL_SIZES[card.level] and state.cards_on_table(card.level) <= 0:
@@ -627,6 +627,11 @@ def _require_in_pyramid(state: DuelState, card: JewelCard, rule: str) -> None:
 
 #: Said when a card is named from a level whose every card is already bought or reserved.
 LEVEL_OUT = N_("No level %(level)s card is left in the pyramid: all %(size)s are bought or reserved (secret reserves included).")
+
+
+def taken_refusal(state: DuelState, card_id: str, rule: str) -> RuleError:
+    """The refusal of a jewel card a player already bought or reserved, naming who (D-6, D-7)."""
+    return card_taken(((p.name, [o.card for o in p.cards], p.reserved) for p in state.players), card_id, rule)
 
 
 def _is_taken(state: DuelState, card_id: str) -> bool:
@@ -648,7 +653,7 @@ def _reserved_index(state: DuelState, seat: int, card: JewelCard) -> int:
         if r.card == card.id:
             return i
     if card.id in state.taken_cards():
-        raise RuleError("card_unavailable", N_("Card %(card)s is already bought or reserved."), "D-7", card=card.id)
+        raise taken_refusal(state, card.id, "D-7")
     for i, r in enumerate(reserved):
         if r.card is None and r.level == card.level:
             return i
@@ -705,18 +710,18 @@ def _purchase(state: DuelState, ev: Purchase) -> DuelState:
     owed = cost_after_bonuses(me, card)
     if not payment_is_exact(owed, ev.payment):
         raise RuleError(
-            "wrong_payment", N_("%(card)s costs %(owed)s after bonuses (gold may replace any token), not %(paid)s."),
+            "wrong_payment", N_("After bonuses, %(card)s costs %(owed)s (gold may replace any token), not %(paid)s."),
             "D-7", card=card.id, owed=owed, paid=ev.payment,
         )
     if not me.tokens.covers(ev.payment):
         raise RuleError(
-            "not_enough_tokens", N_("%(name)s does not hold %(tokens)s."), "D-7",
-            name=me.name, tokens=ev.payment,
+            "not_enough_tokens", N_("%(name)s does not hold %(tokens)s: %(short)s short."), "D-7",
+            name=me.name, tokens=ev.payment, short=me.tokens.lacking(ev.payment),
         )
     if card.ability == STEAL_TOKEN:
         _check_steal(state, ev.player, ev.steal, "D-8")
     elif ev.steal is not None:
-        raise RuleError("bad_event", N_("%(card)s has no steal ability."), "D-8", card=card.id)
+        raise RuleError("bad_event", N_("There is no steal ability on %(card)s."), "D-8", card=card.id)
 
     crowns_before = me.crowns
     state = _pay_and_take(state, ev.player, ev.payment, Owned(card.id, color), reserved)
@@ -744,11 +749,11 @@ def _take_royal(state: DuelState, ev: TakeRoyal) -> DuelState:
         raise RuleError("no_royal_due", N_("No royal card is due."), "D-9")
     royal = catalog.royal(ev.royal)
     if royal.id not in state.royals_available:
-        raise RuleError("royal_unavailable", N_("Royal card %(card)s is already taken."), "D-9", card=royal.id)
+        raise RuleError("royal_unavailable", N_("This royal card is already taken: %(card)s."), "D-9", card=royal.id)
     if royal.ability == STEAL_TOKEN:
         _check_steal(state, ev.player, ev.steal, "D-9")
     elif ev.steal is not None:
-        raise RuleError("bad_event", N_("%(card)s has no steal ability."), "D-9", card=royal.id)
+        raise RuleError("bad_event", N_("There is no steal ability on %(card)s."), "D-9", card=royal.id)
     me = state.players[ev.player]
     state = _set_player(state, ev.player, royals=me.royals + (royal.id,))
     state = _replace(state, royals_available=tuple(r for r in state.royals_available if r != royal.id))
@@ -769,8 +774,8 @@ def _discard(state: DuelState, ev: Discard) -> DuelState:
     me = state.players[ev.player]
     if not me.tokens.covers(ev.tokens):
         raise RuleError(
-            "not_enough_tokens", N_("%(name)s does not hold %(tokens)s."), "D-10",
-            name=me.name, tokens=ev.tokens,
+            "not_enough_tokens", N_("%(name)s does not hold %(tokens)s: %(short)s short."), "D-10",
+            name=me.name, tokens=ev.tokens, short=me.tokens.lacking(ev.tokens),
         )
     if ev.tokens.total != pending.count:
         raise RuleError(

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from .common import Alert, Reserved
+from .common import Alert, Reserved, card_taken
 from . import catalog
 from .catalog import DevelopmentCard, Noble
 from .errors import N_, RuleError, refuse_totals_off
@@ -59,7 +59,7 @@ def development_card(card_id: object) -> DevelopmentCard:
     """The development card with this id. Raises ``RuleError("unknown_card")`` for any other value."""
     card = catalog.development_cards().get(card_id) if isinstance(card_id, str) else None
     if card is None:
-        raise RuleError("unknown_card", N_("There is no development card %(card)s."), "S-1", card=str(card_id)[:20])
+        raise RuleError("unknown_card", N_("There is no development card %(id)s."), "S-1", id=str(card_id)[:20])
     return card
 
 
@@ -331,8 +331,14 @@ def _require_held(state: SplendorState, seat: int, tokens: Tokens, rule: str) ->
     me = state.players[seat]
     if not me.tokens.covers(tokens):
         raise RuleError(
-            "not_enough_tokens", N_("%(name)s does not hold %(tokens)s."), rule, name=me.name, tokens=tokens
+            "not_enough_tokens", N_("%(name)s does not hold %(tokens)s: %(short)s short."), rule,
+            name=me.name, tokens=tokens, short=me.tokens.lacking(tokens),
         )
+
+
+def taken_refusal(state: SplendorState, card_id: str, rule: str) -> RuleError:
+    """The refusal of a development card a player already bought or reserved, naming who (S-2.3, S-2.4)."""
+    return card_taken(((p.name, p.cards, p.reserved) for p in state.players), card_id, rule)
 
 
 def _require_on_table(state: SplendorState, card: DevelopmentCard, rule: str) -> None:
@@ -340,7 +346,7 @@ def _require_on_table(state: SplendorState, card: DevelopmentCard, rule: str) ->
 
     Raises ``RuleError("card_unavailable")``."""
     if card.id in state.taken_cards():
-        raise RuleError("card_unavailable", N_("Card %(card)s is already bought or reserved."), rule, card=card.id)
+        raise taken_refusal(state, card.id, rule)
     if state.cards_on_table(card.level) <= 0:
         raise RuleError("card_unavailable", LEVEL_OUT, rule, level=card.level, size=LEVEL_SIZES[card.level])
 
@@ -350,6 +356,21 @@ LEVEL_OUT = N_("No level %(level)s card is left on the table: all %(size)s are b
 
 
 # ---------------------------------------------------------------------------------- events
+
+
+def can_add_to_take(board: Tokens, chosen: Tokens, color: str) -> bool:
+    """Whether one more ``color`` gem can join the gems ``chosen`` so far, the pick still on its
+    way to a legal take of the ``board`` (the supply): 3 of different colours (S-2.1), or 2 of
+    one colour while the supply holds at least 4 (S-2.2); never gold. Neither token bag is
+    changed."""
+    if color not in GEM_COLORS:
+        return False
+    more = chosen + Tokens.of({color: 1})
+    if more.total > TAKE_THREE or not board.covers(more):
+        return False
+    if more.get(color) == 1:
+        return all(more.get(k) <= 1 for k in more.kinds())
+    return more.total == TAKE_TWO and board.get(color) >= TAKE_TWO_MIN_SUPPLY
 
 
 def _take_tokens(state: SplendorState, ev: TakeTokens) -> SplendorState:
@@ -418,7 +439,7 @@ def _reserved_index(state: SplendorState, seat: int, card: DevelopmentCard) -> i
         if r.card == card.id:
             return i
     if card.id in state.taken_cards():
-        raise RuleError("card_unavailable", N_("Card %(card)s is already bought or reserved."), "S-2.4", card=card.id)
+        raise taken_refusal(state, card.id, "S-2.4")
     for i, r in enumerate(reserved):
         if r.card is None and r.level == card.level:
             return i
@@ -443,7 +464,7 @@ def _purchase(state: SplendorState, ev: Purchase) -> SplendorState:
     owed = cost_after_bonuses(me, card)
     if not payment_is_exact(owed, ev.payment):
         raise RuleError(
-            "wrong_payment", N_("%(card)s costs %(owed)s after bonuses (gold may replace any gem), not %(paid)s."),
+            "wrong_payment", N_("After bonuses, %(card)s costs %(owed)s (gold may replace any gem), not %(paid)s."),
             "S-2.4", card=card.id, owed=owed, paid=ev.payment,
         )
     _require_held(state, ev.player, ev.payment, "S-2.4")
@@ -519,7 +540,7 @@ def _pass(state: SplendorState, ev: Pass) -> SplendorState:
                                                "for a player who can take no action."), "S-2", name=me.name)
     for r in me.reserved:  # S-2.4: a reserved card the player can pay for is an action they have
         if r.card and suggest_payment(cost_after_bonuses(me, development_card(r.card)), me.tokens)[1]:
-            raise RuleError("pass_not_allowed", N_("%(name)s can buy the reserved card %(card)s: passing is only "
+            raise RuleError("pass_not_allowed", N_("%(name)s can buy a reserved card, %(card)s: passing is only "
                                                    "for a player who can take no action."), "S-2", name=me.name,
                             card=r.card)
     return replace(state, action_done=True)

@@ -107,6 +107,11 @@ class Tokens(NamedTuple):
             self.black - other.black, self.pearl - other.pearl, self.gold - other.gold,
         )
 
+    def lacking(self, wanted: "Tokens") -> "Tokens":
+        """What this bag is short of to hold ``wanted``: each kind's ``wanted`` count beyond this
+        bag's, never below 0 (empty when ``covers(wanted)``)."""
+        return _bag(*(max(0, w - h) for h, w in zip(self, wanted)))
+
     def __bool__(self) -> bool:
         return self.total > 0
 
