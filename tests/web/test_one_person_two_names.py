@@ -8,7 +8,7 @@ import io
 import json
 import re
 
-from helpers import fixture_log, import_log
+from helpers import fixture_log, import_log, new_game
 
 from tracker.models import Game
 
@@ -169,3 +169,23 @@ def test_an_import_naming_the_old_name_first_is_stored_too(client):
     import_log(client, fixture_log("own-color.json", ["Evie", "Eve"], "2026-11-03T19:00:00Z"))
     page = client.get("/players").get_data(as_text=True)
     assert re.search(rf'href="/players/{eve}">Eve</a></td>\s*<td>3</td>', page)
+
+
+def test_the_fix_sheet_opens_on_this_phones_player(client):
+    """One phone each: with "At the bottom: Ben" the Fix sheet opens on Ben's counts (it opened
+    on the player to act); a seat chosen in the sheet still wins, and without the setting the
+    player to act comes first as before."""
+    game = new_game(client, ("Ana", "Ben"))
+    gid = game["id"]
+
+    def fixing(query: str = "") -> str:
+        sheet = client.get(f"/games/{gid}/sheet/correction{query}", headers={"HX-Request": "true"}).get_data(as_text=True)
+        return re.search(r'<input type="hidden" name="player" value="(\d)">', sheet).group(1)
+
+    assert fixing() == "0"  # Ana is to act
+    client.get(f"/settings?mine=Ben&next=/games/{gid}")
+    assert fixing() == "1" and fixing("?p=0") == "0"
+    page = client.get(f"/games/{gid}?sheet=correction").get_data(as_text=True)  # the whole page, no htmx
+    assert '<input type="hidden" name="player" value="1">' in page
+    client.get(f"/settings?mine=&next=/games/{gid}")
+    assert fixing() == "0"

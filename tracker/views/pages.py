@@ -57,7 +57,12 @@ def _view(game_id: str) -> service.GameView:
 def _game_context(view: service.GameView, sheet: str | None = None, args: Any = None, **extra: Any) -> dict[str, Any]:
     ctx = screen.game_context(view)
     name = screen.sheet_for(view, sheet)
-    ctx["sheet"] = screen.SHEETS[name](view, args if args is not None else request.args)
+    args = args if args is not None else request.args
+    if name == "correction" and "p" not in args and mine_seat(ctx) is not None:
+        # one phone each: the Fix sheet opens on this phone's player ("At the bottom"), not the player to act
+        args = MultiDict(args)
+        args["p"] = str(mine_seat(ctx))
+    ctx["sheet"] = screen.SHEETS[name](view, args)
     ctx.update(extra)
     return ctx
 
