@@ -4,10 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PYTHON=${PYTHON:-python3}
-if [ ! -x .venv/bin/python ]; then
-  "$PYTHON" -m venv .venv
-fi
+# shellcheck source=scripts/venv.sh
+. scripts/venv.sh
+make_venv
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e .
 .venv/bin/flask --app tracker db upgrade
 exec .venv/bin/flask --app tracker run --host "${HOST:-127.0.0.1}" --port "${PORT:-5000}"

@@ -6,10 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PYTHON=${PYTHON:-python3}
-if [ ! -x .venv/bin/python ]; then
-  "$PYTHON" -m venv .venv
-fi
+# shellcheck source=scripts/venv.sh
+. scripts/venv.sh
+make_venv
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 
 SUDO=""

@@ -129,7 +129,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
         if os.environ.get("TRACKER_ACCESS_CODE"):
             app.config["ACCESS_CODE"] = os.environ["TRACKER_ACCESS_CODE"]
-        for name in ("CACHE_TYPE", "CACHE_DIR", "CACHE_REDIS_URL"):  # the shared screens (tracker/screens.py)
+        # the shared screens (tracker/screens.py), and the rate limits' counters (README: across workers)
+        for name in ("CACHE_TYPE", "CACHE_DIR", "CACHE_REDIS_URL", "RATELIMIT_STORAGE_URI"):
             if os.environ.get(name):
                 app.config[name] = os.environ[name]
     else:

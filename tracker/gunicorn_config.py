@@ -45,6 +45,12 @@ if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
 #: removes the other's. Nothing here uses it.
 control_socket_disable = True
 
+#: gunicorn by default believes ``X-Forwarded-Proto`` (and two other scheme headers) from
+#: 127.0.0.1, whatever ``TRACKER_PROXIES`` says: a proxy passing a client's header on would let
+#: it make the app's links ``https://…``. The app's ProxyFix alone reads forwarded headers, and
+#: only from as many proxies as ``TRACKER_PROXIES`` names (README "Behind a reverse proxy").
+secure_scheme_headers: dict[str, str] = {}
+
 
 def _freeze() -> None:
     gc.collect()

@@ -70,9 +70,8 @@ def init_app(app: Flask) -> None:
     """Proxy headers, compression and fingerprinted static files for ``app`` (see the module)."""
     # Inside ProxyFix: a poll answered early still sees the proxy's prefix, scheme and host.
     app.wsgi_app = QuietPolls(app, app.wsgi_app)  # type: ignore[method-assign]
-    count = app.config.get("PROXY_COUNT")
-    if count is None:
-        count = int(os.environ.get("TRACKER_PROXIES", "0") or 0)
+    # the environment wins over instance/config.py, as for the database URL and the secret key
+    count = int(os.environ.get("TRACKER_PROXIES") or app.config.get("PROXY_COUNT") or 0)
     if count:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=count, x_proto=count, x_host=count, x_port=count, x_prefix=count

@@ -145,18 +145,19 @@ def rate(won: int, played: int) -> float | None:
 
 @dataclass
 class Versus:
-    """A head-to-head record against one opponent (games both played, finished or not)."""
+    """A head-to-head record against one opponent (games both played, finished or not).
+
+    Each finished game together counts once: ``wins`` (this player won, the opponent did not),
+    ``losses`` (the other way round), ``shared`` (a classic Splendor win both share, S-4) or
+    ``third_party`` (neither won: a third player of Splendor did)."""
 
     player: Player
     games: int = 0
     finished: int = 0
     wins: int = 0
     losses: int = 0
-
-    @property
-    def third_party(self) -> int:
-        """Finished games together that neither of the two won (a third player of Splendor)."""
-        return self.finished - self.wins - self.losses
+    shared: int = 0
+    third_party: int = 0
 
 
 @dataclass
@@ -252,9 +253,12 @@ def player_stats(player: Player, recent: int = 20) -> PlayerStats:
             v = versus.setdefault(other.id, Versus(player=other))
             v.games += 1
             if finished:
+                other_won = seat in rec.winners
                 v.finished += 1
-                v.wins += won
-                v.losses += seat in rec.winners
+                v.wins += won and not other_won
+                v.losses += other_won and not won
+                v.shared += won and other_won
+                v.third_party += not won and not other_won
     out.royals = royals_taken(duel_seats)
     out.versus = sorted(versus.values(), key=lambda v: (-v.games, v.player.name.lower()))
     return out

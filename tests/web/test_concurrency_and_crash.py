@@ -269,3 +269,25 @@ def test_the_same_longer_export_imported_twice_at_once_is_stored_once_and_both_s
         status, stored = call(base, "GET", f"/api/games/{game['id']}/log")
         assert len(stored["events"]) == 30 and stored["events"] == log["events"]
         assert call(base, "GET", f"/api/games/{game['id']}")[1]["version"] == 30
+
+
+def test_gunicorn_believes_no_forwarded_header_without_tracker_proxies(database_url, tmp_path):
+    """README "Behind a reverse proxy": without ``TRACKER_PROXIES`` the forwarded headers are
+    ignored. gunicorn itself believed ``X-Forwarded-Proto`` from 127.0.0.1 (an organiser's
+    curl made the share page's links ``https://``); ``tracker/gunicorn_config.py`` turns that off."""
+    port = free_port()
+    server = start_gunicorn(database_url, port, tmp_path)
+    try:
+        status, created = call(f"http://127.0.0.1:{port}", "POST", "/api/games",
+                               {"game": "duel", "players": ["Ana", "Ben"], "first_player": 0})
+        assert status == 201
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+        conn.request("GET", f"/games/{created['id']}/share",
+                     headers={"X-Forwarded-Proto": "https", "X-Forwarded-Ssl": "on", "X-Forwarded-Protocol": "ssl"})
+        resp = conn.getresponse()
+        page = resp.read().decode()
+        assert resp.status == 200
+        assert f"http://127.0.0.1:{port}/games/" in page and "https://" not in page
+    finally:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait()

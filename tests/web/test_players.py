@@ -235,3 +235,29 @@ def test_a_player_of_both_games_gets_each_games_win_rate_and_head_to_head_says_w
     assert '<small class="versus-note">1 finished' not in row
     assert re.search(r'<small class="versus-note">3 finished · 1 won by another player</small>', row)
     assert versus(page, cho) == (4, "1 – 1")
+
+
+def test_a_shared_win_is_neither_a_win_nor_a_loss_head_to_head(client):
+    """S-4: a full tie is a win both share. Head to head it counted as a win and a loss at once,
+    which hid a game a third player won ("4 · 1 – 3" with no note, for a shared win, a loss, a
+    win and a game Ben won): each finished game together now counts once."""
+    from tracker.rules import splendor_autoplay
+    from tracker.rules.events import event_to_dict
+
+    setup, events, state = splendor_autoplay.play(3, players=2)  # a full tie: both win
+    assert len(state.winner.players) == 2
+    winner = {"players": list(state.winner.players), "prestige": state.winner.prestige, "cards": state.winner.cards}
+    import_log(client, {"format": "splendor-tracker/1", "game": "splendor", **setup, "players": ["Cho", "Dan"],
+                        "events": [event_to_dict(e) for e in events], "result": {"winner": winner, "turns": state.turn}})
+    import_log(client, fixture_log("splendor-133.json", ["Cho", "Ben", "Dan"], "2026-11-20T19:00:00Z"))  # Ben wins
+    cho, dan = player_id(client, "Cho"), player_id(client, "Dan")
+    for me, other in ((cho, dan), (dan, cho)):
+        page = client.get(f"/players/{me}").get_data(as_text=True)
+        assert versus(page, other) == (2, "0 – 0")
+        row = re.search(rf'data-versus="{other}">(.*?)</tr>', page, re.S)[1]
+        assert '<small class="versus-note">1 shared win · 1 won by another player</small>' in row
+    from tracker.db import db
+
+    (against_dan,) = [v for v in stats.player_stats(db.session.get(Player, cho)).versus if v.player.id == dan]
+    assert (against_dan.finished, against_dan.wins, against_dan.losses, against_dan.shared, against_dan.third_party) \
+        == (2, 0, 0, 1, 1)

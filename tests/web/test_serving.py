@@ -168,6 +168,28 @@ def test_without_a_proxy_forwarded_headers_are_ignored(database_url):
     assert seen == {"addr": "127.0.0.1", "url": "http://localhost/"}
 
 
+@pytest.mark.parametrize(("env", "config", "trusted"), [("1", 0, True), ("0", 1, False), (None, 1, True), (None, None, False)])
+def test_tracker_proxies_wins_over_proxy_count_as_the_other_variables_do(database_url, monkeypatch, env, config, trusted):
+    """README: an environment variable wins over ``instance/config.py`` (``TRACKER_PROXIES`` over
+    ``PROXY_COUNT``, as ``DATABASE_URL`` and ``SECRET_KEY``)."""
+    if env is None:
+        monkeypatch.delenv("TRACKER_PROXIES", raising=False)
+    else:
+        monkeypatch.setenv("TRACKER_PROXIES", env)
+    app = _proxy_app(database_url, config)
+    seen = {}
+
+    @app.get("/_whoami")
+    def whoami():  # type: ignore[no-untyped-def]
+        from flask import request
+
+        seen.update(addr=request.remote_addr)
+        return "ok"
+
+    app.test_client().get("/_whoami", headers={"X-Forwarded-For": "203.0.113.7"})
+    assert seen["addr"] == ("203.0.113.7" if trusted else "127.0.0.1")
+
+
 # ------------------------------------------------------------------------ snapshot cache
 
 
