@@ -360,6 +360,17 @@ class TableNight:
         return [(n, self.wins.get(p, 0)) for p, n in zip(self.people, self.names)]
 
     @property
+    def latest_day(self) -> date:
+        """The game night (``night_day``, the reader's time zone) of the session's latest game."""
+        return night_day(self.games[-1].started) if self.games else self.day
+
+    @property
+    def tonight(self) -> bool:
+        """True while the session's latest game belongs to the current game night: a tally of an
+        older night is named by its day."""
+        return self.latest_day == night_day(utcnow())
+
+    @property
     def decided(self) -> bool:
         """True when a best-of series has a winner (more than half the games won)."""
         return self.best_of is not None and any(w > self.best_of // 2 for w in self.wins.values())
@@ -402,6 +413,16 @@ def night_day(started: datetime) -> date:
     except (OverflowError, ValueError):
         local = started
     return (local - NIGHT_TURNS_AT).date()
+
+
+def after_midnight(started: datetime) -> bool:
+    """True when a game begun at ``started`` (naive UTC) is on a later local date than its game
+    night (``night_day``): played after midnight, so a row under the night's day says its date."""
+    try:
+        local = to_user_timezone(started).replace(tzinfo=None)
+    except (OverflowError, ValueError):
+        local = started
+    return local.date() != night_day(started)
 
 
 def group_sessions(rows: Sequence[Game], seats: Mapping[str, list[Player]]) -> list[TableNight]:

@@ -191,7 +191,7 @@ def test_a_game_night_is_the_readers_local_evening_past_midnight_included(client
     assert re.findall(r'data-field="tally">([^<]+)<', page) == ["Ana 1 – 1 Cho"]
     assert page.count('<section class="night') == 1 and "Friday, January 16, 2026" in page
     banner = client.get(f"/games/{second['id']}").get_data(as_text=True)
-    assert "Tonight: <b>Ana 1 – 1 Cho</b>" in banner
+    assert "Friday, January 16, 2026: <b>Ana 1 – 1 Cho</b>" in banner  # a past night by its day, not "Tonight"
     # in Seoul: 14:30 and 15:20 UTC are 23:30 and 00:20, one night; 21:30 UTC (6:30 the next
     # morning) starts another day
     import_log(client, fixture_log("own-prestige.json", ["Dee", "Eve"], "2026-02-01T14:30:00Z"))
@@ -214,7 +214,8 @@ def test_a_game_night_is_the_readers_local_evening_past_midnight_included(client
 
 def test_days_and_times_are_shown_in_the_readers_language_and_time_zone(client):
     """The phone's time zone (the ``tz`` cookie app.js sets) and language: 19:00 UTC on the 8th
-    is 04:00 on Monday the 9th in Seoul; an unknown zone falls back to UTC."""
+    is 04:00 on Monday the 9th in Seoul, Sunday's game night (its row says its date); an
+    unknown zone falls back to UTC."""
     import flask_babel
 
     game = import_log(client, fixture_log("own-crowns.json", ["Ana", "Ben"], "2026-11-08T19:00:00Z"))
@@ -222,7 +223,7 @@ def test_days_and_times_are_shown_in_the_readers_language_and_time_zone(client):
     client.set_cookie("lang", "ko")
     flask_babel.refresh()  # the test's app context keeps the locale chosen by the import
     page = client.get("/history").get_data(as_text=True)
-    assert "2026년 11월 9일 월요일" in page and "오전 4:00" in page and "Nov" not in page
+    assert "2026년 11월 8일 일요일" in page and "2026. 11. 9. 오전 4:00" in page and "Nov" not in page
     review = client.get(f"/games/{game['id']}/review").get_data(as_text=True)
     assert "2026. 11. 9. 오전 4:00" in review and "UTC" not in review  # Korean joins date and time without a comma
     flask_babel.refresh()
@@ -786,3 +787,27 @@ def test_each_rows_buttons_and_the_game_screen_are_named_for_a_screen_reader(cli
     assert re.search(r'aria-label="Resume the game Ana · Ben, [^"]+"', row_of(page, active["id"]))
     screen = client.get(f"/games/{active['id']}").get_data(as_text=True)
     assert '<h1 class="visually-hidden">Splendor Duel: Ana · Ben</h1>' in screen
+
+
+def test_a_night_is_headed_by_its_own_day_and_only_the_current_one_is_tonight(client):
+    """A night whose first game starts after midnight is the evening before's (6 a.m. rule): it
+    was headed by the next day, and two nights either side of 6 a.m. read as one day. The
+    victory banner says "Tonight" only on the current night (an old game said it too)."""
+    import flask_babel
+    from datetime import datetime, timedelta, timezone
+
+    client.set_cookie("tz", "Asia/Seoul")
+    flask_babel.refresh()
+    # Seoul: Tue 24 Nov 04:00 and 04:40 (Monday's night), then 06:20 (Tuesday's)
+    import_log(client, fixture_log("duel-1012.json", ["Ana", "Ben"], "2026-11-23T19:00:00Z", minutes=30))
+    import_log(client, fixture_log("duel-1069.json", ["Ben", "Ana"], "2026-11-23T19:40:00Z", minutes=30))
+    import_log(client, fixture_log("duel-1102.json", ["Ana", "Ben"], "2026-11-23T21:20:00Z", minutes=30))
+    page = client.get("/history").get_data(as_text=True)
+    assert re.findall(r'<span class="day">([^<]*)</span>', page) == ["Tuesday, November 24, 2026", "Monday, November 23, 2026"]
+    assert re.findall(r'data-field="tally">([^<]+)<', page) == ["Ana 1 – 1 Ben"]
+    now = (datetime.now(timezone.utc) - timedelta(minutes=50)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    import_log(client, fixture_log("duel-1012.json", ["Cho", "Dae"], now, minutes=20))
+    tonight = import_log(client, fixture_log("duel-1069.json", ["Dae", "Cho"],
+                                             (datetime.now(timezone.utc) - timedelta(minutes=25)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                                             minutes=20))
+    assert "Tonight: <b>Cho 1 – 1 Dae</b>" in client.get(f"/games/{tonight['id']}").get_data(as_text=True)

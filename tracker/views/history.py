@@ -29,7 +29,7 @@ def register_template_helpers(app: Flask) -> None:
     """Globals other templates use: names to suggest at a new game, a game's table session and series."""
     app.jinja_env.globals.update(
         known_players=people.known_names, table_night=people.night_of, table_series=people.series_of,
-        table_session=people.session_info,
+        table_session=people.session_info, after_midnight=people.after_midnight,
         best_of_choices=people.BEST_OF, percent=stats.percent, duration=duration, when=when, day_name=day_name,
     )
 
