@@ -178,6 +178,21 @@ class PlayerStats:
     versus: list[Versus] = field(default_factory=list)
     recent: list[GameRecord] = field(default_factory=list)
     by_kind: dict[str, list[int]] = field(default_factory=dict)
+    #: Classic Splendor, finished games: ``{players at the table: [games, wins]}``, games begun
+    #: as first player ``[games, wins]``, and wins shared with another player (S-4).
+    splendor_tables: dict[int, list[int]] = field(default_factory=dict)
+    splendor_first: list[int] = field(default_factory=lambda: [0, 0])
+    splendor_shared: int = 0
+
+    @property
+    def splendor_first_rate(self) -> float | None:
+        """Classic Splendor win rate when this player started."""
+        return rate(self.splendor_first[1], self.splendor_first[0])
+
+    @property
+    def splendor_sizes(self) -> list[tuple[int, int, int, float | None]]:
+        """Classic Splendor per table size: ``(players, finished games, wins, win rate)``."""
+        return [(n, g, w, rate(w, g)) for n, (g, w) in sorted(self.splendor_tables.items())]
 
     @property
     def win_rate(self) -> float | None:
@@ -247,6 +262,14 @@ def player_stats(player: Player, recent: int = 20) -> PlayerStats:
                             out.routes[r] += 1
                     if rec.turns:
                         out.turns_to_win.append(rec.turns)
+        elif finished:  # classic Splendor
+            size = out.splendor_tables.setdefault(len(row.setup.get("players", [])), [0, 0])
+            size[0] += 1
+            size[1] += won
+            if row.setup.get("first_player") in mine:
+                out.splendor_first[0] += 1
+                out.splendor_first[1] += won
+            out.splendor_shared += won and len(rec.winners) > 1
         for seat, other in enumerate(rec.people):
             if other.id == player.id:
                 continue

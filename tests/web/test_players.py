@@ -261,3 +261,27 @@ def test_a_shared_win_is_neither_a_win_nor_a_loss_head_to_head(client):
     (against_dan,) = [v for v in stats.player_stats(db.session.get(Player, cho)).versus if v.player.id == dan]
     assert (against_dan.finished, against_dan.wins, against_dan.losses, against_dan.shared, against_dan.third_party) \
         == (2, 0, 0, 1, 1)
+
+
+def test_a_splendor_player_gets_win_rates_by_table_size_first_seat_and_shared_wins(client):
+    """A tester: someone who plays only classic Splendor got games and wins alone. Their page now
+    gives the win rate by number of players, as first player, and the wins they shared (S-4)."""
+    from tracker.db import db
+    from tracker.rules import splendor_autoplay
+    from tracker.rules.events import event_to_dict
+
+    setup, events, state = splendor_autoplay.play(3, players=2)  # a full tie: Eve and Fay share the win
+    winner = {"players": list(state.winner.players), "prestige": state.winner.prestige, "cards": state.winner.cards}
+    import_log(client, {"format": "splendor-tracker/1", "game": "splendor", **setup, "players": ["Eve", "Fay"],
+                        "events": [event_to_dict(e) for e in events], "result": {"winner": winner, "turns": state.turn}})
+    log = fixture_log("splendor-133.json", ["Eve", "Gil", "Hal"], "2026-11-20T19:00:00Z")
+    import_log(client, log)  # seat 1 (Gil) wins: Eve loses a 3-player game
+    eve = db.session.get(Player, player_id(client, "Eve"))
+    s = stats.player_stats(eve)
+    assert s.splendor_tables == {2: [1, 1], 3: [1, 0]} and s.splendor_shared == 1
+    first = (setup["first_player"] == 0) + (log["first_player"] == 0)
+    assert s.splendor_first[0] == first
+    page = client.get(f"/players/{eve.id}").get_data(as_text=True)
+    assert stat(page, "splendor-2-rate").startswith("100%") and stat(page, "splendor-3-rate").startswith("0%")
+    assert stat(page, "splendor-shared") == "1" and "Win rate with 3 players" in page
+    assert "Wins by route" not in page  # nothing of a Duel for a Splendor-only player
