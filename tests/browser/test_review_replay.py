@@ -86,14 +86,14 @@ def test_a_finished_game_is_stepped_back_turn_by_turn(page: Page, live_server: s
 
 def test_a_phones_first_look_at_the_history_is_in_its_own_time_zone(browser, live_server: str):
     """The first page a new phone opens was drawn before the server knew its zone: it is drawn
-    again at once in the phone's zone (19:00 UTC is 04:00 the next day in Seoul)."""
+    again at once in the phone's zone (23:30 UTC on Sunday is 08:30 on Monday in Seoul)."""
     log = json.loads((FIXTURES / "duel-1012.json").read_text())
     log = {k: v for k, v in log.items() if k not in ("expected", "checkpoints", "source")}
-    log["started"] = "2026-11-08T19:00:00Z"
+    log["started"] = "2026-11-08T23:30:00Z"
     context = browser.new_context(viewport={"width": 390, "height": 844}, timezone_id="Asia/Seoul", locale="en-US")
     page = context.new_page()
     assert page.request.post(live_server + "/api/games/import", data=log).status == 201
     page.goto(live_server + "/history")
     expect(page.locator(".night-head .day").first).to_have_text("Monday, November 9, 2026")
-    expect(page.locator(".game-row time").first).to_have_text("4:00\u202fAM")
+    expect(page.locator(".game-row time").first).to_have_text("8:30\u202fAM")
     context.close()
