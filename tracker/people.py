@@ -404,25 +404,26 @@ def winner_seats(row: Game) -> list[int]:
 NIGHT_TURNS_AT = timedelta(hours=6)
 
 
+def _local(started: datetime) -> datetime:
+    """A stored time (naive UTC) in the reader's time zone (the ``tz`` cookie), naive; a time the
+    zone cannot shift (year 9999) as it is."""
+    try:
+        return to_user_timezone(started).replace(tzinfo=None)
+    except (OverflowError, ValueError):
+        return started
+
+
 def night_day(started: datetime) -> date:
     """The game night a game begun at ``started`` (naive UTC) belongs to: its local date in the
     reader's time zone (the ``tz`` cookie; see ``tracker._timezone``), before 6 a.m. the evening
-    before. A time the zone cannot shift (year 9999) is taken as it is."""
-    try:
-        local = to_user_timezone(started).replace(tzinfo=None)
-    except (OverflowError, ValueError):
-        local = started
-    return (local - NIGHT_TURNS_AT).date()
+    before."""
+    return (_local(started) - NIGHT_TURNS_AT).date()
 
 
 def after_midnight(started: datetime) -> bool:
     """True when a game begun at ``started`` (naive UTC) is on a later local date than its game
     night (``night_day``): played after midnight, so a row under the night's day says its date."""
-    try:
-        local = to_user_timezone(started).replace(tzinfo=None)
-    except (OverflowError, ValueError):
-        local = started
-    return local.date() != night_day(started)
+    return _local(started).date() != night_day(started)
 
 
 def group_sessions(rows: Sequence[Game], seats: Mapping[str, list[Player]]) -> list[TableNight]:
