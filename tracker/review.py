@@ -72,7 +72,7 @@ def _splendor_panel(state: Any, seat: int) -> dict[str, Any]:
         "bonuses": [{"kind": c, "letter": screen.LETTERS[c], "count": p.bonuses[c]} for c in GEM_COLORS],
         "tokens": screen.token_row(p.tokens, GEM_COLORS + ("gold",)),
         "token_total": p.tokens.total, "reserved": len(p.reserved), "cards": len(p.cards), "nobles": len(p.nobles),
-        "is_current": False,
+        "noble_tiles": [screen.noble_view(n) for n in p.nobles], "is_current": False,
     }
 
 
@@ -143,4 +143,10 @@ def review_context(view: GameView, at: Any = None) -> dict[str, Any]:
         "goals": goals,
         "charts": chart_list,
         "letters": screen.LETTERS,
+        # classic Splendor's table at that moment: the nobles still on display, the supply, the final round (S-4)
+        "table": None if row.game == "duel" else {
+            "nobles": [screen.noble_view(n) for n in position.nobles_available],
+            "supply": screen.token_row(position.board, GEM_COLORS + ("gold",)),
+            "final_round": position.final_round and position.winner is None,
+        },
     }

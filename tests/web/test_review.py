@@ -195,3 +195,27 @@ def test_file_names_keep_every_scripts_letters_and_marks():
         "splendor-duel-2026-11-30-1903-हिन्दी-i̇stanbul.json", "splendor-duel-2026-11-30-1903-i-stanbul.json")
     assert archive.filename(row, ["🎲", "Ana Lee"])[0] == "splendor-duel-2026-11-30-1903-ana-lee.json"
     assert archive.filename(row, ["🎲", "🃏"], "csv")[1] == "splendor-duel-2026-11-30-1903-game.csv"
+
+
+def test_a_splendor_review_shows_each_players_nobles_the_table_and_the_final_round(client):
+    """A tester: the review gave a count of nobles, no supply, no nobles on display and no sign of
+    the final round (S-3.2, S-4). Each step now shows them as the game screen does."""
+    from tracker import service
+
+    log = fixture_log("splendor-133.json")
+    game = import_log(client, log)
+    view = service.load(game["id"])
+    positions = [after for _event, _before, after in view.engine.steps(view.row.setup, view.events)]
+    state = positions[-1]
+    final_turn = next(after.turn for after in positions if after.final_round)
+    last = client.get(f"/games/{game['id']}/review").get_data(as_text=True)
+    for seat, player in enumerate(state.players):
+        tiles = re.search(rf'id="panel-{seat}".*?</section>', last, re.S).group(0)
+        assert re.findall(r'data-noble-id="([^"]+)"', tiles) == list(player.nobles)
+    table = re.search(r'id="review-table">(.*?)</div>', last, re.S).group(1)
+    assert re.findall(r'data-noble-id="([^"]+)"', table) == list(state.nobles_available)
+    assert 'id="review-final-round"' not in last  # the game is over: its result says so
+    setup = client.get(f"/games/{game['id']}/review?turn=0").get_data(as_text=True)
+    assert len(re.findall(r'data-noble-id', re.search(r'id="review-table">(.*?)</div>', setup, re.S).group(1))) == 4
+    during = client.get(f"/games/{game['id']}/review?turn={final_turn}").get_data(as_text=True)
+    assert 'id="review-final-round"' in during and "Final round" in during
