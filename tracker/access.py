@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hmac
 import re
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, current_app, jsonify, redirect, render_template, request, session, url_for
@@ -89,8 +90,15 @@ def check_access():  # type: ignore[no-untyped-def]
     return redirect(url_for("access.enter", next=request.full_path if request.query_string else request.path))
 
 
+def refused(response: Any) -> bool:
+    """Whether a rate-limited form's answer refused what was typed (a wrong access or join code):
+    only those count against the limit, so a club behind one address is not locked out by its
+    own phones entering the right code (``deduct_when`` of Flask-Limiter)."""
+    return response.status_code >= 400
+
+
 @bp.route("/access", methods=["GET", "POST"])
-@limiter.limit("10 per minute;50 per hour", methods=["POST"])
+@limiter.limit("10 per minute;50 per hour", methods=["POST"], deduct_when=refused)
 def enter():  # type: ignore[no-untyped-def]
     """The access-code page: one correct entry unlocks this device (a lasting session cookie)."""
     target = safe_next(request.values.get("next"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from helpers import new_game
 
@@ -125,3 +127,16 @@ def test_a_phone_with_only_a_game_link_may_change_its_settings_and_install_the_a
         assert phone.get(path).status_code == 200, path
     away = phone.get("/settings?theme=dark&next=/history")  # back to a page that needs the code
     assert away.status_code == 303 and phone.get("/history").status_code == 302
+
+
+def test_right_codes_never_use_up_the_limit(locked):
+    """A club behind one address: every phone entering the right access code or a good join code
+    counted against the limit of wrong ones (the 11th phone in a minute was refused the right
+    code). Only refused codes count now; ten wrong ones still stop the eleventh try."""
+    phones = [locked.test_client() for _ in range(15)]
+    assert [p.post("/access", data={"code": "open sesame"}).status_code for p in phones] == [303] * 15
+    game = phones[0].post("/api/games", json={"game": "duel", "players": ["Ana", "Ben"], "first_player": 0}).get_json()
+    code = re.search(r'id="join-code">([A-Z0-9]+)<', phones[0].get(f"/games/{game['id']}/share").get_data(as_text=True))[1]
+    assert [p.post("/join", data={"code": code}).status_code for p in phones] == [303] * 15
+    wrong = [phones[1].post("/join", data={"code": "ZZZZZZ"}).status_code for _ in range(11)]
+    assert wrong[:10] == [422] * 10 and wrong[10] == 429

@@ -105,3 +105,31 @@ def test_a_spectator_cannot_write(client):
 def test_the_home_page_offers_joining_by_code(client):
     page = client.get("/").get_data(as_text=True)
     assert 'action="/join"' in page and 'name="code"' in page
+
+
+def test_a_code_typed_letter_by_letter_fits_and_a_wrong_one_stays_to_be_read(client):
+    """The share sheet shows the code letter-spaced, so "9 T N 8 N X" is a natural way to type
+    it: the field cut it at 8 characters. A refused code stays in the field (it was emptied)."""
+    game = new_game(client)
+    code = re.search(r'id="join-code">([A-Z0-9]{6})<', share_page(client, game["id"])).group(1)
+    spaced = " ".join(code)
+    home = client.get("/").get_data(as_text=True)
+    maxlength = int(re.search(r'id="join-code-input" name="code" maxlength="(\d+)"', home).group(1))
+    assert len(spaced) <= maxlength
+    assert client.post("/join", data={"code": spaced}).headers["Location"] == f"/games/{game['id']}"
+    wrong = client.post("/join", data={"code": "9 T N 8 N Z"}).get_data(as_text=True)
+    assert 'value="9 T N 8 N Z"' in wrong
+
+
+def test_the_share_sheet_says_how_long_its_code_still_lasts(client):
+    """A code is given again while it has 5 or more minutes left: the sheet said "valid 15
+    minutes" even with 6 left."""
+    game = new_game(client)
+    page = share_page(client, game["id"])
+    assert "valid 15 minutes" in page
+    code = re.search(r'id="join-code">([A-Z0-9]{6})<', page).group(1)
+    row = db.session.get(JoinCode, code)
+    row.expires_at = row.expires_at - timedelta(minutes=9, seconds=30)
+    db.session.commit()
+    page = share_page(client, game["id"])
+    assert code in page and "valid 6 minutes" in page

@@ -4,6 +4,7 @@ and the read-only spectator view whose writes are refused with 403."""
 from __future__ import annotations
 
 import io
+import math
 
 import segno
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
@@ -12,7 +13,8 @@ from jinja2_fragments.flask import render_block
 from werkzeug.datastructures import MultiDict
 
 from .. import screen, service
-from ..access import limiter
+from ..models import utcnow
+from ..access import limiter, refused
 
 bp = Blueprint("share", __name__)
 
@@ -25,7 +27,8 @@ def _qr_svg(url: str) -> bytes:
 
 @bp.get("/games/<game_id>/share")
 def share(game_id: str):  # type: ignore[no-untyped-def]
-    """The share sheet: the game's link and QR, a join code valid 15 minutes, the spectator link."""
+    """The share sheet: the game's link and QR, a join code with the minutes it is still valid
+    (15 when new), the spectator link."""
     try:
         sid = service.spectator_id(game_id)
     except service.GameNotFound:
@@ -36,7 +39,8 @@ def share(game_id: str):  # type: ignore[no-untyped-def]
         "play_url": url_for("pages.game", game_id=game_id, _external=True),
         "watch_url": url_for("share.watch", sid=sid, _external=True),
         "code": code.code,
-        "minutes": service.CODE_MINUTES,
+        # the minutes the code still has (a code is given again while it has 5 or more left)
+        "minutes": max(1, math.ceil((code.expires_at - utcnow()).total_seconds() / 60)),
     }
     if getattr(request, "htmx", False):
         return render_block("share.html", "share", **ctx)
@@ -66,14 +70,16 @@ def watch_qr(sid: str):  # type: ignore[no-untyped-def]
 
 
 @bp.post("/join")
-@limiter.limit("10 per minute;60 per hour")
+@limiter.limit("10 per minute;60 per hour", deduct_when=refused)
 def join():  # type: ignore[no-untyped-def]
     """Open the game a typed join code belongs to; an unknown or expired code is refused."""
     game_id = service.resolve_code(request.form.get("code"))
     if game_id is None:
         from .pages import _home
 
-        return _home(MultiDict(), status=422, join_error=_(
+        typed = request.form.get("code", "")
+        # the code typed stays in the field (to see what was mistyped), as the new-game form keeps its names
+        return _home(MultiDict({"code": typed[:16] if isinstance(typed, str) else ""}), status=422, join_error=_(
             "That code is unknown or has expired: ask for the code on the other phone."))
     return redirect(url_for("pages.game", game_id=game_id), code=303)
 
