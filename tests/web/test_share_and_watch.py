@@ -133,3 +133,22 @@ def test_the_share_sheet_says_how_long_its_code_still_lasts(client):
     db.session.commit()
     page = share_page(client, game["id"])
     assert code in page and "valid 6 minutes" in page
+
+
+def test_a_spectator_is_told_the_game_was_deleted_and_restored(client):
+    """Deleting keeps the version, and the spectator's poll compared the version alone: the
+    watch screen went on showing "Ben's turn" after the table deleted the game."""
+    game = new_game(client, ("Ana", "Ben"))
+    sid = service.spectator_id(game["id"])
+    assert client.get(f"/watch/{sid}/poll?v=0&n=0", headers=HX).status_code == 204
+    assert client.post(f"/history/{game['id']}/delete").status_code in (302, 303)
+    fresh = client.get(f"/watch/{sid}/poll?v=0&n=0", headers=HX)
+    body = fresh.get_data(as_text=True)
+    assert fresh.status_code == 200 and "This game was deleted by its table." in body
+    assert "Restore" not in body and game["id"] not in body
+    assert f"/watch/{sid}/poll?v=0&amp;n=0&amp;d=1" in body  # now it polls as a screen showing the deletion
+    assert client.get(f"/watch/{sid}/poll?v=0&n=0&d=1", headers=HX).status_code == 204
+    assert "This game was deleted by its table." in client.get(f"/watch/{sid}").get_data(as_text=True)
+    assert client.post(f"/history/{game['id']}/restore").status_code in (302, 303)
+    restored = client.get(f"/watch/{sid}/poll?v=0&n=0&d=1", headers=HX).get_data(as_text=True)
+    assert "deleted" not in restored and "Ana's turn" in restored

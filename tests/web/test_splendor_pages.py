@@ -74,6 +74,7 @@ def test_a_finished_game_ranks_players_and_names_the_winner(client):
     state = import_log(client, log)
     page = client.get(f"/games/{state['id']}").get_data(as_text=True)
     assert 'id="ranking"' in page and "Player B wins!" in page
+    assert "<strong>Game over</strong> · Player B won" in page  # the turn line says it too, as a Duel's does
     assert page.index('data-seat="1"', page.index('id="ranking"')) < page.index('data-seat="0"', page.index('id="ranking"'))
 
 

@@ -92,7 +92,8 @@ def _watch_context(sid: str) -> dict:
     ctx = screen.game_context(view)
     # Nothing on a spectator's page may reveal the game's id, which is its write key.
     ctx.update(readonly=True, game_id=None, sid=sid, sheet=None,
-               poll_url=url_for("share.watch_poll", sid=sid, v=view.version, n=len(view.events)),
+               poll_url=url_for("share.watch_poll", sid=sid, v=view.version, n=len(view.events),
+                                d=1 if view.row.deleted_at is not None else None),
                log_url=url_for("share.watch_log", sid=sid))
     return ctx
 
@@ -123,7 +124,9 @@ def watch_poll(sid: str):  # type: ignore[no-untyped-def]
     except service.GameNotFound:
         abort(404)
     seen = screen.seen_version(request.args)
-    if seen == service.current_version(game_id):
+    head = service.game_head(game_id)
+    # unchanged, and still shown as deleted or not (a deletion or a restore keeps the version)
+    if head is not None and seen == head.version and (head.deleted_at is not None) == (request.args.get("d") == "1"):
         return "", 204
     from .pages import poll_news
 
