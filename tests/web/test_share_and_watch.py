@@ -152,3 +152,19 @@ def test_a_spectator_is_told_the_game_was_deleted_and_restored(client):
     assert client.post(f"/history/{game['id']}/restore").status_code in (302, 303)
     restored = client.get(f"/watch/{sid}/poll?v=0&n=0&d=1", headers=HX).get_data(as_text=True)
     assert "deleted" not in restored and "Ana's turn" in restored
+
+
+def test_a_spectator_screen_is_marked_for_its_wide_layout_and_opens_the_log(client):
+    """A club's screen shows the watch link: the game is marked ``watching`` (the stylesheet
+    lays it out in two columns, larger, on a wide landscape display) and the log is open (a
+    screen on a wall has no hand to open it). A player's phone keeps the log closed."""
+    game = new_game(client, ("Ana", "Ben"))
+    post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    sid = service.spectator_id(game["id"])
+    page = client.get(f"/watch/{sid}").get_data(as_text=True)
+    assert re.search(r'<main id="game" class="game watching"', page) and '<details class="log" id="log" open>' in page
+    own = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    assert "watching" not in re.search(r'<main id="game" class="([^"]*)"', own).group(1)
+    assert '<details class="log" id="log">' in own
+    css = client.get("/static/app.css").get_data(as_text=True)
+    assert ".game.watching > .log { grid-column: 2;" in css and ".game.watching { zoom: 1.5; }" in css
