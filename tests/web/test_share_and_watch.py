@@ -168,3 +168,33 @@ def test_a_spectator_screen_is_marked_for_its_wide_layout_and_opens_the_log(clie
     assert '<details class="log" id="log">' in own
     css = client.get("/static/app.css").get_data(as_text=True)
     assert ".game.watching > .log { grid-column: 2;" in css and ".game.watching { zoom: 1.5; }" in css
+
+
+def test_a_spectator_is_told_the_choice_the_table_owes(client):
+    """A royal card due or tokens to return: the players' phones open a prompt sheet, which a
+    spectator does not have; its turn line said only whose turn it was."""
+    from helpers import fixture_log, import_log, load_fixture
+
+    def position(upto: int) -> dict:
+        log = fixture_log("duel-1012.json")
+        log.pop("id", None)
+        log["events"], log["result"] = log["events"][:upto], None
+        return import_log(client, log)
+
+    def owed(game: dict) -> str | None:
+        page = client.get(f"/watch/{service.spectator_id(game['id'])}").get_data(as_text=True)
+        found = re.search(r'<p class="owed" id="owed" role="status">([^<]*)</p>', page)
+        return found.group(1) if found else None
+
+    royal = position(45)
+    assert royal["pending"]["kind"] == "royal"
+    assert owed(royal) == f"{royal['players'][royal['current_player']]['name']} takes a royal card"
+    discard_at = next(i for i, e in enumerate(load_fixture("duel-1012.json")["events"]) if e["type"] == "discard")
+    discard = position(discard_at)
+    assert discard["pending"]["kind"] == "discard"
+    count = discard["pending"]["count"]
+    name = discard["players"][discard["current_player"]]["name"]
+    assert owed(discard) == f"{name} returns {count} token{'s' if count > 1 else ''} to keep 10"
+    assert owed(position(44)) is None  # nothing owed: nothing said
+    # a player's own phone has the prompt sheet instead
+    assert 'id="owed"' not in client.get(f"/games/{royal['id']}").get_data(as_text=True)
