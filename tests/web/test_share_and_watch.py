@@ -198,3 +198,16 @@ def test_a_spectator_is_told_the_choice_the_table_owes(client):
     assert owed(position(44)) is None  # nothing owed: nothing said
     # a player's own phone has the prompt sheet instead
     assert 'id="owed"' not in client.get(f"/games/{royal['id']}").get_data(as_text=True)
+
+
+def test_the_share_sheet_has_the_spectator_links_qr_and_other_watch_pages_are_not_found(client):
+    game = new_game(client)
+    page = share_page(client, game["id"])
+    sid = service.spectator_id(game["id"])
+    assert f'src="/watch/{sid}/qr.svg"' in page and 'id="watch-qr"' in page
+    qr = client.get(f"/watch/{sid}/qr.svg")
+    assert qr.status_code == 200 and qr.headers["Content-Type"] == "image/svg+xml"
+    for path in ("review", "export", "a/b"):
+        assert client.get(f"/watch/{sid}/{path}").status_code == 404
+    assert client.post(f"/watch/{sid}/review").status_code == 403
+    assert client.get(f"/watch/{sid}/poll?v=0", headers=HX).status_code == 204  # the real pages still answer

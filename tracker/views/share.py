@@ -38,6 +38,7 @@ def share(game_id: str):  # type: ignore[no-untyped-def]
         "game_id": game_id,
         "play_url": url_for("pages.game", game_id=game_id, _external=True),
         "watch_url": url_for("share.watch", sid=sid, _external=True),
+        "watch_qr": url_for("share.watch_qr", sid=sid),
         "code": code.code,
         # the minutes the code still has (a code is given again while it has 5 or more left)
         "minutes": max(1, math.ceil((code.expires_at - utcnow()).total_seconds() / 60)),
@@ -142,3 +143,10 @@ def watch_poll(sid: str):  # type: ignore[no-untyped-def]
 def watch_write(sid: str, _rest: str = ""):  # type: ignore[no-untyped-def]
     """A spectator link never writes."""
     abort(403)
+
+
+@bp.get("/watch/<sid>/<path:_rest>")
+def watch_elsewhere(sid: str, _rest: str):  # type: ignore[no-untyped-def]
+    """Any other page under a spectator link does not exist (404; the write route above made it
+    "cannot be opened that way", 405)."""
+    abort(404)
