@@ -211,3 +211,29 @@ def test_the_share_sheet_has_the_spectator_links_qr_and_other_watch_pages_are_no
         assert client.get(f"/watch/{sid}/{path}").status_code == 404
     assert client.post(f"/watch/{sid}/review").status_code == 403
     assert client.get(f"/watch/{sid}/poll?v=0", headers=HX).status_code == 204  # the real pages still answer
+
+
+def test_a_spectator_follows_the_table_to_its_next_game(client):
+    """A club's screen on a watch link stayed on the old result when the table started "New game,
+    same players": it is told within a poll, offered the next game's own watch link (never the
+    game's id), and app.js follows it by itself a minute later."""
+    from helpers import fixture_log, import_log
+
+    log = fixture_log("duel-1102.json", ["Ana", "Ben"])
+    log.pop("id", None)
+    finished = import_log(client, log)
+    sid = service.spectator_id(finished["id"])
+    version = finished["version"]
+    page = client.get(f"/watch/{sid}").get_data(as_text=True)
+    assert "next-game" not in page and f"/watch/{sid}/poll?v={version}&amp;n={version}\"" in page
+    nxt = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "1", "after": finished["id"]})
+    next_id = nxt.headers["Location"].rsplit("/", 1)[-1]
+    assert next_id != finished["id"]
+    fresh = client.get(f"/watch/{sid}/poll?v={version}&n={version}", headers=HX)
+    body = fresh.get_data(as_text=True)
+    next_watch = f"/watch/{service.spectator_id(next_id)}"
+    assert fresh.status_code == 200 and f'href="{next_watch}" data-follow-after="60"' in body
+    assert f'id="next-game-bar" href="{next_watch}"' in body
+    assert next_id not in body and finished["id"] not in body
+    assert client.get(f"/watch/{sid}/poll?v={version}&n={version}&x=1", headers=HX).status_code == 204
+    assert "data-follow-after" in client.get("/static/app.js").get_data(as_text=True)

@@ -889,4 +889,19 @@
         html: "<!doctype html>\n" + copy.outerHTML });
     }
   }
+
+  // A spectator's screen (a club's, on a wall: no hand to tap) follows the table to its next game
+  // by itself, a while after the game before ended (its link says how long, in seconds).
+  var following = null;
+  function followNextGame() {
+    var link = document.querySelector("a[data-follow-after]");
+    if (!link || following) { return; }
+    var seconds = parseInt(link.getAttribute("data-follow-after"), 10) || 60;
+    following = setTimeout(function () {
+      var still = document.querySelector("a[data-follow-after]");
+      if (still) { location.assign(still.href); } else { following = null; }
+    }, seconds * 1000);
+  }
+  followNextGame();
+  document.body.addEventListener("htmx:afterSettle", followNextGame);
 })();

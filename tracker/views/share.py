@@ -91,10 +91,14 @@ def _watch_context(sid: str) -> dict:
     except service.GameNotFound:
         abort(404)
     ctx = screen.game_context(view)
+    # The table's next game is followed by its own spectator link (never its id: a write key).
+    following = ctx.get("following")
     # Nothing on a spectator's page may reveal the game's id, which is its write key.
-    ctx.update(readonly=True, game_id=None, sid=sid, sheet=None,
+    ctx.update(readonly=True, game_id=None, sid=sid, sheet=None, following=None,
+               following_watch=url_for("share.watch", sid=service.spectator_id(following)) if following else None,
                poll_url=url_for("share.watch_poll", sid=sid, v=view.version, n=len(view.events),
-                                d=1 if view.row.deleted_at is not None else None),
+                                d=1 if view.row.deleted_at is not None else None,
+                                x=1 if view.row.next_game_id else None),
                log_url=url_for("share.watch_log", sid=sid))
     return ctx
 
@@ -126,8 +130,10 @@ def watch_poll(sid: str):  # type: ignore[no-untyped-def]
         abort(404)
     seen = screen.seen_version(request.args)
     head = service.game_head(game_id)
-    # unchanged, and still shown as deleted or not (a deletion or a restore keeps the version)
-    if head is not None and seen == head.version and (head.deleted_at is not None) == (request.args.get("d") == "1"):
+    # unchanged, still shown as deleted or not and as followed by the table's next game or not
+    # (a deletion, a restore and a next game keep the version)
+    if head is not None and seen == head.version and (head.deleted_at is not None) == (request.args.get("d") == "1") \
+            and (head.next_game_id is not None) == (request.args.get("x") == "1"):
         return "", 204
     from .pages import poll_news
 
