@@ -140,3 +140,14 @@ def test_right_codes_never_use_up_the_limit(locked):
     assert [p.post("/join", data={"code": code}).status_code for p in phones] == [303] * 15
     wrong = [phones[1].post("/join", data={"code": "ZZZZZZ"}).status_code for _ in range(11)]
     assert wrong[:10] == [422] * 10 and wrong[10] == 429
+
+
+def test_the_share_sheet_says_a_joining_phone_needs_the_access_code(locked, client):
+    """With an access code the home page's join form sits behind it (the game's link and QR code
+    do not): the share sheet says so; without one it says nothing."""
+    phone = locked.test_client()
+    phone.post("/access", data={"code": "open sesame"})
+    game = phone.post("/api/games", json={"game": "duel", "players": ["Ana", "Ben"], "first_player": 0}).get_json()
+    assert 'id="join-needs-access"' in phone.get(f"/games/{game['id']}/share").get_data(as_text=True)
+    open_game = new_game(client)
+    assert 'id="join-needs-access"' not in client.get(f"/games/{open_game['id']}/share").get_data(as_text=True)

@@ -14,6 +14,7 @@ from werkzeug.datastructures import MultiDict
 
 from .. import screen, service
 from ..models import utcnow
+from .. import access
 from ..access import limiter, refused
 
 bp = Blueprint("share", __name__)
@@ -39,6 +40,7 @@ def share(game_id: str):  # type: ignore[no-untyped-def]
         "play_url": url_for("pages.game", game_id=game_id, _external=True),
         "watch_url": url_for("share.watch", sid=sid, _external=True),
         "watch_qr": url_for("share.watch_qr", sid=sid),
+        "access_code": access.required(),  # the join form sits behind it; the links do not
         "code": code.code,
         # the minutes the code still has (a code is given again while it has 5 or more left)
         "minutes": max(1, math.ceil((code.expires_at - utcnow()).total_seconds() / 60)),
