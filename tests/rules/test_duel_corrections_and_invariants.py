@@ -74,9 +74,14 @@ def test_a_privilege_correction_recomputes_the_supply(seat, held, supply):
 
 
 def test_a_privilege_correction_beyond_three_in_all_is_refused():
-    error = refused(new(ANA), correct(ANA, privileges=3))
+    state = new(ANA)  # Ben, second to play, holds the setup privilege (D-1)
+    error = refused(state, correct(ANA, privileges=3))
     assert error.code == "invariant_broken"
     assert error.rule == "D-3.3"
+    # says what to fix first (a tester set 3 for one player while the other held 1)
+    ana, ben = state.players[ANA].name, state.players[BEN].name
+    assert error.message == (f"Both players together can hold at most 3 privileges: {ben} holds 1, so {ana} "
+                             f"can hold at most 2 (fix {ben}'s first).")
 
 
 @pytest.mark.parametrize("seat", [ANA, BEN])

@@ -801,8 +801,13 @@ def _correct(state: DuelState, ev: Correction) -> DuelState:
         state = _set_player(state, ev.player, privileges=ev.privileges)
         supply = PRIVILEGES - sum(p.privileges for p in state.players)
         if supply < 0:
+            other = state.players[1 - ev.player]
             raise RuleError(
-                "invariant_broken", N_("Both players together can hold at most 3 privileges."), "D-3.3"
+                "invariant_broken",
+                N_("Both players together can hold at most 3 privileges: %(other)s holds %(held)s, so %(name)s "
+                   "can hold at most %(most)s (fix %(other)s's first)."), "D-3.3",
+                other=other.name, held=other.privileges, name=state.players[ev.player].name,
+                most=PRIVILEGES - other.privileges,
             )
         state = _replace(state, privileges_supply=supply)
     return state
