@@ -201,6 +201,20 @@ def whole_number(raw: Any) -> int | None:
     return int(raw) if isinstance(raw, str) and _NUMBER.fullmatch(raw) else None
 
 
+def poll_marks(row: Any) -> dict[str, int | None]:
+    """What a screen's poll says of it beside its version, for the changes that keep the version
+    (a deletion, a restore, the table's next game): ``d=1`` shown deleted, ``x=1`` shown followed
+    by a next game (``None``: left out of the address)."""
+    return {"d": 1 if row.deleted_at is not None else None, "x": 1 if row.next_game_id is not None else None}
+
+
+def marks_changed(row: Any, args: Any) -> bool:
+    """Whether the game ``row`` was deleted, restored or followed by a next game since the poll's
+    screen was drawn (its ``d``/``x``, see ``poll_marks``): the screen is drawn again then."""
+    return (row.deleted_at is not None) != (args.get("d") == "1") \
+        or (row.next_game_id is not None) != (args.get("x") == "1")
+
+
 def seen_version(args: Any) -> int | None:
     """The version a poll says its screen shows (``?v=<n>``), else None."""
     return whole_number(args.get("v", ""))

@@ -237,3 +237,15 @@ def test_a_spectator_follows_the_table_to_its_next_game(client):
     assert next_id not in body and finished["id"] not in body
     assert client.get(f"/watch/{sid}/poll?v={version}&n={version}&x=1", headers=HX).status_code == 204
     assert "data-follow-after" in client.get("/static/app.js").get_data(as_text=True)
+
+
+def test_a_spectator_told_of_a_deletion_hears_no_alert_again(client):
+    """The screen a deletion redraws carries no news: the last entry's alert ("Ben gains a
+    privilege") was said once, when it happened (the players' poll behaved so already)."""
+    game = new_game(client, ("Ana", "Ben"))
+    post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 3}})
+    sid = service.spectator_id(game["id"])
+    assert 'data-kind="privilege_given"' in client.get(f"/watch/{sid}/poll?v=0&n=0", headers=HX).get_data(as_text=True)
+    assert client.post(f"/history/{game['id']}/delete").status_code in (302, 303)
+    body = client.get(f"/watch/{sid}/poll?v=1&n=1", headers=HX).get_data(as_text=True)
+    assert "This game was deleted by its table." in body and 'data-kind="privilege_given"' not in body

@@ -38,6 +38,7 @@ VERSION_HEADER = "Tracker-Version"
 def register_template_helpers(app: Flask) -> None:
     """Globals the templates use: the locale, the chip letters."""
     app.jinja_env.globals.update(get_locale=get_locale, letters=screen.LETTERS, chip=screen.chip, chips=screen.chips,
+                                 poll_marks=screen.poll_marks,
                                  pips=screen.pips, card_label=screen.card_label, readonly=False,
                                  mine_seat=pass_context(mine_seat),
                                  tap_again=TAP_AGAIN_NOTICE)  # app.js says it too (alerts' data-tap-again)
@@ -494,8 +495,7 @@ def poll(game_id: str):  # type: ignore[no-untyped-def]
         abort(404)
     # Deleted, restored or followed by the table's next game since this screen was drawn (none
     # of these changes the version): the screen is drawn again.
-    if (row.deleted_at is not None) != (request.args.get("d") == "1") \
-            or (row.next_game_id is not None) != (request.args.get("x") == "1"):
+    if screen.marks_changed(row, request.args):
         return _render_game(service.load_row(row), announce=False)
     if screen.seen_version(request.args) == row.version:
         return "", 204

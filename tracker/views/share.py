@@ -12,10 +12,9 @@ from flask_babel import gettext as _
 from jinja2_fragments.flask import render_block
 from werkzeug.datastructures import MultiDict
 
-from .. import screen, service
-from ..models import utcnow
-from .. import access
+from .. import access, screen, service
 from ..access import limiter, refused
+from ..models import utcnow
 
 bp = Blueprint("share", __name__)
 
@@ -99,8 +98,7 @@ def _watch_context(sid: str) -> dict:
     ctx.update(readonly=True, game_id=None, sid=sid, sheet=None, following=None,
                following_watch=url_for("share.watch", sid=service.spectator_id(following)) if following else None,
                poll_url=url_for("share.watch_poll", sid=sid, v=view.version, n=len(view.events),
-                                d=1 if view.row.deleted_at is not None else None,
-                                x=1 if view.row.next_game_id else None),
+                                **screen.poll_marks(view.row)),
                log_url=url_for("share.watch_log", sid=sid))
     return ctx
 
@@ -132,15 +130,15 @@ def watch_poll(sid: str):  # type: ignore[no-untyped-def]
         abort(404)
     seen = screen.seen_version(request.args)
     head = service.game_head(game_id)
-    # unchanged, still shown as deleted or not and as followed by the table's next game or not
-    # (a deletion, a restore and a next game keep the version)
-    if head is not None and seen == head.version and (head.deleted_at is not None) == (request.args.get("d") == "1") \
-            and (head.next_game_id is not None) == (request.args.get("x") == "1"):
+    # deleted, restored or followed by a next game since (the version stays): drawn again, no news
+    marked = head is not None and screen.marks_changed(head, request.args)
+    if head is not None and not marked and seen == head.version:
         return "", 204
     from .pages import poll_news
 
     ctx = _watch_context(sid)
-    news = poll_news(ctx["view"], seen, request.args.get("n", ""))  # the toast of what was recorded, or the undo
+    # the toast of what was recorded, or the undo
+    news = {"announce": False} if marked else poll_news(ctx["view"], seen, request.args.get("n", ""))
     ctx.update(done=news.get("done", ""), notice=news.get("notice"))
     ctx["alerts"] = screen.alerts(ctx["view"]) if news.get("announce", True) else []
     return render_block(ctx["template"], "game", **ctx)
