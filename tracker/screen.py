@@ -235,6 +235,8 @@ class Preview:
     alerts: list[str] = field(default_factory=list)
     #: Not refused but not complete either: a pick more taps would make legal (said neutrally).
     hint: str = ""
+    #: The refusal's code (``RuleError.code``) when refused.
+    code: str = ""
 
 
 def preview(view: GameView, data: dict[str, Any]) -> Preview:
@@ -243,7 +245,7 @@ def preview(view: GameView, data: dict[str, Any]) -> Preview:
         event = parse_event(data, len(view.state.players))
         after = view.engine.apply(view.state, event)
     except RuleError as err:
-        return Preview(error=error_message(err))
+        return Preview(error=error_message(err), code=err.code)
     return Preview(text=narrate.preview_sentence(event, view.state, after), ok=True)
 
 
@@ -673,7 +675,8 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
             choices.append(("steal", stealable[0], _("Name the token to take from %(other)s.", other=other.name)))
         if choices and not ctx["preview"].ok and preview(view, {**data, **{f: v for f, v, _ask in choices}}).ok:
             ctx["preview"] = Preview(hint=" ".join(ask for _f, _v, ask in choices))
-        if not affordable and not (is_joker and not jokers):  # a joker with no colour to join: the rule's reason
+        # a joker with no colour to join, a card another player holds: the rule's reason
+        if not affordable and not (is_joker and not jokers) and ctx["preview"].code != "card_unavailable":
             # what is missing, kind by kind, before gold (D-7: a gold stands in for any one token)
             short = Tokens(**{k: max(0, owed.get(k) - me.tokens.get(k)) for k in GEM_COLORS + (PEARL,)})
             if me.tokens.gold:

@@ -65,3 +65,16 @@ def test_an_unknown_card_id_is_quoted_as_sent(client):
     gid = new_game(client)["id"]
     code, message, _rule = refusal(post(client, gid, {"type": "reserve", "player": 0, "card": "S1-01"}))
     assert code == "unknown_card" and message == "There is no jewel card S1-01."
+
+
+def test_a_buy_sheet_naming_a_card_another_player_holds_says_whose_it_is(client):
+    """The Buy sheet's address can name any card (a shared link, the back button): a card in the
+    other player's reserve is refused with its holder, not with "cannot pay" (a tester)."""
+    gid = new_game(client)["id"]
+    card = level_one("red")
+    assert post(client, gid, {"type": "reserve", "player": 0, "card": card}).status_code == 200
+    sheet = client.get(f"/games/{gid}/sheet/buy?src=1&card={card}", headers={"HX-Request": "true"})
+    assert sheet.status_code == 200
+    html = sheet.get_data(as_text=True)
+    assert "This card is in Ana&#39;s reserve: a level-1 red card" in html
+    assert "cannot pay" not in html
