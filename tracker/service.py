@@ -570,7 +570,7 @@ def post_event(
         _refuse_deleted(view)
         if expected_version is not None and expected_version != view.version:
             raise VersionConflict(view)
-        event = parse_event(data, len(view.row.setup["players"]))
+        event = parse_event(data, len(view.row.setup["players"]), view.engine.ENTRY_RULES)
         try:
             state = view.engine.apply(view.state, event)
         except RuleError:
@@ -799,7 +799,7 @@ def _replay_log(log: Any) -> tuple[str, dict[str, Any], Any, list[RuleEvent]]:
     parsed = []
     for i, data in enumerate(events, start=1):
         try:
-            ev = parse_event(data, len(setup["players"]))
+            ev = parse_event(data, len(setup["players"]), engine.ENTRY_RULES)
             state = engine.apply(state, ev)
         except RuleError as exc:
             if exc.code in MALFORMED:  # not an entry at all, or an id no catalogue knows: malformed

@@ -813,6 +813,12 @@ def _correct(state: DuelState, ev: Correction) -> DuelState:
     return state
 
 
+#: The rule of each entry type, named by a malformed entry's refusal (``parse_event``); ``""``:
+#: what is not an entry of a Duel turn at all (D-2).
+ENTRY_RULES: dict[str, str] = {"": "D-2", "use_privileges": "D-3.1", "replenish": "D-4", "take_tokens": "D-5",
+                               "reserve": "D-6", "purchase": "D-7", "take_royal": "D-9", "discard": "D-10",
+                               "correction": "D-12"}
+
 HANDLERS: dict[type[Event], Callable[[DuelState, Any], DuelState]] = {
     UsePrivileges: _use_privileges,
     Replenish: _replenish,
@@ -903,7 +909,7 @@ def apply(state: DuelState, event: Event) -> DuelState:
         state = _replace(state, alerts=())
     if isinstance(event, Correction):
         if not 0 <= event.player < SEATS:
-            raise RuleError("bad_event", N_("There is no such player."))
+            raise RuleError("bad_event", N_("There is no such player."), "D-12")
         state = _correct(state, event)
     else:
         if event.player != state.current_player:
@@ -912,7 +918,7 @@ def apply(state: DuelState, event: Event) -> DuelState:
             )
         handler = HANDLERS.get(type(event))
         if handler is None:
-            raise RuleError("bad_event", N_("That entry does not exist in Splendor Duel."))
+            raise RuleError("bad_event", N_("That entry does not exist in Splendor Duel."), "D-2")
         if before is not None:
             if before.kind == "royal" and not isinstance(event, TakeRoyal):
                 raise RuleError("royal_required", N_("Choose the royal card first."), "D-9")

@@ -21,7 +21,8 @@ class RuleError(ValueError):
         code: a stable snake_case word from GAME-LOG.md (``not_your_turn``, ``wrong_payment``…).
         template: an English sentence with ``%(param)s`` placeholders, marked with ``N_``.
         params: the values for the placeholders (player names, counts, card ids).
-        rule: the rule id the entry breaks (``"D-7"``), or ``""`` for shape errors.
+        rule: the rule id the entry breaks (``"D-7"``; a malformed entry: the rule of its type), or
+            ``""`` for what is about the request rather than an entry (its body, version or id).
     """
 
     def __init__(self, code: str, template: str, rule: str = "", **params: Any) -> None:

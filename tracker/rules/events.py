@@ -184,13 +184,25 @@ NEVER_CORRECTED = frozenset(("cards", "card", "royals", "royal", "reserved", "re
                              "prestige", "crowns", "crown", "bonuses", "bonus"))
 
 
-def parse_event(data: Any, seats: int) -> Event:
+def parse_event(data: Any, seats: int, rules: Mapping[str, str] | None = None) -> Event:
     """Build an ``Event`` from its GAME-LOG.md JSON object.
 
     ``seats`` is the number of players (2 in Duel, 2–4 in Splendor); ``player`` must be one of
     them. Unknown extra fields are ignored. Raises ``RuleError("bad_event")`` on a missing,
-    mistyped or out-of-range field or an unknown type or token kind.
+    mistyped or out-of-range field or an unknown type or token kind. ``rules`` (an engine's
+    ``ENTRY_RULES``) names the rule of each entry type, given as the error's ``rule`` (the
+    ``""`` key: what is not an entry of a known type); without it the error names none.
     """
+    try:
+        return _parse_event(data, seats)
+    except RuleError as err:
+        if rules is not None and not err.rule:
+            kind = data.get("type") if isinstance(data, Mapping) else None
+            err.rule = rules.get(kind, rules[""]) if isinstance(kind, str) else rules[""]
+        raise
+
+
+def _parse_event(data: Any, seats: int) -> Event:
     if not isinstance(data, Mapping):
         raise _bad(N_("An entry must be a JSON object."))
     kind = data.get("type")

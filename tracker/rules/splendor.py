@@ -546,6 +546,11 @@ def _pass(state: SplendorState, ev: Pass) -> SplendorState:
     return replace(state, action_done=True)
 
 
+#: The rule of each entry type, named by a malformed entry's refusal (``parse_event``); ``""``:
+#: what is not an entry of a Splendor turn at all (S-2). A correction fixes the supply of S-1.
+ENTRY_RULES: dict[str, str] = {"": "S-2", "take_tokens": "S-2.1", "reserve": "S-2.3", "purchase": "S-2.4",
+                               "discard": "S-3.1", "take_noble": "S-3.2", "correction": "S-1"}
+
 HANDLERS: dict[type[Event], Callable[[SplendorState, Any], SplendorState]] = {
     Pass: _pass,
     TakeTokens: _take_tokens,
@@ -651,7 +656,7 @@ def apply(state: SplendorState, event: Event) -> SplendorState:
     state = replace(state, alerts=())
     if isinstance(event, Correction):
         if not 0 <= event.player < len(state.players):
-            raise RuleError("bad_event", N_("There is no such player."))
+            raise RuleError("bad_event", N_("There is no such player."), "S-1")
         state = _correct(state, event)
     else:
         if not 0 <= event.player < len(state.players) or event.player != state.current_player:
@@ -660,7 +665,7 @@ def apply(state: SplendorState, event: Event) -> SplendorState:
             )
         handler = HANDLERS.get(type(event))
         if handler is None:
-            raise RuleError("bad_event", N_("That entry does not exist in Splendor."))
+            raise RuleError("bad_event", N_("That entry does not exist in Splendor."), "S-2")
         if before is not None:
             required, code, template, rule = REQUIRED[before.kind]
             if not isinstance(event, required):
