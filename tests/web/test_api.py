@@ -567,6 +567,7 @@ HIDDEN = "A name cannot hold invisible or control characters (a zero-width space
     (["\u3164", "Ben"], "Each player needs a name of 1 to 40 characters."),
     (["\u2800\u115f", "Ben"], "Each player needs a name of 1 to 40 characters."),
     (["Bob", "Bob\u200c"], "Each player needs a different name."), (["Bob", "Bob\ufe0f"], "Each player needs a different name."),
+    (["Kim", "Kim\u3164"], "Each player needs a different name."), (["Jo Jo", "Jo\uffa0Jo"], "Each player needs a different name."),
     (["👩‍👩‍👧‍👦" * 10, "Ben"], "Each player needs a name of 1 to 40 characters (an emoji can count as several)."),
     ([" ", "Ben"], "Each player needs a name of 1 to 40 characters."),
     ([7, "Ben"], "A player's name is text."),

@@ -125,3 +125,47 @@ def test_games_stored_at_the_first_migration_replay_after_upgrading(empty_databa
         assert [db.session.get(Game, gid).import_key for gid in OLD_IDS] == [None, OLD_IDS[1]]
         db.session.remove()
         db.engine.dispose()
+
+
+def test_people_whose_names_differ_by_invisible_marks_become_one_after_upgrading(empty_database):
+    """Migration e3a9b5c71d04: "Bob" and "Bob" + a zero-width joiner (pasted from a messenger)
+    were two people; after the upgrade Bob's games are one person's, the other name an alias
+    that still leads to him. "Kim" and "Kim" + a Hangul filler sat at one game: still two."""
+    from sqlalchemy import select
+
+    from tracker import people
+    from tracker.models import GamePlayer, Player
+
+    app = create_app(app_config(empty_database))
+    with app.app_context():
+        upgrade(revision="d81f0c5a9e27")
+        names = {1: ("Bob", "bob"), 2: ("Bob\u200d", "bob\u200d"), 3: ("Kim", "kim"), 4: ("Kim\u3164", "kim\u3164"),
+                 5: ("Ann\ufe0f", "ann\ufe0f"), 6: ("Cy", "cy")}
+        for pid, (name, key) in names.items():
+            db.session.execute(text("INSERT INTO players (id, name, normalized, created) "
+                                    "VALUES (:i, :n, :k, CURRENT_TIMESTAMP)"), {"i": pid, "n": name, "k": key})
+        seats = {"g1": (1, 6), "g2": (2, 6), "g3": (3, 4), "g4": (5, 2)}
+        for gid, pids in seats.items():
+            db.session.execute(text("INSERT INTO games (id, game, setup, version, status, started) "
+                                    "VALUES (:id, 'duel', :setup, 0, 'active', CURRENT_TIMESTAMP)"),
+                               {"id": gid, "setup": json.dumps({"players": [names[p][0] for p in pids],
+                                                                "first_player": 0, "nobles": None})})
+            for seat, pid in enumerate(pids):
+                db.session.execute(text("INSERT INTO game_players (game_id, seat, player_id) VALUES (:g, :s, :p)"),
+                                   {"g": gid, "s": seat, "p": pid})
+        db.session.commit()
+        upgrade()
+        db.session.expire_all()
+        rows = {p.id: p for p in db.session.scalars(select(Player))}
+        assert rows[1].normalized == "bob" and rows[1].merged_into is None
+        assert rows[2].merged_into == 1  # an alias: its old key kept, its seats moved to Bob
+        seated = {(g.game_id, g.seat): g.player_id for g in db.session.scalars(select(GamePlayer))}
+        assert seated[("g2", 0)] == 1 and seated[("g4", 1)] == 1
+        assert rows[3].merged_into is None and rows[4].merged_into is None  # sat at one game: two people
+        assert rows[5].normalized == "ann"  # alone: its key recomputed
+        # typed names now find their person, however the marks were pasted
+        assert people.player_for("BOB\u200c").id == 1 and people.player_for("ann").id == 5
+        assert people.player_for("Kim").id == 3
+        db.session.remove()
+        db.engine.dispose()
+

@@ -63,7 +63,7 @@ _LINE_BREAKS = frozenset("\n\r\x0b\x0c\x85\u2028\u2029")
 #: Letters that draw nothing (Hangul fillers, the blank Braille pattern): not a visible name.
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 #: Marks that join or vary what is drawn without changing the name a person reads ("Bob" and
-#: "Bob" + zero-width non-joiner read the same: two seats at setup). Stored people keep ``person_key``.
+#: "Bob" + zero-width non-joiner read the same: one person, ``person_key``).
 _INVISIBLE_MARKS = dict.fromkeys([0x200C, 0x200D, 0x034F, *range(0xFE00, 0xFE10)])
 
 
@@ -73,10 +73,17 @@ def is_visible(text: str) -> bool:
     return any(unicodedata.category(ch)[0] in "LNPS" and ch not in _BLANK_LETTERS for ch in text)
 
 
+#: ``person_key``'s table: invisible marks dropped, blank letters read as spaces.
+_KEY_TABLE = {**_INVISIBLE_MARKS, **dict.fromkeys(map(ord, _BLANK_LETTERS), " ")}
+
+
 def person_key(name: str) -> str:
     """The form a typed name is matched to a person on: NFKC (width, compatibility forms),
-    case-folded, inner spaces collapsed ("Ｋim" and "kim", "Jo  Jo" and "jo jo" are one)."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+    without invisible marks (a zero-width joiner, a variation selector), blank letters (a Hangul
+    filler) read as spaces, case-folded, inner spaces collapsed ("Ｋim" and "kim", "Jo  Jo" and
+    "jo jo", "Bob" and "Bob" + a zero-width joiner are one). Stored keys follow it (migration
+    e3a9b5c71d04)."""
+    return " ".join(unicodedata.normalize("NFKC", name).translate(_KEY_TABLE).casefold().split())
 
 
 def player_names(players: Any, seats: Sequence[int], rule: str) -> list[str]:
@@ -96,6 +103,6 @@ def player_names(players: Any, seats: Sequence[int], rule: str) -> list[str]:
         if refusal is not None:
             raise RuleError("bad_setup", refusal, rule, max=MAX_NAME)
         names.append(unicodedata.normalize("NFC", name.strip()))  # "é" typed either way is one name
-    if len({person_key(n.translate(_INVISIBLE_MARKS)) for n in names}) != len(names):  # one person however typed
+    if len({person_key(n) for n in names}) != len(names):  # one person however typed
         raise RuleError("bad_setup", N_("Each player needs a different name."), rule)
     return names

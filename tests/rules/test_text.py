@@ -1,0 +1,32 @@
+"""``person_key``: how a typed name is matched to a person (no Flask)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tracker.rules.text import person_key
+
+
+@pytest.mark.parametrize(("one", "other"), [
+    ("Kim", "ｋｉｍ"),              # width
+    ("Jo  Jo", "jo jo"),           # spacing
+    ("Bob", "Bob\u200d"),          # a zero-width joiner pasted from a messenger
+    ("Bob", "B\u200cob"),          # a zero-width non-joiner
+    ("Ann", "Ann\ufe0f"),          # a variation selector
+    ("Kim", "Kim\u3164"),          # a Hangul filler read as a space (NFKC makes it U+1160)
+    ("Jo Jo", "Jo\uffa0Jo"),       # a halfwidth Hangul filler between two words
+    ("Jo Jo", "Jo\u2800Jo"),       # the blank Braille pattern
+    ("Zoë", "Zoe\u0308"),          # composed or not
+])
+def test_names_that_read_the_same_are_one_person(one, other):
+    assert person_key(one) == person_key(other)
+
+
+@pytest.mark.parametrize(("one", "other"), [("Jo Jo", "JoJo"), ("김민", "김 민"), ("Ana", "Anna")])
+def test_names_that_read_differently_are_two(one, other):
+    assert person_key(one) != person_key(other)
+
+
+def test_a_key_is_its_own_key():
+    for name in ("Bob\u200d", "Kim\u3164", "Ｋim  LEE", "👩\u200d👩\u200d👧"):
+        assert person_key(person_key(name)) == person_key(name)
