@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from driver import Table
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -225,3 +226,42 @@ def test_at_very_large_text_the_action_tabs_take_two_rows_and_nothing_overlaps(b
         assert all(apart(a, b) for i, a in enumerate(found) for b in found[i + 1:]), selector
     assert len({round(b["y"]) for b in boxes("nav.actions > .action")}) == 2  # two rows of tabs
     page.close()
+
+
+@pytest.mark.parametrize("game", ["duel", "splendor"])
+def test_after_an_entry_on_a_small_phone_the_take_sheet_is_on_screen_with_whose_turn(browser, live_server: str, game: str):
+    """360x640 (a Korean tester): after each save the screen jumped to its top, the whole screen
+    panels, and the next player tapped the tab already chosen (or scrolled) to reach the chips
+    every turn. Now the page scrolls just enough to show the take sheet's save above the action
+    tabs, never past whose turn it is (Duel's turn line, the acting Splendor player's panel)."""
+    import json
+    from pathlib import Path
+
+    context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True)
+    page = context.new_page()
+    if game == "duel":
+        log = json.loads((Path(__file__).parents[1] / "fixtures" / "duel-1102.json").read_text())
+        upto = 50
+    else:
+        log = json.loads((Path(__file__).parents[1] / "fixtures" / "splendor-153.json").read_text())
+        upto = 30
+    body = {k: log[k] for k in ("players", "first_player", "nobles") if k in log}
+    body.update({"format": "splendor-tracker/1", "game": game, "events": log["events"][:upto], "result": None})
+    gid = page.request.post(live_server + "/api/games/import", data=body).json()["id"]
+    page.goto(f"{live_server}/settings?lang=ko&next=/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    table = Table(page)
+    for event in log["events"][upto:upto + 4]:
+        if page.locator("#sheet .prompt").count():
+            break
+        table.enter(event)
+        if page.locator("#sheet .prompt").count():
+            break
+        keep = "#game.splendor .panel.is-current" if game == "splendor" else "#turnbar"
+        page.wait_for_function(
+            "() => { const save = document.querySelector('#sheet .sheet-body').getBoundingClientRect();"
+            " const bar = document.querySelector('nav.actions').getBoundingClientRect();"
+            f" const keep = document.querySelector('{keep}').getBoundingClientRect();"
+            " return keep.top >= 7 && (save.bottom <= bar.top || keep.top < 9); }")
+        assert page.evaluate("scrollY") > 0, event  # the sheet was below the fold at the top
+    context.close()

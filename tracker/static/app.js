@@ -283,7 +283,11 @@
     lost(evt);
   });
   // After this phone's own entry, undo or correction, show the new screen from its top (both
-  // panels, whose turn): a tall sheet (buy, reserve) had scrolled the page down. A prompt the
+  // panels, whose turn): a tall sheet (buy, reserve) had scrolled the page down. On a small
+  // phone (360×640, a 3- or 4-player Splendor) the sheet then lay below the fold and the next
+  // player scrolled or tapped its tab again on every turn: the page scrolls just enough to show
+  // the sheet (its chips and save) above the action tabs, never past whose turn it is (Duel's
+  // turn line, Splendor's acting player's panel). A prompt the
   // rules raised (royal card, discard, noble) is brought into view instead, as it must be answered
   // (centred: clear of the toasts and the tabs at the bottom of the screen). The other phone's
   // entry (a poll) does the same when it raises a prompt or answers the one shown, and a prompt
@@ -296,6 +300,17 @@
     if (prompt) { prompt.scrollIntoView({ block: prompt.offsetHeight > window.innerHeight * 0.8 ? "start" : "center" }); }
     return !!prompt;
   }
+  function showTurn() {
+    window.scrollTo(0, 0);
+    var body = document.querySelector("#sheet .sheet-body");
+    var keep = document.querySelector("#game.splendor .panel.is-current") || document.getElementById("turnbar");
+    if (!body || !keep) { return; }
+    var bar = document.querySelector("nav.actions");
+    var floor = window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0) - 8;
+    var below = body.getBoundingClientRect().bottom - floor;
+    var room = keep.getBoundingClientRect().top - 8;
+    if (below > 0 && room > 0) { window.scrollBy(0, Math.min(below, room)); }
+  }
   document.body.addEventListener("htmx:beforeSwap", function (evt) {
     if (evt.detail.target && evt.detail.target.id === "game") { promptBefore = !!document.querySelector("#sheet .prompt"); }
   });
@@ -304,7 +319,7 @@
     if (!cfg || !evt.detail.target || evt.detail.target.id !== "game") { return; }
     var own = cfg.verb === "post";
     if (own || !promptBefore) {
-      if (!showPrompt() && own) { window.scrollTo(0, 0); }
+      if (!showPrompt() && own) { showTurn(); }
     } else if (!document.querySelector("#sheet .prompt")) {
       window.scrollTo(0, 0);  // the other phone answered the prompt this one showed
     }
@@ -755,8 +770,11 @@
   }
   // The step taken back keeps the screen as the app placed it, not where the browser left that
   // step: a prompt in view (one raised by the other phone jumped back to the top), the top after
-  // this phone's saved entry, else where it is.
+  // this phone's saved entry (as far down as its sheet needs: showTurn), else where it is.
+  // The browser's own restoring (the scroll the step had when its sheet was opened, applied
+  // after popstate, later than this) is turned off on a game screen, which places itself.
   var keepScroll = null;
+  if (document.getElementById("game") && "scrollRestoration" in history) { history.scrollRestoration = "manual"; }
   function stepBack(top) {
     skipPop = true;
     keepScroll = top ? "top" : [window.scrollX, window.scrollY];
@@ -767,7 +785,7 @@
     if (!at) { return; }
     function put() {
       if (showPrompt()) { return; }
-      if (at === "top") { window.scrollTo(0, 0); } else { window.scrollTo(at[0], at[1]); }
+      if (at === "top") { showTurn(); } else { window.scrollTo(at[0], at[1]); }
     }
     put();
     requestAnimationFrame(function () {
