@@ -97,3 +97,17 @@ def test_a_phones_first_look_at_the_history_is_in_its_own_time_zone(browser, liv
     expect(page.locator(".night-head .day").first).to_have_text("Monday, November 9, 2026")
     expect(page.locator(".game-row time").first).to_have_text("8:30\u202fAM")
     context.close()
+
+
+def test_a_phones_first_look_at_the_home_page_is_in_its_own_time_zone(browser, live_server: str):
+    """A Korean tester's first visit: the home page's games said 오전 5:17 for a game begun at
+    오후 2:17 in Seoul (the server's UTC) until a second page load."""
+    log = json.loads((FIXTURES / "duel-1012.json").read_text())
+    log = {k: v for k, v in log.items() if k not in ("expected", "checkpoints", "source")}
+    log["started"] = "2026-11-08T05:17:00Z"
+    context = browser.new_context(viewport={"width": 390, "height": 844}, timezone_id="Asia/Seoul", locale="ko-KR")
+    page = context.new_page()
+    assert page.request.post(live_server + "/api/games/import", data=log).status == 201
+    page.goto(live_server + "/")
+    expect(page.locator(".resume time.when").first).to_contain_text("오후 2:17")
+    context.close()
