@@ -94,6 +94,25 @@ def test_every_sheet_and_the_action_tabs_fit_a_small_phone(browser, live_server:
     context.close()
 
 
+def test_who_starts_offers_a_splendor_seat_only_once_its_name_is_typed(page: Page, live_server: str):
+    """Three names typed for classic Splendor offered a "Fourth player" to start (a Korean tester)."""
+    page.goto(live_server + "/")
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.locator('input[name="game"][value="splendor"]').check()
+    third = page.locator('input[name="first"][value="2"]')
+    fourth = page.locator('input[name="first"][value="3"]')
+    expect(third).to_be_hidden()
+    expect(fourth).to_be_hidden()
+    for i, name in enumerate(("Jimin", "Seojun", "Haeun")):
+        page.fill(f"#player{i}", name)
+    expect(third).to_be_visible()
+    expect(fourth).to_be_hidden()
+    third.check()
+    page.fill("#player2", "")  # the chosen starter's name taken away: the first player starts, visibly
+    expect(third).to_be_hidden()
+    expect(page.locator('input[name="first"][value="0"]')).to_be_checked()
+
+
 def test_who_starts_names_the_seats_as_typed_and_toasts_take_no_tap(page: Page, live_server: str):
     page.goto(live_server + "/")
     page.wait_for_function("() => window.htmx !== undefined")

@@ -562,11 +562,28 @@
     if (refusal && refusal.firstChild) { refusal.replaceChildren(); }
   });
 
-  // New game form: "Who starts?" names each seat as typed above it.
+  // New game form: "Who starts?" names each seat as typed above it, and offers a Splendor third
+  // or fourth seat only once its name is typed (three names offered a "Fourth player").
+  function seatsOffered() {
+    for (var i = 2; i < 4; i++) {
+      var name = document.getElementById("player" + i);
+      var label = document.querySelector('[data-name-of="' + i + '"]');
+      var choice = label && label.closest("label");
+      if (!name || !choice) { continue; }
+      choice.hidden = !name.value.trim();
+      var radio = choice.querySelector("input");
+      if (choice.hidden && radio && radio.checked) {
+        var first = radio.form.querySelector("input[name=first][value='0']");
+        if (first) { first.checked = true; }
+      }
+    }
+  }
+  seatsOffered();
   document.addEventListener("input", function (evt) {
     var seat = /^player(\d)$/.exec(evt.target.id || "");
     var label = seat && document.querySelector('[data-name-of="' + seat[1] + '"]');
     if (label) { label.textContent = evt.target.value.trim() || label.getAttribute("data-place"); }
+    if (seat) { seatsOffered(); }
   });
 
   // New game form: going back to Duel with a third or fourth starter chosen (hidden in Duel)
