@@ -161,7 +161,8 @@ def describe(event: Event, before: Any, after: Any, *, consequences: bool = True
             text = _("%(name)s bought %(card)s", name=who, card=card_summary(event.card))
         if event.wild_color:
             text += " " + _("joined to %(color)s", color=TOKEN_NAMES[event.wild_color])
-        text += " " + _("paying %(tokens)s", tokens=token_list(event.payment))
+        text += " " + (_("paying %(tokens)s", tokens=token_list(event.payment)) if event.payment.total
+                       else _("for free"))
         other = before.players[1 - event.player].name if len(before.players) == 2 else ""
         card = _card(event.card)
         if event.steal:

@@ -6,7 +6,7 @@ import json
 import re
 
 import pytest
-from helpers import fixture_log, load_fixture, new_game, post
+from helpers import fixture_log, import_log, load_fixture, new_game, post
 
 HX = {"HX-Request": "true"}
 
@@ -687,3 +687,26 @@ def test_the_gold_swap_links_are_named_in_words(client):
     assert post(client, game["id"], fix).status_code == 200
     sheet = client.get(f"/games/{game['id']}/sheet/buy?src=1&card=D1-04", headers=HX).get_data(as_text=True)
     assert 'data-gold-for="blue"' in sheet and 'aria-label="pay a gold in place of blue"' in sheet
+    assert '★ for U</a>' in sheet
+    # Korean: "파 대신 금" (a pay of gold for blue; "금 → 파" read as turning gold into blue)
+    import flask_babel
+    flask_babel.refresh()
+    sheet = client.get(f"/games/{game['id']}/sheet/buy?src=1&card=D1-04",
+                       headers={**HX, "Accept-Language": "ko"}).get_data(as_text=True)
+    assert '파 대신 금</a>' in sheet and "골드(금)로 대신 낸 토큰:" not in sheet
+
+
+def test_a_card_bought_with_bonuses_alone_reads_for_free_in_the_log(client):
+    """A card the bonuses pay whole: "… for free" ("· 무료", as the Buy sheet says), not
+    "paying nothing" ("지불: 없음", a Korean tester: two words for one thing on one screen)."""
+    import flask_babel
+
+    log = fixture_log("duel-1012.json")
+    log["events"] = log["events"][:51]
+    log["result"] = None
+    game = import_log(client, log)
+    page = client.get(f"/games/{game['id']}/log").get_data(as_text=True)
+    assert re.search(r"bought a level-\d [^<]*for free", page) and "paying nothing" not in page
+    flask_babel.refresh()
+    page = client.get(f"/games/{game['id']}/log", headers={"Accept-Language": "ko"}).get_data(as_text=True)
+    assert "· 무료" in page and "지불: 없음" not in page
