@@ -216,8 +216,10 @@ def marks_changed(row: Any, args: Any) -> bool:
 
 
 def seen_version(args: Any) -> int | None:
-    """The version a poll says its screen shows (``?v=<n>``), else None."""
-    return whole_number(args.get("v", ""))
+    """The version a poll or a tap says its screen shows (``?v=<n>``; the last one when a link
+    drawn with its own is sent with app.js's too), else None."""
+    said = args.getlist("v") if hasattr(args, "getlist") else [args.get("v", "")]
+    return whole_number(said[-1] if said else "")
 
 
 def new_entry_id() -> str:

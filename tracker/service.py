@@ -92,8 +92,13 @@ class GameView:
 
 
 def new_id() -> str:
-    """A random URL-safe game id of 192 bits (32 characters)."""
-    return secrets.token_urlsafe(24)
+    """A random URL-safe game id of about 192 bits (32 characters) that starts with a letter or
+    digit: an id starting with ``-`` reads as an option on a command line and as a formula in a
+    spreadsheet (the CSV export quotes it, one id in 32)."""
+    while True:
+        game_id = secrets.token_urlsafe(24)
+        if game_id[0].isalnum():
+            return game_id
 
 
 def _engine(kind: Any) -> Any:

@@ -30,7 +30,8 @@ import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
+from urllib.parse import quote as url_quote
 
 import brotli
 from flask import Flask, Response, abort, current_app, has_request_context, request
@@ -98,15 +99,34 @@ class TemplateUrls:
     Only what always builds the same address is kept: an absolute endpoint (not ``.name``)
     without ``_external``, ``_scheme``, ``_anchor`` or ``_method`` and with hashable values;
     anything else is built each time. At most ``SIZE`` addresses are kept (then forgotten all
-    at once). Raises what ``url_for`` raises (``BuildError``)."""
+    at once). A value that belongs to the request being drawn (``per_request``) is added to the
+    kept address each time. Raises what ``url_for`` raises (``BuildError``)."""
 
     SIZE = 20_000
 
     def __init__(self, app: Flask) -> None:
         self.app = app
         self._built: dict[Any, str] = {}
+        self._per_request: dict[str, tuple[str, Callable[[], Any]]] = {}
+
+    def per_request(self, endpoint: str, name: str, value: Callable[[], Any]) -> None:
+        """Every address of ``endpoint`` a template draws gets the query value ``name`` that
+        ``value()`` gives while drawing (None: not added), unless the template names it."""
+        self._per_request[endpoint] = (name, value)
 
     def __call__(self, endpoint: str, **values: Any) -> str:
+        return self._with_request_value(endpoint, values, self._address(endpoint, values))
+
+    def _with_request_value(self, endpoint: str, values: dict[str, Any], url: str) -> str:
+        added = self._per_request.get(endpoint)
+        if added is None or added[0] in values:
+            return url
+        value = added[1]()
+        if value is None:
+            return url
+        return f"{url}{'&' if '?' in url else '?'}{url_quote(added[0])}={url_quote(str(value))}"
+
+    def _address(self, endpoint: str, values: dict[str, Any]) -> str:
         if endpoint.startswith(".") or any(k.startswith("_") for k in values) or not has_request_context():
             return self.app.url_for(endpoint, **values)
         # (each value's type in the key: True and 1 are equal as keys but not in an address)

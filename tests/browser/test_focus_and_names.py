@@ -190,5 +190,5 @@ def test_a_prompt_raised_by_the_other_phone_stays_in_view_over_an_open_sheet(bro
     page.wait_for_function("() => !location.search.includes('sheet=buy')")  # the dead step taken back
     page.wait_for_timeout(300)
     box = page.locator("#sheet .prompt h3").bounding_box()
-    assert page.evaluate("() => window.scrollY") > 0 and 0 <= box["y"] < 844, box
+    assert page.evaluate("() => window.scrollY") > 0 and -1 <= box["y"] < 844, box  # (a subpixel above 0 when aligned to the top)
     context.close()

@@ -272,8 +272,31 @@ def test_a_tap_on_a_screen_the_other_phone_has_moved_on_brings_the_new_screen(cl
     assert 'data-sheet="take"' in body and "Ben took" not in body  # the default sheet, nothing picked
     current = client.get(f"/games/{game['id']}/sheet/take?t=blue&v=1&n=1", headers={"HX-Request": "true"})
     assert "HX-Retarget" not in current.headers and "Ben took 1 blue" in current.get_data(as_text=True)
-    plain = client.get(f"/games/{game['id']}/sheet/take?t=blue&v=0")  # no htmx: the page, as before
-    assert plain.status_code == 200 and "HX-Retarget" not in plain.headers
+    # no htmx (Back to a sheet's page after a save): the game as it is, never the old pick
+    plain = client.get(f"/games/{game['id']}/sheet/take?t=blue&v=0")
+    assert plain.status_code == 303 and plain.headers["Location"].endswith(f"/games/{game['id']}")
+    assert client.get(f"/games/{game['id']}/sheet/take?t=blue&v=1").status_code == 200
+
+
+def test_without_javascript_back_after_a_save_never_offers_the_saved_pick_again(client):
+    """A tester with JavaScript off: tap W, U, G (links to …/sheet/take?t=…), Take 3, Back: the
+    sheet came back for the new position with the same three tokens and a live save, and saving
+    it gave the next player the same take. Every sheet link says its version: Back leads to the
+    game as it is."""
+    game = new_game(client)
+    gid = game["id"]
+    page = client.get(f"/games/{gid}/sheet/take?t=white&v=0").get_data(as_text=True)
+    links = re.findall(r'href="(/games/[^"]+/sheet/[^"]+)"', page)
+    assert links and all(re.search(r"[?&]v=0(&|$)", link.replace("&amp;", "&")) for link in links), links
+    picked = f"/games/{gid}/sheet/take?t=white&t=blue&t=green&v=0"
+    form = client.get(picked).get_data(as_text=True)
+    assert 'value="0"' in form  # the save's expected_version
+    assert post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"white": 1, "blue": 1, "green": 1}}).status_code == 200
+    back = client.get(picked)  # Back: the browser asks the sheet's address again
+    assert back.status_code == 303 and back.headers["Location"].endswith(f"/games/{gid}")
+    screen = client.get(f"/games/{gid}").get_data(as_text=True)
+    assert "Ben&#39;s turn" in screen or "Ben's turn" in screen
+    assert client.get(f"/api/games/{gid}").get_json()["players"][1]["tokens"]["white"] == 0
 
 
 def test_no_player_is_warned_of_starting_the_final_round_once_it_is_on(client):

@@ -32,4 +32,22 @@ def test_the_screen_uses_them(client, app):
     resp = client.post("/games", data={"game": "duel", "player0": "Ana", "player1": "Ben", "first": "0"})
     page = client.get(resp.headers["Location"]).get_data(as_text=True)
     game_id = resp.headers["Location"].rsplit("/", 1)[-1]
-    assert f'hx-get="/games/{game_id}/sheet/buy"' in page
+    assert f'hx-get="/games/{game_id}/sheet/buy?v=0"' in page  # the version drawn: per request
+
+
+def test_a_value_per_request_is_added_to_the_kept_address(app):
+    """The kept address never carries one request's value into the next (the sheet links' ``v``)."""
+    from flask import g
+
+    urls = TemplateUrls(app)
+    urls.per_request("pages.sheet", "v", lambda: g.get("sheet_version"))
+    with app.test_request_context("/"):
+        assert urls("pages.sheet", game_id="a" * 22, name="take") == f"/games/{'a' * 22}/sheet/take"
+        g.sheet_version = 3
+        assert urls("pages.sheet", game_id="a" * 22, name="take") == f"/games/{'a' * 22}/sheet/take?v=3"
+        assert urls("pages.sheet", game_id="a" * 22, name="buy", src=2) == f"/games/{'a' * 22}/sheet/buy?src=2&v=3"
+        assert urls("pages.sheet", game_id="a" * 22, name="take", v=1).endswith("/take?v=1")  # named: kept
+    with app.test_request_context("/"):
+        g.sheet_version = 4
+        assert urls("pages.sheet", game_id="a" * 22, name="buy", src=2) == f"/games/{'a' * 22}/sheet/buy?src=2&v=4"
+        assert urls("pages.game", game_id="a" * 22) == f"/games/{'a' * 22}"

@@ -13,7 +13,7 @@ import secrets
 from typing import Any
 from urllib.parse import quote, unquote, urlencode, urlsplit
 
-from flask import Blueprint, Flask, abort, flash, get_flashed_messages, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, abort, flash, g, get_flashed_messages, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from htmx_flask import make_response
@@ -30,6 +30,15 @@ from ..rules.text import name_refusal, person_key
 from ..rules.tokens import TOKEN_KINDS
 
 bp = Blueprint("pages", __name__)
+
+
+@bp.record_once
+def _sheet_version(state: Any) -> None:
+    """Every sheet link a game screen draws says the version it was drawn at (``v``), as app.js
+    adds it to a tap: a page without JavaScript opened again by Back after a save (the tokens of
+    the move just saved in its address) leads to the game as it is, never to the same pick
+    offered to the next player with a save button (a tester recorded a take twice so)."""
+    state.app.jinja_env.globals["url_for"].per_request("pages.sheet", "v", lambda: g.get("sheet_version"))
 #: The version a game screen response shows (also in its ``data-version``), for clients that
 #: follow a game without reading the HTML (e.g. bench/load.lua).
 VERSION_HEADER = "Tracker-Version"
@@ -56,6 +65,7 @@ def _view(game_id: str) -> service.GameView:
 
 
 def _game_context(view: service.GameView, sheet: str | None = None, args: Any = None, **extra: Any) -> dict[str, Any]:
+    g.sheet_version = view.version  # the sheet links' ``v`` (``_sheet_version``)
     ctx = screen.game_context(view)
     name = screen.sheet_for(view, sheet)
     args = args if args is not None else request.args
@@ -233,6 +243,8 @@ def sheet(game_id: str, name: str):  # type: ignore[no-untyped-def]
         resp.headers["HX-Retarget"] = "#game"
         resp.headers["HX-Reswap"] = "outerHTML"
         return resp
+    if not _is_htmx() and seen is not None and seen != view.version:
+        return redirect(url_for("pages.game", game_id=game_id), 303)  # Back to a sheet of a move since saved
     ctx = _game_context(view, name)
     if _is_htmx():
         resp = make_response(render_template("partials/entry.html", **ctx))
@@ -262,7 +274,9 @@ def sheet_address(game_id: str, name: str, args: Any) -> str:
     reload, or a phone woken from sleep, opens the same sheet in the same state. It keeps the
     version the sheet was drawn at (``v``): at any other version the page leads to the game's
     own address, the game as it is (see ``game``)."""
-    query = [(key, value) for key, value in args.items(multi=True) if key not in ("n", "sheet")]
+    query = [(key, value) for key, value in args.items(multi=True) if key not in ("n", "sheet", "v")]
+    if screen.seen_version(args) is not None:  # once (a link's own and app.js's, the same version)
+        query.append(("v", str(screen.seen_version(args))))
     if name != "take":
         query.insert(0, ("sheet", name))
     address = url_for("pages.game", game_id=game_id)
