@@ -11,7 +11,7 @@ import random
 import re
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta, timezone
 from typing import Any, Callable, Mapping, Sequence
 
@@ -72,6 +72,9 @@ class GameView:
     events: tuple[RuleEvent, ...]
     state: Any
     after_undo: bool = False
+    #: ``post_event`` with an ``entry_id`` already stored (nothing stored now): where that entry
+    #: is: ``"last"`` (the last entry), ``"earlier"`` (others came after it) or ``"undone"``.
+    repeat: str = ""
 
     @property
     def version(self) -> int:
@@ -544,6 +547,18 @@ def _entry_seen(game_id: str, entry_id: str | None) -> bool:
     return db.session.scalar(select(Event.id).where(Event.game_id == game_id, Event.entry_id == entry_id)) is not None
 
 
+def _repeated(view: GameView, entry_id: str | None) -> GameView:
+    """``view`` saying where the stored entry of ``entry_id`` is (``GameView.repeat``)."""
+    row = db.session.execute(select(Event.seq, Event.undone).where(Event.game_id == view.row.id,
+                                                                   Event.entry_id == entry_id)).first()
+    if row is None:
+        return view
+    if row.undone:
+        return replace(view, repeat="undone")
+    last = db.session.scalar(select(func.max(Event.seq)).where(Event.game_id == view.row.id, Event.undone.is_(False)))
+    return replace(view, repeat="last" if row.seq == last else "earlier")
+
+
 #: The most entries a game keeps (a whole Duel is about 90, a 4-player Splendor about 200): a
 #: game or a log beyond it is refused, never stored (a 100,000-entry log slowed every export).
 MAX_ENTRIES = 2000
@@ -554,7 +569,8 @@ def post_event(
 ) -> GameView:
     """Apply one event and store it; returns the new game view.
 
-    A repeated ``entry_id`` stores nothing and returns the current game. Raises
+    A repeated ``entry_id`` stores nothing and returns the current game, saying where that
+    entry is (``GameView.repeat``). Raises
     ``GameNotFound``, ``VersionConflict`` (stale ``expected_version``) or ``RuleError``
     (nothing stored; ``game_deleted`` for a deleted game).
 
@@ -571,7 +587,7 @@ def post_event(
         _pause(attempt)
         view = load(game_id)
         if _entry_seen(game_id, entry_id):
-            return view
+            return _repeated(view, entry_id)
         _refuse_deleted(view)
         if expected_version is not None and expected_version != view.version:
             raise VersionConflict(view)
@@ -589,7 +605,7 @@ def post_event(
         if stored is not None:
             return stored
         if _entry_seen(game_id, entry_id):
-            return load(game_id)
+            return _repeated(load(game_id), entry_id)
         if expected_version is not None:
             raise _conflict(game_id)
     raise _conflict(game_id)

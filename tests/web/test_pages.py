@@ -710,3 +710,34 @@ def test_a_card_bought_with_bonuses_alone_reads_for_free_in_the_log(client):
     flask_babel.refresh()
     page = client.get(f"/games/{game['id']}/log", headers={"Accept-Language": "ko"}).get_data(as_text=True)
     assert "· 무료" in page and "지불: 없음" not in page
+
+
+def test_a_save_sent_again_after_its_entry_was_undone_or_followed_says_so(client):
+    """A tester re-sent Vic's saved take (as app.js does after a lost answer) once it was undone:
+    200 and the toast "✓ Uma took 1 blue, 1 green, 1 red.", another player's move, with nothing
+    said of Vic's. Now: said that it was recorded then undone, nothing recorded, no ✓."""
+    gid = new_game(client, ("Uma", "Vic"))["id"]
+    uma = {"type": "take_tokens", "player": 0, "tokens": {"blue": 1, "green": 1, "red": 1}}
+    vic = {"type": "take_tokens", "player": 1, "tokens": {"white": 1}}
+    assert form_post(client, gid, uma, 0, entry_id="u1").status_code == 200
+    assert form_post(client, gid, vic, 1, entry_id="v1").status_code == 200
+    again = form_post(client, gid, vic, 1, entry_id="v1")  # the answer was lost: sent again, still last
+    assert again.status_code == 200 and "✓ Vic took 1 white." in again.get_data(as_text=True)
+    assert client.post(f"/games/{gid}/undo", data={"expected_version": "2"}, headers=HX).status_code == 200
+    again = form_post(client, gid, vic, 1, entry_id="v1")
+    body = again.get_data(as_text=True)
+    assert again.status_code == 200 and "This entry was already recorded, then undone: nothing was recorded now." in body
+    assert "✓ Uma took" not in body and "tracker:alerts" not in again.headers.get("HX-Trigger", "")
+    state = client.get(f"/api/games/{gid}").get_json()
+    assert state["version"] == 3 and state["players"][1]["tokens"]["white"] == 0
+    # an entry others followed: said as such, not the last one's toast
+    assert form_post(client, gid, vic, 3, entry_id="v2").status_code == 200
+    assert form_post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"black": 1}}, 4, entry_id="u2").status_code == 200
+    body = form_post(client, gid, vic, 3, entry_id="v2").get_data(as_text=True)
+    assert "This entry was already recorded: nothing was recorded again." in body and "✓ Uma took" not in body
+    # without JavaScript: the game page says it once
+    resp = form_post(client, gid, vic, 1, htmx=False, entry_id="v1")
+    assert resp.status_code == 303 and "done=" not in resp.headers["Location"]
+    page = client.get(resp.headers["Location"]).get_data(as_text=True)
+    assert "This entry was already recorded, then undone" in page and "✓" not in page.split('id="alerts"')[1][:400]
+    assert client.get(f"/api/games/{gid}").get_json()["version"] == 5

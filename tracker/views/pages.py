@@ -402,6 +402,15 @@ def _write(game_id: str, action: Any, notice: Any = None):  # type: ignore[no-un
         return _render_game(exc.view, 409, announce=False, notice=_conflict_notice(exc.view, notice is not None))
     except RuleError as err:
         return _rule_error(game_id, err)
+    if view.repeat in ("earlier", "undone"):
+        # the same save sent again (a lost answer, Back and save): its entry is not the last one
+        # now, so the last one's toast would name another move (a tester saw "✓ Uma took…")
+        said = (_("This entry was already recorded, then undone: nothing was recorded now.") if view.repeat == "undone"
+                else _("This entry was already recorded: nothing was recorded again."))
+        if not _is_htmx():
+            flash(said, "notice")
+            return redirect(url_for("pages.game", game_id=game_id), code=303)
+        return _render_game(view, announce=False, notice=said)
     if not _is_htmx():  # the page it leads to says what happened, as the htmx answer does
         told = {"undone": view.version} if notice is not None else {"done": view.version}
         return redirect(url_for("pages.game", game_id=game_id, **told), code=303)
