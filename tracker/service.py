@@ -11,6 +11,7 @@ import random
 import re
 import secrets
 import time
+import unicodedata
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta, timezone
 from typing import Any, Callable, Mapping, Sequence
@@ -1229,10 +1230,11 @@ def join_code(game_id: str) -> JoinCode:
 
 
 def resolve_code(code: Any) -> str | None:
-    """The game a typed join code opens, or None (unknown or expired). Case and spaces ignored."""
+    """The game a typed join code opens, or None (unknown or expired). Case, width (a Korean
+    keyboard's full-width letters), spaces, dashes and dots ignored ("25G-3XW", "9 T N 8 N X")."""
     if not isinstance(code, str):
         return None
-    code = "".join(code.split()).upper()
+    code = "".join(ch for ch in unicodedata.normalize("NFKC", code) if ch.isascii() and ch.isalnum()).upper()
     if len(code) != CODE_LENGTH:
         return None
     row = db.session.get(JoinCode, code)

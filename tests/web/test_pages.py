@@ -741,3 +741,25 @@ def test_a_save_sent_again_after_its_entry_was_undone_or_followed_says_so(client
     page = client.get(resp.headers["Location"]).get_data(as_text=True)
     assert "This entry was already recorded, then undone" in page and "✓" not in page.split('id="alerts"')[1][:400]
     assert client.get(f"/api/games/{gid}").get_json()["version"] == 5
+
+
+def test_a_write_address_opened_as_a_page_leads_to_the_game(client):
+    """Without JavaScript a refused save leaves the browser on …/events; reopening the tab was a
+    405 "cannot be opened that way" (a tester)."""
+    gid = new_game(client)["id"]
+    for path in ("events", "undo"):
+        resp = client.get(f"/games/{gid}/{path}")
+        assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{gid}", path
+    assert client.get("/games/no-such-game-0000000000000/events").status_code == 404
+
+
+def test_a_finished_game_opens_no_sheet(client):
+    """A sheet's address on a game over offered "Take 3" (refused only at the save)."""
+    game = import_log(client, fixture_log("duel-1102.json"))
+    gid = game["id"]
+    resp = client.get(f"/games/{gid}/sheet/take?t=red&t=blue&t=green", headers=HX)
+    body = resp.get_data(as_text=True)
+    assert resp.status_code == 200 and resp.headers["HX-Retarget"] == "#game"
+    assert 'data-type="take_tokens"' not in body and 'id="show-result"' in body
+    plain = client.get(f"/games/{gid}/sheet/take?t=red")
+    assert plain.status_code == 303 and plain.headers["Location"] == f"/games/{gid}"

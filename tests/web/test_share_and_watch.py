@@ -37,6 +37,10 @@ def test_a_typed_code_opens_the_game_on_another_phone(client):
     code = re.search(r'id="join-code">([A-Z0-9]{6})<', share_page(client, game["id"])).group(1)
     resp = client.post("/join", data={"code": f" {code.lower()[:3]} {code.lower()[3:]} "})
     assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{game['id']}"
+    # a dash between the halves (a tester: "unknown or has expired"), a Korean keyboard's full width
+    for typed in (f"{code[:3]}-{code[3:]}", "".join(chr(ord(c) + 0xFEE0) for c in code)):
+        resp = client.post("/join", data={"code": typed})
+        assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{game['id']}", typed
 
 
 def test_an_unknown_or_expired_code_is_refused(app, client):

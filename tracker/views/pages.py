@@ -243,8 +243,15 @@ def sheet(game_id: str, name: str):  # type: ignore[no-untyped-def]
         resp.headers["HX-Retarget"] = "#game"
         resp.headers["HX-Reswap"] = "outerHTML"
         return resp
-    if not _is_htmx() and seen is not None and seen != view.version:
-        return redirect(url_for("pages.game", game_id=game_id), 303)  # Back to a sheet of a move since saved
+    if view.state.winner is not None or (not _is_htmx() and seen is not None and seen != view.version):
+        # a game over has no sheet to open (its address offered "Take 3", refused at the save);
+        # Back to a sheet of a move since saved: the game as it is
+        if _is_htmx():
+            resp = _render_game(view, announce=False)
+            resp.headers["HX-Retarget"] = "#game"
+            resp.headers["HX-Reswap"] = "outerHTML"
+            return resp
+        return redirect(url_for("pages.game", game_id=game_id), 303)
     ctx = _game_context(view, name)
     if _is_htmx():
         resp = make_response(render_template("partials/entry.html", **ctx))
@@ -417,6 +424,16 @@ def _write(game_id: str, action: Any, notice: Any = None):  # type: ignore[no-un
     if notice is not None:  # an undo: its notice is what the other phone sees too
         return _render_game(view, announce=False, notice=notice(view), shared=True)
     return _render_game(view, done=screen.entry_toast(view))
+
+
+@bp.get("/games/<game_id>/events")
+@bp.get("/games/<game_id>/undo")
+def write_address(game_id: str):  # type: ignore[no-untyped-def]
+    """A write's address opened as a page: a refused save or undo without JavaScript leaves the
+    browser there, and reopening the tab asked it with GET ("cannot be opened that way"); it
+    leads to the game as it is."""
+    _view(game_id)  # 404 for no such game
+    return redirect(url_for("pages.game", game_id=game_id), code=303)
 
 
 @bp.post("/games/<game_id>/events")
