@@ -38,3 +38,28 @@ def test_an_entry_is_made_with_keys_only_and_the_focus_follows(page: Page, live_
     expect(page.locator('#sheet [data-sheet="buy"]')).to_be_visible()
     page.wait_for_function("() => !!document.activeElement.closest('#sheet .sheet-body')")
     assert page.request.get(f"{live_server}/api/games/{gid}").json()["players"][0]["tokens"]["red"] == 2
+
+
+def test_a_buy_or_reserve_sheet_starts_with_a_skip_to_the_cards(page: Page, live_server: str):
+    """A blind player's pass: the level tabs and eight colour filters were 12-15 Tab stops before
+    the first card. The sheet's first stop is "Skip to the cards (N)", shown while focused."""
+    gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"],
+                                                             "first_player": 0}).json()["id"]
+    page.goto(f"{live_server}/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    for action in ("buy", "reserve"):
+        page.focus(f"#action-{action}")
+        page.keyboard.press("Enter")
+        expect(page.locator(f'#sheet [data-sheet="{action}"]')).to_be_visible()
+        skip = page.locator("#sheet a.skip-link")
+        expect(skip).to_be_focused()  # the sheet's first control
+        expect(skip).to_have_text("Skip to the cards (30)")  # level 1: 30 cards, none taken
+        assert (skip.bounding_box() or {}).get("width", 0) > 40  # seen while focused
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => !!document.activeElement.closest('#cards') && document.activeElement.matches('a.card')")
+        assert "#cards" not in page.url
+        page.keyboard.press("Enter")  # the card: its payment, then its save
+        expect(page.locator("#sheet .selected-card")).to_be_visible()
+    page.focus("#action-take")
+    page.keyboard.press("Enter")
+    expect(page.locator("#sheet a.skip-link")).to_have_count(0)  # the take sheet has no grid

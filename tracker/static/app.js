@@ -562,6 +562,17 @@
     if (refusal && refusal.firstChild) { refusal.replaceChildren(); }
   });
 
+  // A Buy or Reserve sheet's skip link hands the focus to its first card (the address keeps no
+  // "#cards", which would be a history step of its own).
+  document.addEventListener("click", function (evt) {
+    var skip = evt.target.closest ? evt.target.closest("a[data-skip]") : null;
+    if (!skip) { return; }
+    var first = document.querySelector("#" + skip.getAttribute("data-skip") + " a[href]");
+    if (!first) { return; }
+    evt.preventDefault();
+    first.focus();
+  });
+
   // New game form: "Who starts?" names each seat as typed above it, and offers a Splendor third
   // or fourth seat only once its name is typed (three names offered a "Fourth player").
   function seatsOffered() {
