@@ -404,6 +404,19 @@ def test_a_tap_landing_as_the_other_phone_s_entry_redraws_the_screen_does_nothin
     ana_phone.wait_for_timeout(300)
     ana_phone.locator('.pick-source a[data-kind="red"]').click()
     expect(ana_phone.locator(".pick-chosen .chip-btn")).to_have_count(1)
+    # The action tabs never move: one tapped at once as the turn comes back opens its sheet (a
+    # couple's phones: the tap at the very moment a player wants to act did nothing)
+    ana_phone.reload()  # (the chip's listener gone)
+    ana_phone.wait_for_function("() => window.htmx !== undefined")
+    ana_phone.evaluate("""() => document.body.addEventListener('htmx:afterSwap', e => {
+        if ((e.detail.pathInfo.requestPath || '').indexOf('/poll') >= 0) {
+          const tab = document.getElementById('action-buy');
+          if (tab) { setTimeout(() => tab.click(), 0); }
+        }
+      })""")
+    _api(ana_phone, live_server, {"type": "take_tokens", "player": 1, "tokens": {"green": 1}})
+    expect(ana_phone.locator('#sheet [data-sheet="buy"]')).to_be_visible(timeout=4000)
+    expect(ana_phone.locator(".alert-tap-again")).to_have_count(0)
 
 
 def test_a_privilege_the_other_phone_recorded_is_not_offered_again_with_its_pick(browser: Browser, live_server: str):

@@ -547,9 +547,15 @@
       setTimeout(function () { announcer.textContent = line.textContent; }, 50);
     }
   }
+  // The action tabs never move (fixed at the bottom, the same in every screen): a tab tapped at
+  // once on the turn coming back opens its sheet, which records nothing (a couple's phones: the
+  // tap that "did nothing" came at the very moment the player wanted to act). Undo is still
+  // guarded: the entry it would take back just changed.
   document.addEventListener("click", function (evt) {
     var control = evt.target.closest ? evt.target.closest("#game a, #game button") : null;
-    if (control && justRedrawn()) { evt.preventDefault(); evt.stopImmediatePropagation(); sayTapAgain(); }
+    if (!control || !justRedrawn()) { return; }
+    if (control.closest("nav.actions") && !control.closest("#undo-form, .undo")) { return; }
+    evt.preventDefault(); evt.stopImmediatePropagation(); sayTapAgain();
   }, true);
   document.addEventListener("pointerdown", clearToasts, true);
   document.addEventListener("keydown", clearToasts, true);
