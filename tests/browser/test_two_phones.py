@@ -550,3 +550,37 @@ def test_a_tap_or_a_save_on_its_way_when_the_other_phone_s_news_arrives_is_answe
     poll_now(1, 2)
     expect(ana_phone.locator(".alert-notice")).to_contain_text("Another phone recorded", timeout=5000)
     expect(ana_phone.locator("#game")).to_have_attribute("data-version", "2")
+
+
+def test_one_phone_each_the_other_players_turn_waits_behind_a_line(browser: Browser, live_server: str):
+    """A couple, one phone each ("At the bottom": her own name): during his turn her phone showed
+    the whole take sheet (his, unnamed) and his royal card's buttons, which she could tap for him.
+    Now it says he plays on his phone; an action tab or "Enter it here" opens his sheet (his
+    phone may be away), and her own turn shows her sheet at once."""
+    ben_phone = phone(browser)
+    start(ben_phone, live_server)  # Ana starts
+    gid = ben_phone.url.split("?")[0].rsplit("/", 1)[-1]
+    ben_phone.goto(f"{live_server}/settings?mine=Ben&next=/games/{gid}")
+    ben_phone.wait_for_function("() => window.htmx !== undefined")
+    waiting = ben_phone.locator("#waiting-other")
+    expect(waiting).to_be_visible()
+    expect(waiting).to_contain_text("Ana plays on their phone.")
+    expect(ben_phone.locator('#sheet [data-sheet="take"]')).to_be_hidden()
+    expect(ben_phone.locator("#action-buy")).to_be_visible()  # the tabs (and Undo) stay
+    ben_phone.locator("[data-enter-here]").click()
+    expect(ben_phone.locator('#sheet [data-sheet="take"]')).to_be_visible()
+    expect(waiting).to_be_hidden()
+    # Ana's phone records her move: the turn is Ben's, his sheet at once, no line
+    _api(ben_phone, live_server, {"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    expect(ben_phone.locator(".whose-turn")).to_have_text("Ben's turn", timeout=3500)
+    expect(ben_phone.locator('#sheet [data-sheet="take"]')).to_be_visible()
+    expect(waiting).to_be_hidden()
+    # his move: Ana's turn again, the line is back (the choice to enter was for that turn only)
+    ben_phone.locator('.pick-source a[data-kind="blue"]').click()
+    ben_phone.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    expect(ben_phone.locator(".whose-turn")).to_have_text("Ana's turn")
+    expect(waiting).to_be_visible()
+    expect(ben_phone.locator('#sheet [data-sheet="take"]')).to_be_hidden()
+    ben_phone.locator("#action-buy").click()  # a tab opens Ana's sheet, named hers
+    expect(ben_phone.locator('#sheet [data-sheet="buy"]')).to_be_visible()
+    expect(ben_phone.locator("#sheet h3")).to_contain_text("Ana buys")

@@ -568,6 +568,29 @@
     if (refusal && refusal.firstChild) { refusal.replaceChildren(); }
   });
 
+  // One phone each: the other player's sheet or prompt shows once this phone chooses to enter
+  // it (an action tab, "Enter it here"), until the turn changes hands.
+  var enterHereTurn = null;
+  document.addEventListener("click", function (evt) {
+    var want = evt.target.closest ? evt.target.closest("[data-enter-here], nav.actions a.action") : null;
+    var game = document.getElementById("game");
+    if (!want || !game) { return; }
+    document.body.classList.add("enter-here");
+    enterHereTurn = game.getAttribute("data-turn") + "/" + game.getAttribute("data-current");
+    if (want.hasAttribute("data-enter-here")) {
+      var first = firstControl();
+      if (first) { first.focus({ preventScroll: true }); }
+    }
+  });
+  document.body.addEventListener("htmx:afterSettle", function (evt) {
+    var game = document.getElementById("game");
+    if (!game || !evt.detail.target || evt.detail.target.id !== "game") { return; }
+    if (game.getAttribute("data-turn") + "/" + game.getAttribute("data-current") !== enterHereTurn) {
+      document.body.classList.remove("enter-here");
+      enterHereTurn = null;
+    }
+  });
+
   // A Buy or Reserve sheet's skip link hands the focus to its first card (the address keeps no
   // "#cards", which would be a history step of its own).
   document.addEventListener("click", function (evt) {
