@@ -1229,12 +1229,20 @@ def join_code(game_id: str) -> JoinCode:
     raise RuntimeError("no free join code")  # pragma: no cover - 31**6 codes
 
 
+#: What a join code may be typed with between its characters ("25G-3XW", "25G.3XW").
+_CODE_SEPARATORS = frozenset("-‐‑‒–—―._·・")
+
+
 def resolve_code(code: Any) -> str | None:
     """The game a typed join code opens, or None (unknown or expired). Case, width (a Korean
     keyboard's full-width letters), spaces, dashes and dots ignored ("25G-3XW", "9 T N 8 N X")."""
     if not isinstance(code, str):
         return None
-    code = "".join(ch for ch in unicodedata.normalize("NFKC", code) if ch.isascii() and ch.isalnum()).upper()
+    # separators dropped; any other character (a Hangul letter typed by mistake) is a wrong code
+    code = "".join(ch for ch in unicodedata.normalize("NFKC", code)
+                   if not (ch.isspace() or ch in _CODE_SEPARATORS or unicodedata.category(ch) == "Cf")).upper()
+    if not (code.isascii() and code.isalnum()):
+        return None
     if len(code) != CODE_LENGTH:
         return None
     row = db.session.get(JoinCode, code)

@@ -284,3 +284,60 @@ def test_after_an_entry_on_a_small_phone_the_take_sheet_is_on_screen_with_whose_
             " return keep.top >= 7 && (save.bottom <= bar.top || keep.top < 9); }")
         assert page.evaluate("scrollY") > 0, event  # the sheet was below the fold at the top
     context.close()
+
+
+def _small_game(page: Page, live_server: str, name: str, upto: int, game: str = "duel") -> tuple[str, dict]:
+    import json
+    import uuid
+    from pathlib import Path
+
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / name).read_text())
+    body = {k: log[k] for k in ("players", "first_player", "nobles") if k in log}
+    body.update({"id": "t-" + uuid.uuid4().hex, "format": "splendor-tracker/1", "game": game,
+                 "events": log["events"][:upto], "result": None})
+    return page.request.post(live_server + "/api/games/import", data=body).json()["id"], log
+
+
+def test_on_a_small_phone_table_mode_and_back_from_another_page_keep_their_place(browser, live_server: str):
+    """A regression pass: table mode's player across the table lost their tokens row above the
+    fold after each save (the page scrolled to the sheet): it stays at the top; Back from the
+    History returned the game at its top, not where the player was reading."""
+    context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True)
+    page = context.new_page()
+    gid, log = _small_game(page, live_server, "duel-1102.json", 50)
+    page.goto(f"{live_server}/settings?table=on&next=/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    table = Table(page)
+    table.enter(log["events"][50])
+    page.wait_for_timeout(400)
+    assert page.evaluate("scrollY") == 0
+    page.goto(f"{live_server}/settings?table=off&next=/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.evaluate("() => window.scrollTo(0, 300)")
+    page.wait_for_timeout(200)
+    page.locator('a[href="/history"]').first.click()
+    page.wait_for_url("**/history")
+    page.go_back()
+    page.wait_for_url(f"**/games/{gid}")
+    page.wait_for_function("() => window.scrollY > 200")  # where the player was (not the top)
+    context.close()
+
+
+def test_one_phone_each_the_phone_whose_turn_comes_shows_its_sheet_as_the_saving_phone_does(browser, live_server: str):
+    """One phone each at 360x640: the other phone's entry hands this phone's player the turn; its
+    take sheet was left under the action tabs (only the saving phone was placed)."""
+    context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True)
+    page = context.new_page()
+    gid, log = _small_game(page, live_server, "duel-1102.json", 50)
+    state = page.request.get(f"{live_server}/api/games/{gid}").json()
+    waiting = log["players"][1 - state["current_player"]]
+    page.goto(f"{live_server}/settings?mine={waiting}&next=/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    assert page.request.post(f"{live_server}/api/games/{gid}/events", data=log["events"][50]).ok
+    expect(page.locator(".whose-turn")).to_have_text(f"{waiting}'s turn", timeout=4000)
+    page.wait_for_function(
+        "() => { const s = document.querySelector('#sheet .sheet-body').getBoundingClientRect();"
+        " const bar = document.querySelector('nav.actions').getBoundingClientRect();"
+        " const keep = document.getElementById('turnbar').getBoundingClientRect();"
+        " return window.scrollY > 0 && keep.top >= 7 && (s.bottom <= bar.top || keep.top < 9); }")
+    context.close()

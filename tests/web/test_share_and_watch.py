@@ -41,6 +41,8 @@ def test_a_typed_code_opens_the_game_on_another_phone(client):
     for typed in (f"{code[:3]}-{code[3:]}", "".join(chr(ord(c) + 0xFEE0) for c in code)):
         resp = client.post("/join", data={"code": typed})
         assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{game['id']}", typed
+    for typed in (f"{code[:3]}가{code[3:]}", f"{code[:3]}!{code[3:]}"):  # a stray character: a wrong code
+        assert client.post("/join", data={"code": typed}).status_code == 422, typed
 
 
 def test_an_unknown_or_expired_code_is_refused(app, client):

@@ -302,8 +302,13 @@
   }
   function showTurn() {
     window.scrollTo(0, 0);
+    // (table mode: the player to act may sit across, their panel upside down above the turn line,
+    // all of it theirs to read: the screen stays at its top)
+    if (document.body.classList.contains("table-mode")) { return; }
     var body = document.querySelector("#sheet .sheet-body");
-    var keep = document.querySelector("#game.splendor .panel.is-current") || document.getElementById("turnbar");
+    // Splendor: the final round's notice, else the acting player's panel
+    var keep = document.getElementById("final-round") || document.querySelector("#game.splendor .panel.is-current") ||
+               document.getElementById("turnbar");
     if (!body || !keep) { return; }
     var bar = document.querySelector("nav.actions");
     var floor = window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0) - 8;
@@ -311,15 +316,30 @@
     var room = keep.getBoundingClientRect().top - 8;
     if (below > 0 && room > 0) { window.scrollBy(0, Math.min(below, room)); }
   }
+  // One phone each ("At the bottom"): the phone of the player whose turn the other phone's entry
+  // just made is placed as the saving phone is.
+  var turnSwapped = null;
+  function mineToAct() {
+    var game = document.getElementById("game");
+    var mine = /(?:^|\s)mine-(\d)(?:\s|$)/.exec(document.body.className);
+    return !!game && !!mine && game.getAttribute("data-current") === mine[1];
+  }
   document.body.addEventListener("htmx:beforeSwap", function (evt) {
-    if (evt.detail.target && evt.detail.target.id === "game") { promptBefore = !!document.querySelector("#sheet .prompt"); }
+    if (evt.detail.target && evt.detail.target.id === "game") {
+      promptBefore = !!document.querySelector("#sheet .prompt");
+      var game = document.getElementById("game");
+      turnSwapped = game ? game.getAttribute("data-turn") + "/" + game.getAttribute("data-current") : null;
+    }
   });
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     var cfg = evt.detail.requestConfig;
     if (!cfg || !evt.detail.target || evt.detail.target.id !== "game") { return; }
     var own = cfg.verb === "post";
+    var game = document.getElementById("game");
+    var handedOver = !own && mineToAct() && !!game &&
+                     game.getAttribute("data-turn") + "/" + game.getAttribute("data-current") !== turnSwapped;
     if (own || !promptBefore) {
-      if (!showPrompt() && own) { showTurn(); }
+      if (!showPrompt() && (own || handedOver)) { showTurn(); }
     } else if (!document.querySelector("#sheet .prompt")) {
       window.scrollTo(0, 0);  // the other phone answered the prompt this one showed
     }
@@ -831,7 +851,12 @@
   // The browser's own restoring (the scroll the step had when its sheet was opened, applied
   // after popstate, later than this) is turned off on a game screen, which places itself.
   var keepScroll = null;
-  if (document.getElementById("game") && "scrollRestoration" in history) { history.scrollRestoration = "manual"; }
+  if (document.getElementById("game") && "scrollRestoration" in history) {
+    history.scrollRestoration = "manual";
+    // leaving the game for another page (History, Players): Back returns where the player was
+    window.addEventListener("pagehide", function () { history.scrollRestoration = "auto"; });
+    window.addEventListener("pageshow", function (evt) { if (evt.persisted) { history.scrollRestoration = "manual"; } });
+  }
   function stepBack(top) {
     skipPop = true;
     keepScroll = top ? "top" : [window.scrollX, window.scrollY];
