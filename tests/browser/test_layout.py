@@ -253,20 +253,10 @@ def test_after_an_entry_on_a_small_phone_the_take_sheet_is_on_screen_with_whose_
     panels, and the next player tapped the tab already chosen (or scrolled) to reach the chips
     every turn. Now the page scrolls just enough to show the take sheet's save above the action
     tabs, never past whose turn it is (Duel's turn line, the acting Splendor player's panel)."""
-    import json
-    from pathlib import Path
-
     context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True)
     page = context.new_page()
-    if game == "duel":
-        log = json.loads((Path(__file__).parents[1] / "fixtures" / "duel-1102.json").read_text())
-        upto = 50
-    else:
-        log = json.loads((Path(__file__).parents[1] / "fixtures" / "splendor-153.json").read_text())
-        upto = 30
-    body = {k: log[k] for k in ("players", "first_player", "nobles") if k in log}
-    body.update({"format": "splendor-tracker/1", "game": game, "events": log["events"][:upto], "result": None})
-    gid = page.request.post(live_server + "/api/games/import", data=body).json()["id"]
+    upto = 50 if game == "duel" else 30
+    gid, log = _small_game(page, live_server, "duel-1102.json" if game == "duel" else "splendor-153.json", upto, game)
     page.goto(f"{live_server}/settings?lang=ko&next=/games/{gid}")
     page.wait_for_function("() => window.htmx !== undefined")
     table = Table(page)

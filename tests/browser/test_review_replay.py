@@ -84,15 +84,21 @@ def test_a_finished_game_is_stepped_back_turn_by_turn(page: Page, live_server: s
     assert refused == []
 
 
+def _seoul_phone_with_a_game(browser, live_server: str, started: str, locale: str):  # type: ignore[no-untyped-def]
+    """A new phone in Seoul (no time zone cookie yet) and a finished game begun at ``started``."""
+    log = json.loads((FIXTURES / "duel-1012.json").read_text())
+    log = {k: v for k, v in log.items() if k not in ("expected", "checkpoints", "source")}
+    log["started"] = started
+    context = browser.new_context(viewport={"width": 390, "height": 844}, timezone_id="Asia/Seoul", locale=locale)
+    page = context.new_page()
+    assert page.request.post(live_server + "/api/games/import", data=log).status == 201
+    return context, page
+
+
 def test_a_phones_first_look_at_the_history_is_in_its_own_time_zone(browser, live_server: str):
     """The first page a new phone opens was drawn before the server knew its zone: it is drawn
     again at once in the phone's zone (23:30 UTC on Sunday is 08:30 on Monday in Seoul)."""
-    log = json.loads((FIXTURES / "duel-1012.json").read_text())
-    log = {k: v for k, v in log.items() if k not in ("expected", "checkpoints", "source")}
-    log["started"] = "2026-11-08T23:30:00Z"
-    context = browser.new_context(viewport={"width": 390, "height": 844}, timezone_id="Asia/Seoul", locale="en-US")
-    page = context.new_page()
-    assert page.request.post(live_server + "/api/games/import", data=log).status == 201
+    context, page = _seoul_phone_with_a_game(browser, live_server, "2026-11-08T23:30:00Z", "en-US")
     page.goto(live_server + "/history")
     expect(page.locator(".night-head .day").first).to_have_text("Monday, November 9, 2026")
     expect(page.locator(".game-row time").first).to_have_text("8:30\u202fAM")
@@ -102,12 +108,7 @@ def test_a_phones_first_look_at_the_history_is_in_its_own_time_zone(browser, liv
 def test_a_phones_first_look_at_the_home_page_is_in_its_own_time_zone(browser, live_server: str):
     """A Korean tester's first visit: the home page's games said 오전 5:17 for a game begun at
     오후 2:17 in Seoul (the server's UTC) until a second page load."""
-    log = json.loads((FIXTURES / "duel-1012.json").read_text())
-    log = {k: v for k, v in log.items() if k not in ("expected", "checkpoints", "source")}
-    log["started"] = "2026-11-08T05:17:00Z"
-    context = browser.new_context(viewport={"width": 390, "height": 844}, timezone_id="Asia/Seoul", locale="ko-KR")
-    page = context.new_page()
-    assert page.request.post(live_server + "/api/games/import", data=log).status == 201
+    context, page = _seoul_phone_with_a_game(browser, live_server, "2026-11-08T05:17:00Z", "ko-KR")
     page.goto(live_server + "/")
     expect(page.locator(".resume time.when").first).to_contain_text("오후 2:17")
     context.close()
