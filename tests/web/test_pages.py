@@ -763,3 +763,15 @@ def test_a_finished_game_opens_no_sheet(client):
     assert 'data-type="take_tokens"' not in body and 'id="show-result"' in body
     plain = client.get(f"/games/{gid}/sheet/take?t=red")
     assert plain.status_code == 303 and plain.headers["Location"] == f"/games/{gid}"
+
+
+def test_the_royal_cards_left_say_their_points_in_words(client):
+    """"남은 로열 카드 3 | 2 한 턴 더": the bare 3 read as three cards left (two testers)."""
+    import flask_babel
+
+    gid = new_game(client)["id"]
+    page = client.get(f"/games/{gid}").get_data(as_text=True)
+    assert re.search(r'data-royal-id="DR-1"[^>]*><b aria-label="3 prestige">3 pts</b>', page)
+    flask_babel.refresh()
+    page = client.get(f"/games/{gid}", headers={"Accept-Language": "ko"}).get_data(as_text=True)
+    assert re.search(r'data-royal-id="DR-2"[^>]*><b aria-label="[^"]+">2점</b> <small>한 턴 더</small>', page)
