@@ -576,7 +576,10 @@ def test_one_phone_each_the_other_players_turn_waits_behind_a_line(browser: Brow
     expect(ben_phone.locator('#sheet [data-sheet="take"]')).to_be_visible()
     expect(waiting).to_be_hidden()
     # his move: Ana's turn again, the line is back (the choice to enter was for that turn only)
+    ben_phone.wait_for_function("() => !document.body.classList.contains('just-redrawn')")  # (a tap in the
+    # moment after the poll's redraw does nothing, by design)
     ben_phone.locator('.pick-source a[data-kind="blue"]').click()
+    expect(ben_phone.locator(".pick-chosen .chip-btn")).to_have_count(1)
     ben_phone.locator('#sheet form[data-type="take_tokens"] button.save').click()
     expect(ben_phone.locator(".whose-turn")).to_have_text("Ana's turn")
     expect(waiting).to_be_visible()
