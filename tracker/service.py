@@ -542,18 +542,15 @@ def _conflict(game_id: str) -> VersionConflict:
     return VersionConflict(view)
 
 
-def _entry_seen(game_id: str, entry_id: str | None) -> bool:
+def _repeated(view: GameView, entry_id: str | None) -> GameView | None:
+    """``view`` saying where the stored entry of ``entry_id`` is (``GameView.repeat``), or None
+    when no entry of the game has that ``entry_id`` (or there is none)."""
     if entry_id is None:
-        return False
-    return db.session.scalar(select(Event.id).where(Event.game_id == game_id, Event.entry_id == entry_id)) is not None
-
-
-def _repeated(view: GameView, entry_id: str | None) -> GameView:
-    """``view`` saying where the stored entry of ``entry_id`` is (``GameView.repeat``)."""
+        return None
     row = db.session.execute(select(Event.seq, Event.undone).where(Event.game_id == view.row.id,
                                                                    Event.entry_id == entry_id)).first()
     if row is None:
-        return view
+        return None
     if row.undone:
         return replace(view, repeat="undone")
     last = db.session.scalar(select(func.max(Event.seq)).where(Event.game_id == view.row.id, Event.undone.is_(False)))
@@ -587,8 +584,9 @@ def post_event(
     for attempt in range(RETRIES):
         _pause(attempt)
         view = load(game_id)
-        if _entry_seen(game_id, entry_id):
-            return _repeated(view, entry_id)
+        repeated = _repeated(view, entry_id)
+        if repeated is not None:
+            return repeated
         _refuse_deleted(view)
         if expected_version is not None and expected_version != view.version:
             raise VersionConflict(view)
@@ -605,8 +603,9 @@ def post_event(
         stored = _store(game_id, view.version, view.events, view.state, event, state, entry_id)
         if stored is not None:
             return stored
-        if _entry_seen(game_id, entry_id):
-            return _repeated(load(game_id), entry_id)
+        repeated = _repeated(view, entry_id)  # (stored by another request meanwhile: the fresh game)
+        if repeated is not None:
+            return replace(load(game_id), repeat=repeated.repeat)
         if expected_version is not None:
             raise _conflict(game_id)
     raise _conflict(game_id)

@@ -319,6 +319,10 @@
   // One phone each ("At the bottom"): the phone of the player whose turn the other phone's entry
   // just made is placed as the saving phone is.
   var turnSwapped = null;
+  function turnKey() {  // the turn and the player to act, as the screen shows them (an extra turn is a new one)
+    var game = document.getElementById("game");
+    return game ? game.getAttribute("data-turn") + "/" + game.getAttribute("data-current") : null;
+  }
   function mineToAct() {
     var game = document.getElementById("game");
     var mine = /(?:^|\s)mine-(\d)(?:\s|$)/.exec(document.body.className);
@@ -327,17 +331,14 @@
   document.body.addEventListener("htmx:beforeSwap", function (evt) {
     if (evt.detail.target && evt.detail.target.id === "game") {
       promptBefore = !!document.querySelector("#sheet .prompt");
-      var game = document.getElementById("game");
-      turnSwapped = game ? game.getAttribute("data-turn") + "/" + game.getAttribute("data-current") : null;
+      turnSwapped = turnKey();
     }
   });
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     var cfg = evt.detail.requestConfig;
     if (!cfg || !evt.detail.target || evt.detail.target.id !== "game") { return; }
     var own = cfg.verb === "post";
-    var game = document.getElementById("game");
-    var handedOver = !own && mineToAct() && !!game &&
-                     game.getAttribute("data-turn") + "/" + game.getAttribute("data-current") !== turnSwapped;
+    var handedOver = !own && mineToAct() && turnKey() !== turnSwapped;
     if (own || !promptBefore) {
       if (!showPrompt() && (own || handedOver)) { showTurn(); }
     } else if (!document.querySelector("#sheet .prompt")) {
@@ -593,19 +594,17 @@
   var enterHereTurn = null;
   document.addEventListener("click", function (evt) {
     var want = evt.target.closest ? evt.target.closest("[data-enter-here], nav.actions a.action") : null;
-    var game = document.getElementById("game");
-    if (!want || !game) { return; }
+    if (!want || !document.getElementById("game")) { return; }
     document.body.classList.add("enter-here");
-    enterHereTurn = game.getAttribute("data-turn") + "/" + game.getAttribute("data-current");
+    enterHereTurn = turnKey();
     if (want.hasAttribute("data-enter-here")) {
       var first = firstControl();
       if (first) { first.focus({ preventScroll: true }); }
     }
   });
   document.body.addEventListener("htmx:afterSettle", function (evt) {
-    var game = document.getElementById("game");
-    if (!game || !evt.detail.target || evt.detail.target.id !== "game") { return; }
-    if (game.getAttribute("data-turn") + "/" + game.getAttribute("data-current") !== enterHereTurn) {
+    if (!evt.detail.target || evt.detail.target.id !== "game") { return; }
+    if (turnKey() !== enterHereTurn) {
       document.body.classList.remove("enter-here");
       enterHereTurn = null;
     }

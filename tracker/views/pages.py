@@ -234,24 +234,21 @@ def sheet(game_id: str, name: str):  # type: ignore[no-untyped-def]
         abort(404)
     view = _view(game_id)
     seen = screen.seen_version(request.args)  # the version of the screen tapped on (app.js adds v and n)
-    if _is_htmx() and seen is not None and seen != view.version:
-        # Another phone wrote since: the new screen with its news, as a poll would bring it,
-        # never a sheet (and save button) for the new position under the old screen.
-        news = poll_news(view, seen, request.args.get("n", ""))
-        news.setdefault("notice", _(TAP_AGAIN_NOTICE))  # the tap itself did nothing: said so (an undo's notice says it all)
+    stale = seen is not None and seen != view.version
+    if stale or view.state.winner is not None:
+        # Another phone wrote since (a tap on the old screen; without JavaScript, Back to a sheet of
+        # a move since saved), or the game is over (its address offered "Take 3", refused at the
+        # save): the game as it is, never a sheet and save button for a position it was not drawn for.
+        if not _is_htmx():
+            return redirect(url_for("pages.game", game_id=game_id), 303)
+        news: dict[str, Any] = {"announce": False}
+        if stale:  # with its news, as a poll would bring it; the tap itself did nothing: said so
+            news = poll_news(view, seen, request.args.get("n", ""))
+            news.setdefault("notice", _(TAP_AGAIN_NOTICE))  # (an undo's notice says it all)
         resp = _render_game(view, **news)
         resp.headers["HX-Retarget"] = "#game"
         resp.headers["HX-Reswap"] = "outerHTML"
         return resp
-    if view.state.winner is not None or (not _is_htmx() and seen is not None and seen != view.version):
-        # a game over has no sheet to open (its address offered "Take 3", refused at the save);
-        # Back to a sheet of a move since saved: the game as it is
-        if _is_htmx():
-            resp = _render_game(view, announce=False)
-            resp.headers["HX-Retarget"] = "#game"
-            resp.headers["HX-Reswap"] = "outerHTML"
-            return resp
-        return redirect(url_for("pages.game", game_id=game_id), 303)
     ctx = _game_context(view, name)
     if _is_htmx():
         resp = make_response(render_template("partials/entry.html", **ctx))
