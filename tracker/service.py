@@ -1261,6 +1261,17 @@ def spectator_id(game_id: str) -> str:
     return row.spectator_id
 
 
+def renew_spectator_id(game_id: str) -> str:
+    """Give the game a new read-only key and return it; the old spectator link then shows
+    nothing (a link posted where it should not be). Raises ``GameNotFound``."""
+    row = db.session.get(Game, game_id) if is_game_id(game_id) else None
+    if row is None:
+        raise GameNotFound(game_id)
+    row.spectator_id = new_id()
+    db.session.commit()
+    return row.spectator_id
+
+
 def game_id_for_spectator(sid: str) -> str:
     """The game a spectator key shows. Raises ``GameNotFound``."""
     found = db.session.scalar(select(Game.id).where(Game.spectator_id == sid)) if is_game_id(sid) else None

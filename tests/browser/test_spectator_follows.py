@@ -42,3 +42,28 @@ def test_the_watch_screen_moves_to_the_tables_next_game_by_itself(browser, live_
     expect(screen.locator("#game.watching")).to_be_visible()
     expect(screen.locator("#turnbar")).to_contain_text("turn 1")
     wall.close()
+
+
+def test_a_watch_screen_is_told_when_the_table_makes_a_new_spectator_link(browser, live_server: str, shots):
+    wall = browser.new_context(viewport={"width": 390, "height": 844})
+    wall.clock.install()
+    screen = wall.new_page()
+    phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    phone.goto(live_server + "/")
+    phone.fill("input[name=player0]", "Ana")
+    phone.fill("input[name=player1]", "Ben")
+    phone.locator("form.new-game button[type=submit]").first.click()
+    phone.wait_for_url(re.compile(r"/games/[A-Za-z0-9_-]+$"))
+    phone.click("#share-btn")
+    watch = phone.locator("#watch-link").get_attribute("href")
+    screen.goto(watch)
+    expect(screen.locator("#turnbar")).to_contain_text("Ana")
+    phone.click("#renew-watch")
+    expect(phone.locator("#watch-renewed")).to_be_visible()
+    assert phone.locator("#watch-link").get_attribute("href") != watch
+    phone.screenshot(path=str(shots / "share-new-watch-link.png"), full_page=True)
+    screen.clock.run_for(3000)  # the old link's next poll
+    expect(screen.locator("#watch-gone")).to_contain_text("no longer shows the game")
+    screen.screenshot(path=str(shots / "watch-link-gone.png"))
+    expect(screen.locator("#turnbar")).to_have_count(0)
+    wall.close()

@@ -255,3 +255,29 @@ def test_a_spectator_told_of_a_deletion_hears_no_alert_again(client):
     assert client.post(f"/history/{game['id']}/delete").status_code in (302, 303)
     body = client.get(f"/watch/{sid}/poll?v=1&n=1", headers=HX).get_data(as_text=True)
     assert "This game was deleted by its table." in body and 'data-kind="privilege_given"' not in body
+
+
+def test_a_new_spectator_link_stops_the_old_one_and_its_open_screens_are_told(client):
+    """A spectator link posted where it should not be could never be taken back: the share
+    sheet makes a new one; the old link shows nothing and a screen still open on it says why."""
+    game = new_game(client, ("Ana", "Ben"))
+    old = re.search(r'id="watch-link">[^<]*/watch/([A-Za-z0-9_-]+)<', share_page(client, game["id"])).group(1)
+    assert client.get(f"/watch/{old}/poll?v=0&n=0", headers=HX).status_code == 204
+    resp = client.post(f"/games/{game['id']}/share/watch")
+    assert resp.status_code == 303 and resp.headers["Location"].endswith(f"/games/{game['id']}/share?renewed=1")
+    page = client.get(resp.headers["Location"]).get_data(as_text=True)
+    new = re.search(r'id="watch-link">[^<]*/watch/([A-Za-z0-9_-]+)<', page).group(1)
+    assert new != old and len(new) >= 16 and 'id="watch-renewed"' in page
+    assert 'id="watch-renewed"' not in share_page(client, game["id"])  # said once, after the tap
+    assert service.game_id_for_spectator(new) == game["id"]
+    assert client.get(f"/watch/{old}").status_code == 404
+    assert client.get(f"/watch/{old}/qr.svg").status_code == 404
+    gone = client.get(f"/watch/{old}/poll?v=0&n=0", headers=HX)
+    body = gone.get_data(as_text=True)
+    assert gone.status_code == 410 and 'id="game"' in body and "no longer shows the game" in body
+    assert "hx-get" not in body and game["id"] not in body  # no poller left, and no write key
+    watch = client.get(f"/watch/{new}").get_data(as_text=True)
+    assert "Ana's turn" in watch and game["id"] not in watch
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0  # nothing else changed
+    assert client.post("/games/unknown-game-xxxxxxxx/share/watch").status_code == 404
+    assert client.get(f"/games/{game['id']}/share/watch").status_code == 405

@@ -39,6 +39,7 @@ def share(game_id: str):  # type: ignore[no-untyped-def]
         "play_url": url_for("pages.game", game_id=game_id, _external=True),
         "watch_url": url_for("share.watch", sid=sid, _external=True),
         "watch_qr": url_for("share.watch_qr", sid=sid),
+        "renewed": request.args.get("renewed") == "1",
         "access_code": access.required(),  # the join form sits behind it; the links do not
         "code": code.code,
         # the minutes the code still has (a code is given again while it has 5 or more left)
@@ -47,6 +48,17 @@ def share(game_id: str):  # type: ignore[no-untyped-def]
     if getattr(request, "htmx", False):
         return render_block("share.html", "share", **ctx)
     return render_template("share.html", **ctx)
+
+
+@bp.post("/games/<game_id>/share/watch")
+def renew_watch(game_id: str):  # type: ignore[no-untyped-def]
+    """A new spectator link for the game: the old one stops showing it (its open screens are told
+    at their next poll). Back to the share sheet with the new link."""
+    try:
+        service.renew_spectator_id(game_id)
+    except service.GameNotFound:
+        abort(404)
+    return redirect(url_for("share.share", game_id=game_id, renewed=1), code=303)
 
 
 @bp.get("/games/<game_id>/qr.svg")
@@ -127,7 +139,9 @@ def watch_poll(sid: str):  # type: ignore[no-untyped-def]
     try:
         game_id = service.game_id_for_spectator(sid)
     except service.GameNotFound:
-        abort(404)
+        # the screen polling was open on this link: the table has made a new one since (410, which
+        # the game screen swaps in, says so; its poller ends with it)
+        return render_template("partials/watch_gone.html"), 410
     seen = screen.seen_version(request.args)
     head = service.game_head(game_id)
     # deleted, restored or followed by a next game since (the version stays): drawn again, no news
