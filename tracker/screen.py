@@ -775,7 +775,10 @@ def noble_sheet(view: GameView, args: Any) -> dict[str, Any]:
     state = view.state
     pending = state.pending
     choices = list(pending.choices) if pending is not None and pending.kind == "noble" else []
-    return {"sheet": "noble", "nobles": [noble_view(n) for n in choices]}
+    nobles = [noble_view(n) for n in choices]
+    for n in nobles:  # what saving records, the game's end too (S-4), as every other save says
+        n["preview"] = preview(view, {"type": "take_noble", "player": pending.player, "noble": n["id"]})
+    return {"sheet": "noble", "nobles": nobles}
 
 
 def noble_view(noble_id: str, bonuses: dict[str, int] | None = None) -> dict[str, Any]:

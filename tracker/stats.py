@@ -9,6 +9,7 @@ head-to-head.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -84,10 +85,12 @@ class GameRecord:
 
 
 def history(player: int | None = None, kind: str | None = None, status: str | None = None,
-            older: str | None = None, limit: int = HISTORY_PAGE) -> tuple[list[GameRecord], str | None]:
+            older: str | None = None, limit: int = HISTORY_PAGE, opponent: int | None = None,
+            ) -> tuple[list[GameRecord], str | None]:
     """One page of games, newest first, filtered by person, game kind and status (``deleted``
     lists deleted ones): ``(records, last)``, ``last`` the id of the page's last game when older
-    games follow (the next page is ``older=last``), else None.
+    games follow (the next page is ``older=last``), else None. ``opponent``: only the games
+    ``player`` played with that person too (head to head).
 
     ``older``: a game's id; the page starts after it (the games started before it, by start
     time then id), so games started meanwhile never shift a page. An unknown id gives the
@@ -106,6 +109,8 @@ def history(player: int | None = None, kind: str | None = None, status: str | No
         query = query.where(Game.game == kind)
     if player is not None:
         query = query.where(Game.id.in_(select(GamePlayer.game_id).where(GamePlayer.player_id == player)))
+        if opponent is not None:
+            query = query.where(Game.id.in_(select(GamePlayer.game_id).where(GamePlayer.player_id == opponent)))
     cursor = db.session.execute(select(Game.started, Game.id).where(Game.id == older)).first() \
         if is_game_id(older) else None
     if cursor is not None:
@@ -145,13 +150,15 @@ def rate(won: int, played: int) -> float | None:
 
 @dataclass
 class Versus:
-    """A head-to-head record against one opponent (games both played, finished or not).
+    """A head-to-head record against one opponent in one game (games both played, finished or not).
 
     Each finished game together counts once: ``wins`` (this player won, the opponent did not),
     ``losses`` (the other way round), ``shared`` (a classic Splendor win both share, S-4) or
     ``third_party`` (neither won: a third player of Splendor did)."""
 
     player: Player
+    #: ``duel`` or ``splendor``: each game's record is kept apart ("who wins our Duels?").
+    kind: str = "duel"
     games: int = 0
     finished: int = 0
     wins: int = 0
@@ -230,7 +237,7 @@ def player_stats(player: Player, recent: int = 20) -> PlayerStats:
     ))
     recs = records(rows)
     out = PlayerStats(player=player, recent=recs[:recent])
-    versus: dict[int, Versus] = {}
+    versus: dict[tuple[str, int], Versus] = {}
     duel_seats: dict[str, list[int]] = {}
     for rec in recs:
         row = rec.row
@@ -273,7 +280,7 @@ def player_stats(player: Player, recent: int = 20) -> PlayerStats:
         for seat, other in enumerate(rec.people):
             if other.id == player.id:
                 continue
-            v = versus.setdefault(other.id, Versus(player=other))
+            v = versus.setdefault((row.game, other.id), Versus(player=other, kind=row.game))
             v.games += 1
             if finished:
                 other_won = seat in rec.winners
@@ -283,7 +290,7 @@ def player_stats(player: Player, recent: int = 20) -> PlayerStats:
                 v.shared += won and other_won
                 v.third_party += not won and not other_won
     out.royals = royals_taken(duel_seats)
-    out.versus = sorted(versus.values(), key=lambda v: (-v.games, v.player.name.lower()))
+    out.versus = sorted(versus.values(), key=lambda v: (KINDS.index(v.kind), -v.games, v.player.name.lower()))
     return out
 
 
@@ -328,6 +335,9 @@ def player_lines() -> list[PlayerLine]:
 
 
 def percent(value: float | None) -> str:
-    """``67%`` or an en dash when there is no value."""
-    return "–" if value is None else f"{round(value * 100)}%"
+    """``67%`` or an en dash when there is no value; a half rounds up (5 of 8 is 63%, 3 of 8 38%:
+    Python's ``round`` gave 62% and 38%, halves to the even number)."""
+    if value is None:
+        return "–"
+    return f"{math.floor(round(value * 100, 6) + 0.5)}%"
 

@@ -197,3 +197,12 @@ def test_the_payment_helper_suggests_own_tokens_first_and_gold_for_the_rest():
     assert payment.to_dict(skip_zero=True) == {"blue": 1, "green": 2, "gold": 2}
     payment, affordable = duel.payment_for(position(ana=dict(tokens={"blue": 1})), ANA, "D1-02")
     assert not affordable
+
+
+def test_a_card_in_the_buyers_own_reserve_named_from_the_pyramid_says_to_buy_it_from_the_reserve():
+    state = position(ana=dict(tokens={"blue": 3}, reserved_cards=["D1-04"]))
+    err = refused(state, buy(ANA, "D1-04", {"blue": 3}))
+    assert err.code == "card_unavailable" and err.rule == "D-7"
+    assert err.message.startswith("This card is in Ana's own reserve: buy it from the reserve (from_reserve)")
+    assert refused(position(ben=dict(reserved_cards=["D1-04"])), buy(ANA, "D1-04", {})).message.startswith(
+        "This card is in Ben's reserve:")

@@ -96,3 +96,27 @@ def test_duel_only_purchase_fields_are_refused():
     state = position(seats={ANA: dict(tokens={"blue": 3})})
     event = Purchase(player=ANA, card="S1-01", payment=Tokens(blue=3), wild_color="red")
     assert refused(state, event).code == "bad_event"
+
+
+def test_a_card_in_the_buyers_own_reserve_named_from_the_table_says_to_buy_it_from_the_reserve():
+    state = position(seats={ANA: dict(tokens={"white": 2, "red": 1, "black": 4}, reserved=[CARD]),
+                            BEN: dict(reserved=["S1-01"])})
+    err = refused(state, buy(ANA, CARD, {"white": 2, "red": 1, "black": 4}))
+    assert err.code == "card_unavailable" and err.rule == "S-2.4"
+    assert err.message.startswith("This card is in Ana's own reserve: buy it from the reserve (from_reserve)")
+    other = refused(state, buy(ANA, "S1-01", {}))  # another player's reserve: whose, no advice
+    assert other.message.startswith("This card is in Ben's reserve:")
+    assert play(state, buy(ANA, CARD, {"white": 2, "red": 1, "black": 4}, from_reserve=True)).players[ANA].cards == (CARD,)
+
+
+def test_a_refused_pass_gives_the_reason_that_applies():
+    """S-2: "can still take gems or reserve a card" was said to a player holding 3 reserved cards."""
+    from tracker.rules.events import Pass
+
+    full = position(seats={ANA: dict(reserved=[1, 1, 2])})
+    err = refused(full, Pass(player=ANA))
+    assert err.code == "pass_not_allowed" and err.rule == "S-2.1" and "can still take gems:" in err.message
+    gems = {c: 0 for c in ("white", "blue", "green", "red", "black")}
+    empty = position(seats={BEN: dict(tokens={c: 4 for c in gems})}, supply=gems)
+    err = refused(empty, Pass(player=ANA))
+    assert err.rule == "S-2.3" and err.message.startswith("Ana can still reserve a card:")

@@ -185,4 +185,4 @@ def test_a_player_who_can_take_no_action_passes():
     with_a_gem = dataclasses.replace(state, board=state.board + Tokens(red=1))
     with pytest.raises(RuleError) as refused:
         splendor.apply(with_a_gem, Pass(player=state.current_player))
-    assert refused.value.code == "pass_not_allowed" and refused.value.rule == "S-2"
+    assert refused.value.code == "pass_not_allowed" and refused.value.rule == "S-2.1"  # a gem to take

@@ -367,7 +367,7 @@ def test_an_import_answers_with_a_redirect_so_a_reload_sends_nothing_again(clien
     body = json.dumps(fixture_log("own-crowns.json", ["Ana", "Ben"])).encode()
     resp = client.post("/history/import", data={"file": (io.BytesIO(body), "g.json")}, content_type="multipart/form-data")
     assert resp.status_code == 303 and resp.headers["Location"] == "/history?imported=1&existing=0"
-    assert "Imported 1 game(s); 0 already stored." in client.get(resp.headers["Location"]).get_data(as_text=True)
+    assert "Imported 1 game; 0 already stored." in client.get(resp.headers["Location"]).get_data(as_text=True)
 
 
 def test_a_file_saved_with_a_byte_order_mark_imports(client):
@@ -380,14 +380,14 @@ def test_a_file_saved_with_a_byte_order_mark_imports(client):
 def test_importing_from_the_history_page_never_duplicates(client):
     log = fixture_log("duel-1069.json", ["Ana", "Ben"])
     resp = upload(client, log)
-    assert resp.status_code == 200 and "Imported 1 game(s); 0 already stored." in resp.get_data(as_text=True)
+    assert resp.status_code == 200 and "Imported 1 game; 0 already stored." in resp.get_data(as_text=True)
     resp = upload(client, log)
-    assert "Imported 0 game(s); 1 already stored." in resp.get_data(as_text=True)
+    assert "Imported 0 games; 1 already stored." in resp.get_data(as_text=True)
     assert len(client.get("/api/games").get_json()) == 1
 
     history = client.get("/history/export.json").get_data()
     resp = upload(client, history, "history.json")
-    assert "Imported 0 game(s); 1 already stored." in resp.get_data(as_text=True)
+    assert "Imported 0 games; 1 already stored." in resp.get_data(as_text=True)
     assert len(client.get("/api/games").get_json()) == 1
 
 
@@ -418,11 +418,11 @@ def test_the_whole_history_round_trips_through_the_page_with_identical_states(cl
     backup = client.get("/history/export.json").get_data()
     csv_before = client.get("/history/export.csv").get_data(as_text=True)
     with fresh_server(tmp_path / "restored.sqlite3") as other:
-        assert "Imported 3 game(s); 0 already stored." in upload(other, backup).get_data(as_text=True)
+        assert "Imported 3 games; 0 already stored." in upload(other, backup).get_data(as_text=True)
         assert states(other) == before
         assert listed(other.get("/history?status=deleted").get_data(as_text=True)) == [duel["id"]]
         assert other.get("/history/export.csv").get_data(as_text=True) == csv_before
-        assert "Imported 0 game(s); 3 already stored." in upload(other, backup).get_data(as_text=True)
+        assert "Imported 0 games; 3 already stored." in upload(other, backup).get_data(as_text=True)
 
 
 def test_the_import_command_does_not_duplicate_a_log_without_id(app, tmp_path):
@@ -671,7 +671,7 @@ def test_a_restored_backup_keeps_renamed_and_merged_players_and_the_series(clien
 
     for n, data in enumerate((backup, old_style)):
         with fresh_server(tmp_path / f"restored-{n}.sqlite3") as other:
-            assert "Imported 5 game(s); 0 already stored." in upload(other, data).get_data(as_text=True)
+            assert "Imported 5 games; 0 already stored." in upload(other, data).get_data(as_text=True)
             assert figures(other) == before
             assert series_view(other) == series_before
             typed = other.post("/api/games", json={"game": "duel", "players": ["Dae", "김 민준"], "first_player": 0})
@@ -710,7 +710,7 @@ def test_a_hostile_or_broken_backup_never_seats_one_person_twice_nor_half_import
     loose = fixture_log("duel-1012.json", ["Tia", "Uma"], "2026-11-04T19:00:00Z")
     loose["series"], loose["deleted"] = {"id": None, "best_of": "3"}, "no"
     resp = upload(client, _backup(swapped, twice, pat, ray, loose, aliases={"Max": "Zed", "Ned": "Zed"}))
-    assert "Imported 5 game(s)" in resp.get_data(as_text=True)
+    assert "Imported 5 games" in resp.get_data(as_text=True)
     names = re.findall(r'href="/players/\d+">([^<]+)<', client.get("/players").get_data(as_text=True))
     assert sorted(names) == ["Kai", "Lou", "Max", "Ned", "Pat", "Quin", "Ray", "Sam", "Tia", "Uma"]
     page = client.get("/history").get_data(as_text=True)
@@ -729,7 +729,7 @@ def test_a_hostile_or_broken_backup_never_seats_one_person_twice_nor_half_import
         assert len(client.get("/api/games").get_json()) == 5
         assert "Hal" not in client.get("/players").get_data(as_text=True)
     # an empty backup changes nothing
-    assert "Imported 0 game(s)" in upload(client, _backup(aliases={"Ghost": "Phantom"})).get_data(as_text=True)
+    assert "Imported 0 games" in upload(client, _backup(aliases={"Ghost": "Phantom"})).get_data(as_text=True)
     assert "Phantom" not in client.get("/players").get_data(as_text=True)
 
 
@@ -754,7 +754,7 @@ def test_a_day_is_named_once_and_splendor_rows_give_the_winning_prestige(client)
     import_log(client, fixture_log("duel-1102.json", ["Ana", "Ben"], "2026-11-06T19:00:00Z"))
     page = client.get("/history").get_data(as_text=True)
     days = re.findall(r'<span class="day">([^<]*)</span>', page)
-    assert len(days) == 2 and days[0] != days[1] and page.count('class="night same-day"') == 2
+    assert len(days) == 2 and days[0] != days[1] and page.count('class="night same-day lone"') == 2
     prestige = splendor["winner"]["prestige"]
     assert f'<span class="score-line" data-field="score">{prestige} prestige</span>' in row_of(page, splendor["id"])
     # the winner's mark: Duel's crown for a Duel, a star for classic Splendor (which has no crowns)
@@ -814,3 +814,27 @@ def test_a_night_is_headed_by_its_own_day_and_only_the_current_one_is_tonight(cl
                                              (datetime.now(timezone.utc) - timedelta(minutes=25)).strftime("%Y-%m-%dT%H:%M:%SZ"),
                                              minutes=20))
     assert "Tonight: <b>Cho 1 – 1 Dae</b>" in client.get(f"/games/{tonight['id']}").get_data(as_text=True)
+
+
+def test_a_lone_game_after_a_tallied_table_of_its_day_stands_apart(client):
+    """Two Duels of Ana and Ben, then a Splendor game of others the same evening: the lone game
+    had no header and read as part of "Ana 1 – 1 Ben"; it is marked to stand apart (a line)."""
+    import_log(client, fixture_log("duel-1012.json", ["Ana", "Ben"], "2026-11-07T10:00:00Z"))
+    import_log(client, fixture_log("duel-1069.json", ["Ana", "Ben"], "2026-11-07T11:00:00Z"))
+    import_log(client, fixture_log("splendor-133.json", ["Eun", "Fay", "Gil"], "2026-11-07T09:00:00Z"))
+    page = client.get("/history").get_data(as_text=True)
+    nights = re.findall(r'<section class="(night[^"]*)" data-night', page)
+    assert len(nights) == 2 and "lone" not in nights[0] and nights[1] == "night same-day lone", nights
+    assert len(re.findall(r'data-field="tally"', page)) == 1
+
+
+def test_the_delete_page_of_a_game_already_deleted_offers_its_restore(client):
+    """A reload after deleting (or Back) showed "Delete this game?" with a live Delete button."""
+    game = import_log(client, fixture_log("duel-1012.json", ["Ana", "Ben"], "2026-11-07T19:00:00Z"))
+    assert 'id="confirm-delete"' in client.get(f"/history/{game['id']}/delete").get_data(as_text=True)
+    assert client.post(f"/history/{game['id']}/delete").status_code == 303
+    page = client.get(f"/history/{game['id']}/delete").get_data(as_text=True)
+    assert "This game is already deleted" in page and 'id="confirm-delete"' not in page
+    assert f'action="/history/{game["id"]}/restore"' in page
+    assert client.post(f"/history/{game['id']}/restore").status_code == 303
+    assert 'id="confirm-delete"' in client.get(f"/history/{game['id']}/delete").get_data(as_text=True)

@@ -155,7 +155,7 @@ def test_an_id_less_longer_export_and_a_history_file_add_later_entries_and_say_s
                        content_type="multipart/form-data", follow_redirects=True)
     text = page.get_data(as_text=True)
     assert page.status_code == 200
-    assert "Imported 0 game(s); 0 already stored. 1 stored game got the later entries the file has of it." in text
+    assert "Imported 0 games; 0 already stored. 1 stored game got the later entries the file has of it." in text
     assert _count(client) == 1
     state = client.get(f"/api/games/{stored['id']}").get_json()
     assert state["status"] == "finished" and state["version"] == total
@@ -270,7 +270,7 @@ def test_a_backup_with_more_of_a_game_deleted_here_imports_the_rest(client, app)
     fresh = fixture_log("own-crowns.json", ["Eun", "Finn"], "2026-11-28T10:00:00Z")
     page = _upload(client, {"format": "splendor-tracker-history/1", "games": [longer, fresh]})
     assert page.status_code == 303
-    assert "Imported 1 game(s); 1 already stored." in client.get(page.headers["Location"]).get_data(as_text=True)
+    assert "Imported 1 game; 1 already stored." in client.get(page.headers["Location"]).get_data(as_text=True)
     assert len(client.get(f"/api/games/{game['id']}/log").get_json()["events"]) == 2
 
 

@@ -24,8 +24,9 @@ def stat(page: str, key: str) -> str:
     return match.group(1).strip()
 
 
-def versus(page: str, other_id: int) -> tuple[int, str]:
-    row = re.search(rf'data-versus="{other_id}">.*?<td>(\d+)</td><td data-field="record">([^<]+)</td>', page, re.S)
+def versus(page: str, other_id: int, kind: str = "duel|splendor") -> tuple[int, str]:
+    """Head to head against ``other_id`` in ``kind``'s table (the first row found by default)."""
+    row = re.search(rf'data-kind="(?:{kind})" data-versus="{other_id}">.*?<td><a [^>]*>(\d+)</a></td><td data-field="record">([^<]+)</td>', page, re.S)
     assert row, other_id
     return int(row.group(1)), row.group(2)
 
@@ -61,14 +62,18 @@ def test_the_player_page_shows_known_statistics(client, season):
     assert stat(page, "turns-to-win") == "68.7"  # (70 + 70 + 66) / 3
     own = [season["own-prestige.json"]["players"][0]["royals"], season["own-crowns.json"]["players"][1]["royals"]]
     assert stat(page, "royals") == str(2 + 2 + 0 + sum(len(r) for r in own))
-    assert versus(page, ben) == (4, "2 – 2") and versus(page, cho) == (2, "1 – 1")
+    # one table per game: 3 Duels with Ben (2 won), 1 Splendor game (Ben won); 2 Duels with Cho
+    assert versus(page, ben, "duel") == (3, "2 – 1") and versus(page, ben, "splendor") == (1, "0 – 1")
+    assert versus(page, cho, "duel") == (2, "1 – 1") and 'data-kind="splendor" data-versus="%d"' % cho not in page
+    assert "Head to head · Duel" in page and "Head to head · Splendor" in page
+    assert f'href="/history?player={ana}&amp;kind=duel&amp;with={ben}"' in page
 
     page = client.get(f"/players/{ben}").get_data(as_text=True)
     assert (stat(page, "games"), stat(page, "wins"), stat(page, "win-rate")) == ("4", "2", "50%")
     assert [stat(page, f"route-{r}") for r in ("prestige", "crowns", "color")] == ["0", "0", "1"]
     assert stat(page, "first-rate").startswith("50%") and stat(page, "second-rate").startswith("0%")
     assert stat(page, "royals") == "2" and stat(page, "turns-to-win") == "67.0"
-    assert versus(page, ana) == (4, "2 – 2")
+    assert versus(page, ana, "duel") == (3, "1 – 2") and versus(page, ana, "splendor") == (1, "1 – 0")
 
 
 def test_statistics_as_numbers(app, client, season):
@@ -231,10 +236,11 @@ def test_a_player_of_both_games_gets_each_games_win_rate_and_head_to_head_says_w
     assert (stat(page, "duel-wins"), stat(page, "duel-rate")) == ("3 wins", "60%")  # 3 of the 5 Duels
     assert (stat(page, "splendor-wins"), stat(page, "splendor-rate")) == ("0 wins", "0%")  # 2 Splendor games
     assert "of 5 finished games" in page and "of 2 finished games" in page
-    row = re.search(rf'data-versus="{cho}">(.*?)</tr>', page, re.S)[1]
-    assert '<small class="versus-note">1 finished' not in row
-    assert re.search(r'<small class="versus-note">3 finished · 1 won by another player</small>', row)
-    assert versus(page, cho) == (4, "1 – 1")
+    row = re.search(rf'data-kind="duel" data-versus="{cho}">(.*?)</tr>', page, re.S)[1]
+    assert '<small class="versus-note">2 finished</small>' in row and versus(page, cho, "duel") == (3, "1 – 1")
+    row = re.search(rf'data-kind="splendor" data-versus="{cho}">(.*?)</tr>', page, re.S)[1]
+    assert '<small class="versus-note">1 won by another player</small>' in row
+    assert versus(page, cho, "splendor") == (1, "0 – 0")
 
 
 def test_a_shared_win_is_neither_a_win_nor_a_loss_head_to_head(client):
@@ -285,3 +291,41 @@ def test_a_splendor_player_gets_win_rates_by_table_size_first_seat_and_shared_wi
     assert stat(page, "splendor-2-rate").startswith("100%") and stat(page, "splendor-3-rate").startswith("0%")
     assert stat(page, "splendor-shared") == "1" and "Win rate with 3 players" in page
     assert "Wins by route" not in page  # nothing of a Duel for a Splendor-only player
+
+
+def test_a_half_percent_rounds_up_everywhere():
+    """5 of 8 read 62% and 3 of 8 38% (Python rounds halves to the even number)."""
+    from tracker.stats import percent
+
+    assert [percent(5 / 8), percent(3 / 8), percent(1 / 8), percent(2 / 3), percent(None)] == ["63%", "38%", "13%", "67%", "–"]
+    assert percent(0.285) == "29%" and percent(1.0) == "100%" and percent(0.0) == "0%"
+
+
+def test_people_whose_games_were_all_deleted_are_not_listed_until_a_restore(client):
+    kept = import_log(client, fixture_log("duel-1012.json", ["Ana", "Ben"], "2026-11-07T19:00:00Z"))
+    gone = import_log(client, fixture_log("duel-1069.json", ["Cho", "Dae"], "2026-11-07T20:00:00Z"))
+    assert client.post(f"/history/{gone['id']}/delete").status_code == 303
+    page = client.get("/players").get_data(as_text=True)
+    listed = re.findall(r'href="/players/\d+">([^<]+)<', page)
+    assert listed == ["Ana", "Ben"] and "2 people whose games were all deleted are not listed" in page
+    assert client.post(f"/history/{gone['id']}/restore").status_code == 303
+    page = client.get("/players").get_data(as_text=True)
+    assert sorted(re.findall(r'href="/players/\d+">([^<]+)<', page)) == ["Ana", "Ben", "Cho", "Dae"]
+    assert 'id="players-hidden"' not in page and kept["id"]
+
+
+def test_head_to_head_opens_the_games_of_the_two_in_that_game(client, season):
+    """"Who wins our Duels?": a head-to-head count opens the history of those two players' games
+    of that game only (the history filtered one player at a time)."""
+    import_log(client, fixture_log("splendor-133.json", ["Ana", "Ben", "Cho"], "2026-11-20T19:00:00Z"))
+    ana, ben = player_id(client, "Ana"), player_id(client, "Ben")
+    page = client.get(f"/players/{ana}").get_data(as_text=True)
+    link = re.search(rf'href="(/history\?player={ana}&amp;kind=duel&amp;with={ben})"', page)[1].replace("&amp;", "&")
+    history = client.get(link).get_data(as_text=True)
+    shown = {season[name]["id"] for name in ("duel-1012.json", "duel-1069.json", "duel-1102.json")}
+    assert set(re.findall(r'data-game="([A-Za-z0-9_-]+)"', history)) == shown
+    assert "Only the games with Ben" in history and f'name="with" value="{ben}"' in history
+    assert f'id="clear-with">' in history and f'href="/history?player={ana}&amp;kind=duel" class="small-btn" id="clear-with"' in history
+    both = client.get(f"/history?player={ana}&with={ben}").get_data(as_text=True)  # every game: 4 with Splendor's two
+    assert len(set(re.findall(r'data-game="([A-Za-z0-9_-]+)"', both))) == 5
+    assert "Only the games with" not in client.get(f"/history?with={ben}").get_data(as_text=True)  # needs a player

@@ -98,9 +98,11 @@ def test_the_noble_choice_opens_when_several_qualify(client):
     state = import_log(client, log, at)
     assert state["pending"]["kind"] == "noble"
     body = client.get(f"/games/{state['id']}", headers=HX).get_data(as_text=True)
-    assert 'data-sheet="noble"' in body
+    assert 'data-sheet="noble"' in body and "Several nobles can visit" in body and "One noble a turn" in body
     for noble in state["pending"]["choices"]:
         assert f'data-noble="{noble}"' in body
+    # each choice says what saving records, as every other save does (the game's end too)
+    assert body.count('<p class="preview">Saving will record: ') == len(state["pending"]["choices"])
     event = {"type": "take_noble", "player": state["pending"]["player"], "noble": log["events"][at]["noble"]}
     assert not re.search(r"\b0 short", body) and "✓</span>" in body  # the qualifying nobles are ready, not "0 short"
     # a noble still out of reach says how many bonuses are missing in words (it read "−3": a negative number?)

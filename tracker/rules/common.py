@@ -40,15 +40,20 @@ class Alert:
         return self.template % dict(self.params)
 
 
-def card_taken(holders: Iterable[tuple[str, Iterable[str], Iterable[Reserved]]], card_id: str, rule: str) -> RuleError:
+def card_taken(holders: Iterable[tuple[str, Iterable[str], Iterable[Reserved]]], card_id: str, rule: str,
+               buyer: int | None = None) -> RuleError:
     """The refusal of a card named from the table that a player already holds (D-6, D-7, S-2.3,
     S-2.4): ``holders`` gives each player's ``(name, bought card ids, reserved cards)``; the
-    sentence says who bought it or whose reserve holds it. Returns (never raises) a
-    ``RuleError("card_unavailable")`` with ``rule``."""
-    for name, bought, reserved in holders:
+    sentence says who bought it or whose reserve holds it. ``buyer``: the seat of a purchase
+    named from the table, told to buy it from the reserve when the card is in their own. Returns
+    (never raises) a ``RuleError("card_unavailable")`` with ``rule``."""
+    for seat, (name, bought, reserved) in enumerate(holders):
         if card_id in bought:
             return RuleError("card_unavailable", N_("%(name)s already bought this card: %(card)s."), rule,
                              name=name, card=card_id)
+        if seat == buyer and any(r.card == card_id for r in reserved):
+            return RuleError("card_unavailable", N_("This card is in %(name)s's own reserve: buy it from the reserve "
+                                                    "(from_reserve): %(card)s."), rule, name=name, card=card_id)
         if any(r.card == card_id for r in reserved):
             return RuleError("card_unavailable", N_("This card is in %(name)s's reserve: %(card)s."), rule,
                              name=name, card=card_id)

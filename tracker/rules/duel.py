@@ -611,14 +611,14 @@ def _reserve(state: DuelState, ev: Reserve) -> DuelState:
     )
 
 
-def _require_in_pyramid(state: DuelState, card: JewelCard, rule: str) -> None:
+def _require_in_pyramid(state: DuelState, card: JewelCard, rule: str, buyer: int | None = None) -> None:
     """A face-up pyramid card (D-6, D-7): not bought or reserved, and its level still has a card
     out of the players' hands (once all 30/24/13 are bought or reserved, secret reserves
     included, no card of that level can be named from the pyramid).
 
     Raises ``RuleError("card_unavailable")``."""
     if _is_taken(state, card.id):
-        raise taken_refusal(state, card.id, rule)
+        raise taken_refusal(state, card.id, rule, buyer)
     players = state.players  # a cheap bound first: fewer cards out in all than the level holds
     if len(players[0].cards) + len(players[1].cards) + len(players[0].reserved) + len(players[1].reserved) \
             >= LEVEL_SIZES[card.level] and state.cards_on_table(card.level) <= 0:
@@ -629,9 +629,10 @@ def _require_in_pyramid(state: DuelState, card: JewelCard, rule: str) -> None:
 LEVEL_OUT = N_("No level %(level)s card is left in the pyramid: all %(size)s are bought or reserved (secret reserves included).")
 
 
-def taken_refusal(state: DuelState, card_id: str, rule: str) -> RuleError:
-    """The refusal of a jewel card a player already bought or reserved, naming who (D-6, D-7)."""
-    return card_taken(((p.name, [o.card for o in p.cards], p.reserved) for p in state.players), card_id, rule)
+def taken_refusal(state: DuelState, card_id: str, rule: str, buyer: int | None = None) -> RuleError:
+    """The refusal of a jewel card a player already bought or reserved, naming who (D-6, D-7;
+    ``buyer``: see ``card_taken``)."""
+    return card_taken(((p.name, [o.card for o in p.cards], p.reserved) for p in state.players), card_id, rule, buyer)
 
 
 def _is_taken(state: DuelState, card_id: str) -> bool:
@@ -689,7 +690,7 @@ def _purchase(state: DuelState, ev: Purchase) -> DuelState:
         i = _reserved_index(state, ev.player, card)
         reserved = reserved[:i] + reserved[i + 1 :]
     else:
-        _require_in_pyramid(state, card, "D-7")
+        _require_in_pyramid(state, card, "D-7", ev.player)
     if card.is_joker:
         if not joker_colors(me):  # said first: no colour could be chosen
             raise RuleError(

@@ -252,7 +252,7 @@ def _parse_event(data: Any, seats: int) -> Event:
     unknown = set(map(str, source)) - CORRECTION_FIELDS if "set" in data else set()
     never = named & NEVER_CORRECTED
     if never:
-        raise _bad(N_("A correction fixes only token counts and privileges, not %(field)s: "
+        raise _bad(N_("A correction fixes only token counts (and a Duel's privileges), not %(field)s: "
                       "cards are never corrected (undo instead)."), field=sorted(never)[0][:20])
     if unknown:  # e.g. "gold" outside a bag: a token count belongs in tokens, board or bag
         raise _bad(N_("A correction sets tokens, privileges, board or bag, not %(field)s: "

@@ -336,17 +336,18 @@ def _require_held(state: SplendorState, seat: int, tokens: Tokens, rule: str) ->
         )
 
 
-def taken_refusal(state: SplendorState, card_id: str, rule: str) -> RuleError:
-    """The refusal of a development card a player already bought or reserved, naming who (S-2.3, S-2.4)."""
-    return card_taken(((p.name, p.cards, p.reserved) for p in state.players), card_id, rule)
+def taken_refusal(state: SplendorState, card_id: str, rule: str, buyer: int | None = None) -> RuleError:
+    """The refusal of a development card a player already bought or reserved, naming who (S-2.3,
+    S-2.4; ``buyer``: see ``card_taken``)."""
+    return card_taken(((p.name, p.cards, p.reserved) for p in state.players), card_id, rule, buyer)
 
 
-def _require_on_table(state: SplendorState, card: DevelopmentCard, rule: str) -> None:
+def _require_on_table(state: SplendorState, card: DevelopmentCard, rule: str, buyer: int | None = None) -> None:
     """A face-up card: not bought or reserved, and its level still has a card on the table.
 
     Raises ``RuleError("card_unavailable")``."""
     if card.id in state.taken_cards():
-        raise taken_refusal(state, card.id, rule)
+        raise taken_refusal(state, card.id, rule, buyer)
     if state.cards_on_table(card.level) <= 0:
         raise RuleError("card_unavailable", LEVEL_OUT, rule, level=card.level, size=LEVEL_SIZES[card.level])
 
@@ -459,7 +460,7 @@ def _purchase(state: SplendorState, ev: Purchase) -> SplendorState:
         i = _reserved_index(state, ev.player, card)
         reserved = reserved[:i] + reserved[i + 1 :]
     else:
-        _require_on_table(state, card, "S-2.4")
+        _require_on_table(state, card, "S-2.4", ev.player)
     _no_pearl(ev.payment, "S-2.4")
     owed = cost_after_bonuses(me, card)
     if not payment_is_exact(owed, ev.payment):
@@ -535,9 +536,12 @@ def _pass(state: SplendorState, ev: Pass) -> SplendorState:
     of those named (S-2.4); that they can buy no face-up card, nor a secret reserve, is the
     table's word (the app sees neither)."""
     me = state.players[ev.player]
-    if any(state.board.get(c) for c in GEM_COLORS) or len(me.reserved) < MAX_RESERVED:
-        raise RuleError("pass_not_allowed", N_("%(name)s can still take gems or reserve a card: passing is only "
-                                               "for a player who can take no action."), "S-2", name=me.name)
+    if any(state.board.get(c) for c in GEM_COLORS):
+        raise RuleError("pass_not_allowed", N_("%(name)s can still take gems: passing is only for a player who "
+                                               "can take no action."), "S-2.1", name=me.name)
+    if len(me.reserved) < MAX_RESERVED:
+        raise RuleError("pass_not_allowed", N_("%(name)s can still reserve a card: passing is only for a player "
+                                               "who can take no action."), "S-2.3", name=me.name)
     for r in me.reserved:  # S-2.4: a reserved card the player can pay for is an action they have
         if r.card and suggest_payment(cost_after_bonuses(me, development_card(r.card)), me.tokens)[1]:
             raise RuleError("pass_not_allowed", N_("%(name)s can buy a reserved card, %(card)s: passing is only "

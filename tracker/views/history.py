@@ -77,16 +77,22 @@ def _filters() -> dict[str, Any]:
     if player_id is not None:  # a merged-away player's link (an alias) shows the kept player's games
         kept, _alias = people.get(player_id)
         player_id = kept.id if kept is not None else player_id
+    opponent = people.small_int(args.get("with")) if player_id is not None else None
+    if opponent is not None:  # head to head: the games of ``player`` with this person (an alias: the kept one)
+        kept, _alias = people.get(opponent)
+        opponent = kept.id if kept is not None else opponent
     return {
         "player": player_id,
         "kind": args.get("kind") if args.get("kind") in stats.KINDS else None,
         "status": args.get("status") if args.get("status") in stats.STATUSES else None,
+        "opponent": opponent,
     }
 
 
 def _page_url(filters: dict[str, Any], older: str | None = None) -> str:
-    """The history's address with these filters, from the game after ``older`` on."""
-    args = {k: v for k, v in filters.items() if v is not None}
+    """The history's address with these filters, from the game after ``older`` on (``opponent``
+    is the address's ``with``)."""
+    args = {("with" if k == "opponent" else k): v for k, v in filters.items() if v is not None}
     return url_for("history.history", **args, **({"older": older} if older else {}))
 
 
@@ -97,7 +103,10 @@ def _history_page(status: int = 200, **extra: Any):  # type: ignore[no-untyped-d
     records, last = stats.history(**f, older=after)
     nights = people.group_sessions([r.row for r in records], {r.id: r.people for r in records})
     by_id = {r.id: r for r in records}
-    ctx = {"filters": f, "records": records, "nights": nights, "by_id": by_id, "players": people.players(),
+    everyone = people.players()
+    ctx = {"filters": f, "records": records, "nights": nights, "by_id": by_id, "players": everyone,
+           "opponent": next((p for p in everyone if p.id == f["opponent"]), None) if f["opponent"] is not None else None,
+           "all_their_games": _page_url({**f, "opponent": None}),
            "older_url": _page_url(f, last) if last else None, "newest_url": _page_url(f) if after else None,
            "kinds": stats.KINDS, "statuses": stats.STATUSES, **extra}
     if _is_htmx() and request.method == "GET":
@@ -188,7 +197,10 @@ def import_file():  # type: ignore[no-untyped-def]
 @bp.get("/players")
 def players():  # type: ignore[no-untyped-def]
     people.sync()
-    return render_template("players.html", lines=stats.player_lines())
+    lines = stats.player_lines()
+    # people whose every game was deleted: not listed (they come back with a restored game)
+    return render_template("players.html", lines=[line for line in lines if line.games],
+                           hidden=sum(1 for line in lines if not line.games))
 
 
 def _player(player_id: int) -> Any:
@@ -208,7 +220,8 @@ def player(player_id: int):  # type: ignore[no-untyped-def]
 
 
 def _player_page(found: Any, status: int = 200, **extra: Any):  # type: ignore[no-untyped-def]
-    ctx = {"s": stats.player_stats(found), "others": [p for p in people.players() if p.id != found.id], **extra}
+    ctx = {"s": stats.player_stats(found), "others": [p for p in people.players() if p.id != found.id],
+           "kinds": stats.KINDS, **extra}
     return render_template("player.html", **ctx), status
 
 
