@@ -345,6 +345,13 @@ def entry_toast(view: GameView) -> str:
     return text.replace(" " + won, "") if won else text
 
 
+def entries_toast(view: GameView, count: int) -> str:
+    """The toast of the last ``count`` entries, oldest first (a phone that missed a purchase and
+    the noble it chose is told both): the earlier ones' log sentences, then ``entry_toast``."""
+    earlier = service.narrated(view, narrate.describe, str(get_locale()))[-count:-1] if count > 1 else []
+    return " ".join([*earlier, entry_toast(view)])
+
+
 def near_wins(view: GameView, seat: int) -> list[str]:
     """Near-win warnings for one player, per route, within ``NEAR_WIN_DISTANCE`` of it (UX.md;
     D-11, S-4: in classic Splendor only before the final round)."""
@@ -729,8 +736,10 @@ def reserve_sheet(view: GameView, args: Any) -> dict[str, Any]:
 
 
 def royal_sheet(view: GameView, args: Any) -> dict[str, Any]:
-    """The royal card due (D-9): available royals; DR-4 asks which token to steal (``steal``),
-    then shows what taking it records (``steal_preview``) above its save."""
+    """The royal card due (D-9): available royals, each with what taking it records; DR-4 asks
+    which token to steal (``steal``), then shows what taking it records (``steal_preview``)
+    above its save. Once a card is chosen (``royal``), the others only choose (no save of their
+    own under the thumb)."""
     letters = LETTERS.table()  # one locale lookup for the whole function
     state = view.state
     seat = state.current_player
@@ -738,8 +747,9 @@ def royal_sheet(view: GameView, args: Any) -> dict[str, Any]:
     choice = args.get("royal") if args.get("royal") in state.royals_available else None
     stealable = duel.stealable(other)
     # DR-4: the token chosen, then what taking the card records (said before it happens, as a buy's steal)
-    steal = args.get("steal") if choice and args.get("steal") in stealable else None
-    if choice and steal is None and len(stealable) == 1:
+    steals = bool(choice) and royal_view(choice)["ability"] == catalog.STEAL_TOKEN and bool(stealable)
+    steal = args.get("steal") if steals and args.get("steal") in stealable else None
+    if steals and steal is None and len(stealable) == 1:
         steal = stealable[0]
     steal_preview = preview(view, {"type": "take_royal", "player": seat, "royal": choice, "steal": steal}) \
         if steal else None
@@ -751,7 +761,7 @@ def royal_sheet(view: GameView, args: Any) -> dict[str, Any]:
         royal["preview"] = None if royal["needs_steal"] else \
             preview(view, {"type": "take_royal", "player": seat, "royal": rid})
         royals.append(royal)
-    return {"sheet": "royal", "royals": royals, "choice": choice,
+    return {"sheet": "royal", "royals": royals, "choice": choice, "choice_steals": steals,
             "steal_options": steal_options(letters, other, stealable), "steal": steal, "steal_preview": steal_preview,
             "steal_name": CHIP_NAMES.table().get(steal, "") if steal else "",
             "other_name": other.name}
@@ -873,11 +883,13 @@ SHEETS = {
 
 
 def sheet_for(view: GameView, wanted: str | None) -> str:
-    """The sheet to show: the prompt the rules raised (it cannot be left), else ``wanted`` when
-    it is one of this game's entry tabs, else take."""
+    """The sheet to show: the prompt the rules raised (no other action can be entered before
+    it), or the Fix sheet opened from it (the counts behind the prompt may be wrong: 12 tokens on
+    the screen, 10 in the player's hand), else ``wanted`` when it is one of this game's entry
+    tabs, else take."""
     pending = view.state.pending
     if pending is not None:
-        return pending.kind
+        return "correction" if wanted == "correction" else pending.kind
     if wanted not in {key for key, _label in kind_of(view).actions}:
         return "take"
     return wanted

@@ -12,8 +12,10 @@ GEM_AND_PEARL = ("white", "blue", "green", "red", "black", "pearl")
 
 
 def settled(page: Page) -> None:
-    """Wait until a tap counts: not within the moment after a poll redrew the screen."""
-    page.wait_for_function("() => !document.body.classList.contains('just-redrawn')")
+    """Wait until a tap counts: not within the moment after a poll (or this phone's own save)
+    redrew the screen."""
+    page.wait_for_function("() => !document.body.classList.contains('just-redrawn')"
+                           " && !document.body.classList.contains('just-saved')")
 
 
 class Table:
@@ -35,6 +37,7 @@ class Table:
             "v => document.querySelector('#game') && Number(document.querySelector('#game').dataset.version) > v",
             arg=before,
         )
+        settled(self.page)  # this phone's own save redraws the screen too: the next tap waits out the moment
 
     def _sheet_ready(self, name: str) -> None:
         expect(self.page.locator(f'#sheet [data-sheet="{name}"]')).to_be_visible()

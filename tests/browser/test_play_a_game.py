@@ -206,7 +206,8 @@ def test_quick_filter_taps_are_replayed_in_order(page: Page, live_server: str):
 
 def test_a_save_tapped_on_a_royal_sheet_still_loading_records_that_royal_card(page: Page, live_server: str):
     """Slow network, a royal card due: the player taps "Choose it, then the token" on DR-4, then
-    at once "Take this royal card" under DR-3: DR-3 is recorded (not the first card listed)."""
+    at once "Take this royal card" under DR-3: DR-3 ends up chosen, then recorded (never the
+    first card listed)."""
     log = json.loads((FIXTURES / "duel-1012.json").read_text())
     part = {**{k: log[k] for k in ("format", "game", "players", "first_player")}, "events": log["events"][:45], "result": None}
     state = page.request.post(live_server + "/api/games/import", data=part).json()
@@ -215,6 +216,11 @@ def test_a_save_tapped_on_a_royal_sheet_still_loading_records_that_royal_card(pa
     Table(page)
     slow_sheets(page, "royal", 600)
     page.locator('a.royal-card[data-royal="DR-4"]').click()
+    page.locator('div.royal-card[data-royal="DR-3"] button.save').click()
+    # the save tapped before DR-4's choice came back lands on DR-3's card, which, DR-4 being chosen,
+    # only chooses: DR-3 chosen, its own save saying what it records (nothing recorded unseen)
+    expect(page.locator('div.royal-card.selected[data-royal="DR-3"] .preview')).to_contain_text("Saving will record", timeout=8000)
+    assert page.request.get(f"{live_server}/api/games/{state['id']}").json()["version"] == state["version"]
     page.locator('div.royal-card[data-royal="DR-3"] button.save').click()
     page.wait_for_function("v => Number(document.querySelector('#game').dataset.version) > v", arg=state["version"])
     after = page.request.get(f"{live_server}/api/games/{state['id']}").json()
@@ -448,8 +454,8 @@ def test_by_keyboard_a_royal_card_that_steals_hands_the_focus_to_the_tokens_and_
 
 def test_a_royal_card_that_steals_once_chosen_folds_the_others_and_shows_its_save(page: Page, live_server: str, shots: Path):
     """A tester's thumb hit another royal card's big save: once DR-4 is chosen, the other royal
-    cards keep only a plain "Take this one instead" (no preview), and the token tapped brings
-    DR-4's own save into view."""
+    cards only choose ("Choose this one instead", then their own save says what it records), and
+    the token tapped brings DR-4's own save into view."""
     log = json.loads((FIXTURES / "duel-1012.json").read_text())
     part = {**{k: log[k] for k in ("format", "game", "players", "first_player")}, "events": log["events"][:45], "result": None}
     state = page.request.post(live_server + "/api/games/import", data=part).json()
@@ -460,10 +466,11 @@ def test_a_royal_card_that_steals_once_chosen_folds_the_others_and_shows_its_sav
     expect(others.locator("button.save.primary")).to_have_count(count)
     page.locator('a.royal-card[data-royal="DR-4"]').click()
     expect(page.locator(".steal-choices")).to_be_visible()
-    expect(others.locator("button.save.primary")).to_have_count(0)
-    expect(others.locator("button.save.secondary")).to_have_count(count)
-    expect(others.locator(".preview")).to_have_count(0)
-    assert others.first.locator("button.save").inner_text() == "Take this one instead"
+    # the others only choose now: no save of their own under the thumb (one tap recorded one)
+    choosers = page.locator("a.royal-card[data-royal]:not([data-royal='DR-4'])")
+    expect(choosers).to_have_count(count)
+    expect(page.locator("div.royal-card[data-royal] button.save")).to_have_count(0)
+    assert choosers.first.inner_text().endswith("Choose this one instead")
     page.locator(".steal-choices a[data-steal]").first.click()
     save = page.locator("#sheet form[data-steal] button.save")
     expect(save).to_be_in_viewport(ratio=1)
@@ -566,3 +573,25 @@ def test_a_reserved_card_in_the_panel_opens_its_purchase(page: Page, live_server
     table._save("purchase")
     state = page.request.get(f"{live_server}/api/games/{game_id}").json()
     assert state["players"][0]["reserved"] == [] and "D1-14" in state["players"][0]["cards"]
+
+
+def test_a_tap_in_the_moment_after_this_phones_own_save_does_nothing_unsaid(page: Page, live_server: str):
+    """A tester's quick triple tap on "Take 3" stored one entry, but its last taps landed on the
+    new screen (once a player's page opened); on "Undo it", a chip of the discard prompt below
+    was picked. A tap in the moment after this phone's own save redraws the screen does nothing,
+    and says nothing (the finger was still on the save); the next tap counts."""
+    table = start_game(page, live_server, ("Ana", "Ben"), 0)
+    table.open("take")
+    for kind in ("red", "blue", "green"):
+        page.locator(f'.pick-source a[data-kind="{kind}"]').click()
+    before = table.version
+    page.locator('#sheet form[data-type="take_tokens"] button.save').click(click_count=3, delay=40)
+    page.wait_for_function("v => Number(document.querySelector('#game').dataset.version) > v", arg=before)
+    assert page.evaluate("() => document.body.classList.contains('just-saved')")
+    page.locator('.pick-source a[data-kind="black"]').click()  # at once: the save's own finger
+    page.wait_for_timeout(500)
+    assert table.version == before + 1 and re.search(r"/games/[A-Za-z0-9_-]+$", page.url)
+    expect(page.locator(".pick-chosen .chip-btn")).to_have_count(0)  # nothing picked for Ben
+    expect(page.locator(".alert-tap-again")).to_have_count(0)  # and nothing said about it
+    page.locator('.pick-source a[data-kind="black"]').click()  # a moment later: Ben's tap counts
+    expect(page.locator(".pick-chosen .chip-btn")).to_have_count(1)

@@ -73,6 +73,37 @@ def test_a_phone_in_another_language_also_gets_the_toast_and_the_undo_notice(app
     assert korean.get(f"/games/{game['id']}/poll?v=0&n=0", headers=HX).status_code == 200
 
 
+def test_a_phone_that_missed_several_entries_is_told_each_of_them(app, client):
+    """Four phones: Ben's purchase and the noble he chose came 1 s apart, and a phone whose poll
+    fell across both was told nothing (the kept screen says one write; "nothing special" when
+    more came). Up to three entries are told in one toast, the kept screen is used only by a
+    phone that missed one write, and an undo among several writes leaves the toast out."""
+    game = new_game(client, ("Ana", "Ben"))
+    gid = game["id"]
+    for version, event in enumerate(({"type": "take_tokens", "player": 0, "tokens": {"red": 3}},
+                                     {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}})):
+        resp = client.post(f"/games/{gid}/events", headers=HX,
+                           data={"event": json.dumps(event), "expected_version": str(version)})
+        assert resp.status_code == 200
+    other = app.test_client()
+    other.get(f"/games/{gid}")  # its own session (a CSRF token), as a phone that opened the game
+    body = other.get(f"/games/{gid}/poll?v=0&n=0", headers=HX).get_data(as_text=True)
+    toast = re.search(r'data-kind="done">([^<]*)<', body).group(1)
+    assert toast.startswith("✓ Ana took 3 red") and toast.endswith("Ben took 1 blue."), toast
+    one = other.get(f"/games/{gid}/poll?v=1&n=1", headers=HX).get_data(as_text=True)
+    assert re.search(r'data-kind="done">✓ Ben took 1 blue.<', one)  # one write: the kept screen's toast
+    for event in ({"type": "take_tokens", "player": 0, "tokens": {"green": 1}},
+                  {"type": "take_tokens", "player": 1, "tokens": {"white": 1}},
+                  {"type": "take_tokens", "player": 0, "tokens": {"black": 1}}):
+        post(client, gid, event)
+    five = other.get(f"/games/{gid}/poll?v=1&n=1", headers=HX).get_data(as_text=True)  # four missed: the last three
+    toast = re.search(r'data-kind="done">([^<]*)<', five).group(1)
+    assert "green" in toast and "white" in toast and "black" in toast and "blue" not in toast, toast
+    client.post(f"/api/games/{gid}/undo", json={})
+    after_undo = other.get(f"/games/{gid}/poll?v=4&n=4", headers=HX).get_data(as_text=True)  # an entry and an undo
+    assert 'data-kind="done"' not in after_undo and 'data-version="6"' in after_undo
+
+
 def test_the_poll_of_an_unknown_game_is_404(client):
     assert client.get("/games/no-such-game/poll?v=0").status_code == 404
 

@@ -334,3 +334,40 @@ def test_reserved_cards_show_their_cost_after_the_owners_bonuses_and_a_tick_when
             checked += 1
             ticks += affordable
     assert checked >= 2 and 0 < ticks < checked
+
+
+def test_fix_stays_at_hand_while_a_prompt_waits_and_can_settle_it(client):
+    """The screen said Ben holds 12 tokens and asked him to return 2; he held 10 (an earlier
+    entry was wrong). Every tab went with the prompt, Fix too: the table had to record a discard
+    that never happened. Fix is offered beside the prompt, leads back to it, and a fix down to
+    10 settles the discard (GAME-LOG.md: a correction is accepted while a choice is pending)."""
+    import json
+
+    log = load_fixture("duel-1012.json")
+    partial = {**{k: log[k] for k in ("format", "game", "players", "first_player")}, "events": log["events"][:22], "result": None}
+    state = client.post("/api/games/import", json=partial).get_json()
+    gid, pending = state["id"], state["pending"]
+    assert pending["kind"] == "discard"
+    page = client.get(f"/games/{gid}").get_data(as_text=True)
+    assert 'data-sheet="discard"' in page and 'id="fix-during-prompt"' in page
+    assert f'href="/games/{gid}?sheet=correction"' in page
+    fix = client.get(f"/games/{gid}/sheet/correction?v={state['version']}", headers=HX).get_data(as_text=True)
+    assert 'data-sheet="correction"' in fix and 'id="back-to-prompt"' in fix and 'data-sheet="discard"' not in fix
+    back = client.get(f"/games/{gid}/sheet/take?v={state['version']}", headers=HX).get_data(as_text=True)
+    assert 'data-sheet="discard"' in back  # the prompt again: no other action before it
+    assert 'data-sheet="correction"' in client.get(f"/games/{gid}?sheet=correction").get_data(as_text=True)  # without JavaScript
+    seat = pending["player"]
+    tokens = dict(state["players"][seat]["tokens"])
+    bag = dict(state["bag"])
+    extra = sum(tokens.values()) - 10
+    for kind in sorted(tokens, key=lambda k: -tokens[k]):  # what he "really" holds: 10, the rest in the bag
+        moved = min(extra, tokens[kind] if kind != "gold" else 0)
+        tokens[kind] -= moved
+        bag[kind] = bag.get(kind, 0) + moved
+        extra -= moved
+    event = {"type": "correction", "player": seat, "set": {"tokens": tokens, "bag": bag}, "note": "he held 10"}
+    resp = client.post(f"/games/{gid}/events", headers=HX, data={"event": json.dumps(event), "expected_version": str(state["version"])})
+    assert resp.status_code == 200
+    after = client.get(f"/api/games/{gid}").get_json()
+    assert after["pending"] is None and sum(after["players"][seat]["tokens"].values()) == 10
+    assert after["current_player"] == 1 - seat  # the fix settled the discard: the turn ended

@@ -541,16 +541,22 @@
 
   // The other phone's entry redraws the screen under a finger: a tap landing within a moment of
   // that redraw was aimed at the screen before (a discard chip becomes the next player's take
-  // chip), so it does nothing; the next tap, on what is now shown, does.
+  // chip), so it does nothing; the next tap, on what is now shown, does. This phone's own save or
+  // undo redraws it too: the second and third taps of a quick triple tap on "Take 3" or "Undo
+  // it" landed on the new screen (a chip of the prompt below, a player's page). Those do nothing
+  // either, unsaid (the finger was still on the save just made: no "tap again").
   var REDRAW_GUARD_MS = 400;
   var guardTimer = null;
-  function justRedrawn() { return document.body.classList.contains("just-redrawn"); }
+  function justRedrawn() { return /(?:^|\s)just-(?:redrawn|saved)(?:\s|$)/.test(document.body.className); }
   document.body.addEventListener("htmx:afterSwap", function (evt) {
     var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
-    if (!evt.detail.target || evt.detail.target.id !== "game" || !isPoll(path)) { return; }
-    document.body.classList.add("just-redrawn");
+    var verb = evt.detail.requestConfig && evt.detail.requestConfig.verb;
+    var own = verb === "post";
+    if (!evt.detail.target || evt.detail.target.id !== "game" || !(isPoll(path) || own)) { return; }
+    document.body.classList.remove("just-redrawn", "just-saved");
+    document.body.classList.add(own ? "just-saved" : "just-redrawn");
     clearTimeout(guardTimer);
-    guardTimer = setTimeout(function () { document.body.classList.remove("just-redrawn"); }, REDRAW_GUARD_MS);
+    guardTimer = setTimeout(function () { document.body.classList.remove("just-redrawn", "just-saved"); }, REDRAW_GUARD_MS);
   });
   // The tap that did nothing is said to have done nothing (it felt missed, and was tapped again
   // on whatever now lay under the finger).
@@ -576,7 +582,8 @@
     var control = evt.target.closest ? evt.target.closest("#game a, #game button") : null;
     if (!control || !justRedrawn()) { return; }
     if (control.closest("nav.actions") && !control.closest("#undo-form, .undo")) { return; }
-    evt.preventDefault(); evt.stopImmediatePropagation(); sayTapAgain();
+    evt.preventDefault(); evt.stopImmediatePropagation();
+    if (document.body.classList.contains("just-redrawn")) { sayTapAgain(); }
   }, true);
   document.addEventListener("pointerdown", clearToasts, true);
   document.addEventListener("keydown", clearToasts, true);
@@ -722,6 +729,11 @@
         });
       }
       if (saves.length === 1) { saves[0].click(); return true; }
+      // a royal card whose save became a plain choice (another card was chosen meanwhile): it is
+      // chosen, and its own save then says what it records (never recorded unseen)
+      var royal = key.split("|")[2];
+      var chooser = royal && document.querySelector('#sheet a[hx-get][data-royal="' + royal.replace(/"/g, "") + '"]');
+      if (chooser) { chooser.click(); return true; }
       return false;
     }
     var el = document.querySelector("#sheet " + key);
@@ -973,7 +985,7 @@
       if (!game || !navigator.serviceWorker.controller || document.body.hasAttribute("data-stale")) { return; }
       var copy = document.documentElement.cloneNode(true);
       var body = copy.querySelector("body");
-      ["just-redrawn", "sheet-busy"].forEach(function (c) { body.classList.remove(c); });  // moments, not state
+      ["just-redrawn", "just-saved", "sheet-busy"].forEach(function (c) { body.classList.remove(c); });  // moments, not state
       var alerts = copy.querySelector("#alerts");
       if (alerts) { alerts.textContent = ""; }
       var banner = copy.querySelector("#connection");

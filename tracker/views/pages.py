@@ -363,7 +363,8 @@ def _expected_version(form: Any) -> int | None:
 
 UNDONE_NOTICE = N_("The last entry was undone.")
 UNDONE_ENTRY_NOTICE = N_("Undone: %(entry)s")
-CONFLICT_NOTICE = N_("Another phone recorded this first: %(entry)s The screen is up to date; check and try again.")
+CONFLICT_NOTICE = N_("Another phone recorded this first: %(entry)s The screen is up to date: if that is not what "
+                     "happened, undo it; else go on from here.")
 OVER_CONFLICT_NOTICE = N_("Another phone recorded this first: %(entry)s The game is over; nothing more is recorded.")
 UNDO_CONFLICT_NOTICE = N_("The game changed on another phone first, so nothing was undone. "
                           "The screen is up to date; check and try again.")
@@ -536,25 +537,37 @@ def poll(game_id: str):  # type: ignore[no-untyped-def]
         return _render_game(service.load_row(row), announce=False)
     if screen.seen_version(request.args) == row.version:
         return "", 204
-    shared = shared_screen(row.id, row.version) if _is_htmx() else None
+    # the kept screen tells the one write it was drawn after: a phone that missed more draws its own
+    seen = screen.seen_version(request.args)
+    shared = shared_screen(row.id, row.version) if _is_htmx() and seen == row.version - 1 else None
     if shared is not None:
         return shared
     view = service.load_row(row)
-    return _render_game(view, **poll_news(view, screen.seen_version(request.args), request.args.get("n", "")))
+    # drawn for a phone that missed one write, it is the screen to keep; one telling several is its own
+    return _render_game(view, **poll_news(view, seen, request.args.get("n", "")),
+                        shared=None if seen == row.version - 1 else False)
+
+
+#: Entries a poll's toast tells at most when the phone missed several (a purchase and the noble
+#: it chose, a take and the tokens returned, a phone offline for a few turns).
+MISSED_TOLD = 3
 
 
 def poll_news(view: service.GameView, seen: int | None, count: str) -> dict[str, Any]:
-    """How a poll's freshly drawn screen tells the one write the phone missed (version ``seen``
+    """How a poll's freshly drawn screen tells the writes the phone missed (version ``seen``
     with ``count`` entries, ``n`` of the poll): an entry's toast, or the undo's notice without
-    the alerts of the entry now last. Nothing special when more than one write came or the
-    poll did not say (the alerts of the latest write, as always)."""
+    the alerts of the entry now last; up to ``MISSED_TOLD`` entries recorded since, in one toast
+    (a phone whose poll fell between a purchase and its noble was told nothing). Nothing special
+    when an undo was among several writes or the poll did not say (the alerts of the latest
+    write, as always)."""
     shown = screen.whole_number(count)
-    if seen is None or view.version != seen + 1 or shown is None:
+    if seen is None or shown is None or view.version <= seen:
         return {}
-    if len(view.events) == shown + 1:
-        return entry_news(view)
-    if len(view.events) == shown - 1:
+    missed = view.version - seen
+    if missed == 1 and len(view.events) == shown - 1:
         return undo_news(view)
+    if len(view.events) == shown + missed:  # entries only (an undo takes one away)
+        return {"done": screen.entries_toast(view, min(missed, MISSED_TOLD))}
     return {}
 
 
