@@ -330,3 +330,29 @@ def test_the_take_sheet_chips_stop_where_no_gem_can_complete_the_take(client):
     duel = client.post("/api/games", json={"game": "duel", "players": ["Ana", "Ben"], "first_player": 0}).get_json()["id"]
     sheet = client.get(f"/games/{duel}/sheet/take?t=red&t=red", headers=HX).get_data(as_text=True)
     assert 'id="add-red"' in sheet
+
+
+def test_one_phone_each_in_classic_splendor(client):
+    """Four friends, four phones: Settings offered "this phone is…" only in a Duel, so every
+    phone showed the Take, Buy and Reserve controls and the prompts of whoever was to act (and a
+    second phone saved a turn for its player). Each phone names its player; another player's
+    turn waits behind "… plays on their phone" (with "Enter it here"); the phone's panel is marked."""
+    log = load_fixture("splendor-153.json")
+    names = ["Ana", "Ben", "Cho", "Dan"][: len(log["players"])]
+    state = import_log(client, {**log, "players": names}, 4)
+    gid, current = state["id"], state["current_player"]
+    page = client.get(f"/games/{gid}").get_data(as_text=True)
+    assert 'id="settings-mine"' in page and "This phone is" in page
+    assert re.findall(r'id="mine-(\w+)" href="/settings\?mine=([^&"]*)', page) == \
+        [("auto", "")] + [(str(i), n) for i, n in enumerate(names)]
+    assert re.search(r'<body[^>]*class="[^"]*\bmine-', page) is None
+    other = (current + 1) % len(names)
+    assert client.get(f"/settings?mine={names[other]}&next=/games/{gid}").status_code == 303
+    page = client.get(f"/games/{gid}").get_data(as_text=True)
+    assert re.search(rf'<body[^>]*class="[^"]*\bmine-{other}\b', page)
+    assert f"{names[current]} plays on their phone." in page and "Enter it here" in page
+    assert re.search(rf'<a class="small-btn on" aria-current="true" id="mine-{other}"', page)
+    fix = client.get(f"/games/{gid}?sheet=correction").get_data(as_text=True)  # the Fix sheet opens on this phone's player
+    assert re.search(rf'class="small-btn on" data-seat="{other}"', fix)
+    client.get(f"/settings?mine=&next=/games/{gid}")
+    assert re.search(r'<body[^>]*class="[^"]*\bmine-', client.get(f"/games/{gid}").get_data(as_text=True)) is None

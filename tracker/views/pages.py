@@ -599,12 +599,16 @@ YEAR = 60 * 60 * 24 * 365
 
 
 def mine_seat(context: Any) -> int | None:
-    """The seat of a Duel whose panel this phone keeps at the bottom: the person named by its
-    ``mine`` cookie (a person's key: "Ben" is Ben in every game, whatever his seat, and after a
-    rename), or None (the player to act sits there; no Duel of two on this page)."""
+    """The seat of this phone's own player (one phone each): the person named by its ``mine``
+    cookie (a person's key: "Ben" is Ben in every game, whatever his seat, and after a rename),
+    or None (none named, or not a player of this game; no game on this page). A Duel keeps their
+    panel at the bottom; a Duel and a classic Splendor game of 2–4 wait behind "plays on their
+    phone" while another player acts."""
     state = context.get("state")
     mine = request.cookies.get("mine")
-    if not mine or state is None or context.get("top") is None or len(state.players) != 2:
+    duel_page = context.get("top") is not None
+    splendor_page = context.get("template") == "splendor.html"
+    if not mine or state is None or not (duel_page or splendor_page):
         return None
     kept = request.environ  # asked by the page's body and by its settings: looked up once a request
     if "tracker.mine_seat" not in kept:
