@@ -496,7 +496,7 @@ def test_without_javascript_the_page_after_an_entry_says_what_was_recorded(clien
     resp = form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 3}}, 0, htmx=False)
     assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{game['id']}?done=1"
     page = client.get(resp.headers["Location"]).get_data(as_text=True)
-    assert "✓ Ana took 3 red." in page and "Ben gains a privilege (Ana&#39;s move)." in page
+    assert "✓ Ana took 3 red." in page and "Ben gains a privilege from Ana&#39;s move." in page
     assert 'data-kind="done"' not in client.get(f"/games/{game['id']}").get_data(as_text=True)
     undone = client.post(f"/games/{game['id']}/undo", data={"expected_version": "1", "confirmed": "1"})
     assert undone.status_code == 303 and undone.headers["Location"] == f"/games/{game['id']}?undone=2"

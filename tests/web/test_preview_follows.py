@@ -146,7 +146,7 @@ def test_an_entry_owing_a_privilege_to_a_player_holding_all_three_says_none_is_g
         fewer = position(ben=dict(privileges=1), bag={"red": 1})
         after = duel.apply(fewer, replenish)
         text = narrate.describe(replenish, fewer, after)
-        assert "no privilege to gain" not in text and "Ben gains a privilege (Ana's move)." in text
+        assert "no privilege to gain" not in text and "Ben gains a privilege from Ana's move." in text
         # the undo notice names the entry only
         assert narrate.describe(replenish, held, duel.apply(held, replenish), consequences=False) == (
             "Ana replenished the board.")

@@ -447,7 +447,7 @@ def _gain_privilege(state: DuelState, seat: int, *, given: bool) -> DuelState:
         state = _set_player(state, seat, privileges=me.privileges + 1)
         if given:
             return _alert(
-                state, "privilege_given", seat, N_("%(name)s gains a privilege (%(other)s's move)."),
+                state, "privilege_given", seat, N_("%(name)s gains a privilege from %(other)s's move."),
                 name=me.name, other=other.name,
             )
         return _alert(state, "privilege_gained", seat, N_("%(name)s gains a privilege."), name=me.name)
