@@ -329,3 +329,20 @@ def test_head_to_head_opens_the_games_of_the_two_in_that_game(client, season):
     both = client.get(f"/history?player={ana}&with={ben}").get_data(as_text=True)  # every game: 4 with Splendor's two
     assert len(set(re.findall(r'data-game="([A-Za-z0-9_-]+)"', both))) == 5
     assert "Only the games with" not in client.get(f"/history?with={ben}").get_data(as_text=True)  # needs a player
+
+
+def test_a_win_reaching_two_routes_is_explained_where_the_routes_outnumber_the_wins(client):
+    """A tester counted 37 + 7 + 1 routes for 40 wins: one win can reach two routes (D-11)."""
+    from tracker.rules import autoplay, duel
+    from tracker.rules.events import event_to_dict
+
+    setup, events, state = autoplay.play(5)  # Ana wins by prestige and one colour at once
+    result = {"winner": duel.to_json(state)["winner"], "turns": state.turn}
+    assert result["winner"]["routes"] == ["prestige", "color"]
+    import_log(client, {"format": "splendor-tracker/1", "game": "duel", **setup,
+                        "events": [event_to_dict(e) for e in events], "result": result})
+    page = client.get(f"/players/{player_id(client, 'Ana')}").get_data(as_text=True)
+    assert (stat(page, "wins"), stat(page, "route-prestige"), stat(page, "route-color")) == ("1", "1", "1")
+    assert 'id="routes-overlap"' in page and "A win can reach two routes at once" in page
+    import_log(client, fixture_log("duel-1012.json", ["Cho", "Dan"], "2026-11-07T19:00:00Z"))
+    assert 'id="routes-overlap"' not in client.get(f"/players/{player_id(client, 'Cho')}").get_data(as_text=True)
