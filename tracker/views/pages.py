@@ -535,10 +535,10 @@ def poll(game_id: str):  # type: ignore[no-untyped-def]
     # of these changes the version): the screen is drawn again.
     if screen.marks_changed(row, request.args):
         return _render_game(service.load_row(row), announce=False)
-    if screen.seen_version(request.args) == row.version:
+    seen = screen.seen_version(request.args)
+    if seen == row.version:
         return "", 204
     # the kept screen tells the one write it was drawn after: a phone that missed more draws its own
-    seen = screen.seen_version(request.args)
     shared = shared_screen(row.id, row.version) if _is_htmx() and seen == row.version - 1 else None
     if shared is not None:
         return shared
