@@ -587,3 +587,28 @@ def test_one_phone_each_the_other_players_turn_waits_behind_a_line(browser: Brow
     ben_phone.locator("#action-buy").click()  # a tab opens Ana's sheet, named hers
     expect(ben_phone.locator('#sheet [data-sheet="buy"]')).to_be_visible()
     expect(ben_phone.locator("#sheet h3")).to_contain_text("Ana buys")
+
+
+def test_a_fix_opened_beside_a_prompt_survives_the_other_phone_answering_it(browser: Browser, live_server: str):
+    """Ben opens Fix beside the tokens-to-return prompt and types a count; Ana's phone answers
+    the prompt. His Fix sheet stayed as it was, "Back to the choice" and all, with no tabs (the
+    kept sheet had hidden the new screen's Fix tab it was to be redrawn from): it is drawn for
+    the new position, as typed, with the tabs."""
+    import json
+
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / "duel-1012.json").read_text())
+    part = {**{k: log[k] for k in ("format", "game", "players", "first_player")}, "events": log["events"][:22], "result": None}
+    ben_phone = phone(browser)
+    state = ben_phone.request.post(live_server + "/api/games/import", data=part).json()
+    assert state["pending"]["kind"] == "discard"
+    ben_phone.goto(f"{live_server}/games/{state['id']}")
+    Table(ben_phone)
+    ben_phone.locator("#fix-during-prompt").click()
+    form = ben_phone.locator("#sheet form.correction")
+    expect(ben_phone.locator("#back-to-prompt")).to_be_visible()
+    form.locator('input[name="note"]').fill("checking the count")
+    _api(ben_phone, live_server, log["events"][22])  # the other phone returns the tokens
+    expect(ben_phone.locator("#game")).to_have_attribute("data-version", str(state["version"] + 1), timeout=8000)
+    expect(ben_phone.locator("#action-correction.on")).to_be_visible(timeout=5000)
+    expect(ben_phone.locator("#back-to-prompt")).to_have_count(0)
+    expect(form.locator('input[name="note"]')).to_have_value("checking the count")

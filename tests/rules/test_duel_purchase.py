@@ -203,6 +203,6 @@ def test_a_card_in_the_buyers_own_reserve_named_from_the_pyramid_says_to_buy_it_
     state = position(ana=dict(tokens={"blue": 3}, reserved_cards=["D1-04"]))
     err = refused(state, buy(ANA, "D1-04", {"blue": 3}))
     assert err.code == "card_unavailable" and err.rule == "D-7"
-    assert err.message.startswith("This card is in Ana's own reserve: buy it from the reserve (from_reserve)")
+    assert err.message.startswith("This card is in Ana's own reserve: buy it from the reserve:")
     assert refused(position(ben=dict(reserved_cards=["D1-04"])), buy(ANA, "D1-04", {})).message.startswith(
         "This card is in Ben's reserve:")

@@ -103,7 +103,7 @@ def test_a_card_in_the_buyers_own_reserve_named_from_the_table_says_to_buy_it_fr
                             BEN: dict(reserved=["S1-01"])})
     err = refused(state, buy(ANA, CARD, {"white": 2, "red": 1, "black": 4}))
     assert err.code == "card_unavailable" and err.rule == "S-2.4"
-    assert err.message.startswith("This card is in Ana's own reserve: buy it from the reserve (from_reserve)")
+    assert err.message.startswith("This card is in Ana's own reserve: buy it from the reserve:")
     other = refused(state, buy(ANA, "S1-01", {}))  # another player's reserve: whose, no advice
     assert other.message.startswith("This card is in Ben's reserve:")
     assert play(state, buy(ANA, CARD, {"white": 2, "red": 1, "black": 4}, from_reserve=True)).players[ANA].cards == (CARD,)

@@ -367,7 +367,7 @@ def test_an_import_answers_with_a_redirect_so_a_reload_sends_nothing_again(clien
     body = json.dumps(fixture_log("own-crowns.json", ["Ana", "Ben"])).encode()
     resp = client.post("/history/import", data={"file": (io.BytesIO(body), "g.json")}, content_type="multipart/form-data")
     assert resp.status_code == 303 and resp.headers["Location"] == "/history?imported=1&existing=0"
-    assert "Imported 1 game; 0 already stored." in client.get(resp.headers["Location"]).get_data(as_text=True)
+    assert "Imported 1 game." in client.get(resp.headers["Location"]).get_data(as_text=True)
 
 
 def test_a_file_saved_with_a_byte_order_mark_imports(client):
@@ -380,14 +380,14 @@ def test_a_file_saved_with_a_byte_order_mark_imports(client):
 def test_importing_from_the_history_page_never_duplicates(client):
     log = fixture_log("duel-1069.json", ["Ana", "Ben"])
     resp = upload(client, log)
-    assert resp.status_code == 200 and "Imported 1 game; 0 already stored." in resp.get_data(as_text=True)
+    assert resp.status_code == 200 and "Imported 1 game." in resp.get_data(as_text=True)
     resp = upload(client, log)
-    assert "Imported 0 games; 1 already stored." in resp.get_data(as_text=True)
+    assert "Nothing new: the game is already stored." in resp.get_data(as_text=True)
     assert len(client.get("/api/games").get_json()) == 1
 
     history = client.get("/history/export.json").get_data()
     resp = upload(client, history, "history.json")
-    assert "Imported 0 games; 1 already stored." in resp.get_data(as_text=True)
+    assert "Nothing new: the game is already stored." in resp.get_data(as_text=True)
     assert len(client.get("/api/games").get_json()) == 1
 
 
@@ -418,11 +418,11 @@ def test_the_whole_history_round_trips_through_the_page_with_identical_states(cl
     backup = client.get("/history/export.json").get_data()
     csv_before = client.get("/history/export.csv").get_data(as_text=True)
     with fresh_server(tmp_path / "restored.sqlite3") as other:
-        assert "Imported 3 games; 0 already stored." in upload(other, backup).get_data(as_text=True)
+        assert "Imported 3 games." in upload(other, backup).get_data(as_text=True)
         assert states(other) == before
         assert listed(other.get("/history?status=deleted").get_data(as_text=True)) == [duel["id"]]
         assert other.get("/history/export.csv").get_data(as_text=True) == csv_before
-        assert "Imported 0 games; 3 already stored." in upload(other, backup).get_data(as_text=True)
+        assert "Nothing new: all 3 games are already stored." in upload(other, backup).get_data(as_text=True)
 
 
 def test_the_import_command_does_not_duplicate_a_log_without_id(app, tmp_path):
@@ -671,7 +671,7 @@ def test_a_restored_backup_keeps_renamed_and_merged_players_and_the_series(clien
 
     for n, data in enumerate((backup, old_style)):
         with fresh_server(tmp_path / f"restored-{n}.sqlite3") as other:
-            assert "Imported 5 games; 0 already stored." in upload(other, data).get_data(as_text=True)
+            assert "Imported 5 games." in upload(other, data).get_data(as_text=True)
             assert figures(other) == before
             assert series_view(other) == series_before
             typed = other.post("/api/games", json={"game": "duel", "players": ["Dae", "김 민준"], "first_player": 0})
@@ -729,7 +729,7 @@ def test_a_hostile_or_broken_backup_never_seats_one_person_twice_nor_half_import
         assert len(client.get("/api/games").get_json()) == 5
         assert "Hal" not in client.get("/players").get_data(as_text=True)
     # an empty backup changes nothing
-    assert "Imported 0 games" in upload(client, _backup(aliases={"Ghost": "Phantom"})).get_data(as_text=True)
+    assert "The file holds no game." in upload(client, _backup(aliases={"Ghost": "Phantom"})).get_data(as_text=True)
     assert "Phantom" not in client.get("/players").get_data(as_text=True)
 
 

@@ -329,6 +329,11 @@ def test_head_to_head_opens_the_games_of_the_two_in_that_game(client, season):
     both = client.get(f"/history?player={ana}&with={ben}").get_data(as_text=True)  # every game: 4 with Splendor's two
     assert len(set(re.findall(r'data-game="([A-Za-z0-9_-]+)"', both))) == 5
     assert "Only the games with" not in client.get(f"/history?with={ben}").get_data(as_text=True)  # needs a player
+    for odd in (f"player={ana}&with=99999", f"player={ana}&with={ana}", f"player=99999&with={ben}", f"player={ana}&with=x"):
+        page = client.get(f"/history?{odd}").get_data(as_text=True)  # no such head to head: the filter is dropped
+        assert "Only the games with" not in page and 'name="with"' not in page, odd
+    assert len(set(re.findall(r'data-game="([A-Za-z0-9_-]+)"', client.get(f"/history?player={ana}&with={ana}")
+                               .get_data(as_text=True)))) == 7  # all of Ana's games
 
 
 def test_a_win_reaching_two_routes_is_explained_where_the_routes_outnumber_the_wins(client):

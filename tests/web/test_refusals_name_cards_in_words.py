@@ -34,7 +34,7 @@ def test_a_card_in_the_buyers_own_reserve_or_bought_by_the_other_is_named_with_i
     post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"white": 1}})
     code, message, rule = refusal(post(client, gid, {"type": "purchase", "player": 0, "card": card, "payment": {}}))
     assert code == "card_unavailable" and rule == "D-7"
-    assert message.startswith("This card is in Ana's own reserve: buy it from the reserve (from_reserve): a level-1 blue card") and not CATALOGUE_ID.search(message)
+    assert message.startswith("This card is in Ana's own reserve: buy it from the reserve: a level-1 blue card") and not CATALOGUE_ID.search(message)
     code, message, rule = refusal(post(client, gid, {"type": "reserve", "player": 0, "card": card}))
     assert code == "card_unavailable" and rule == "D-6" and "in Ana's reserve" in message
     # Korean: the same sentence, the card in Korean words

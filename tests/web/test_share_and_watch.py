@@ -270,7 +270,8 @@ def test_a_new_spectator_link_stops_the_old_one_and_its_open_screens_are_told(cl
     assert new != old and len(new) >= 16 and 'id="watch-renewed"' in page
     assert 'id="watch-renewed"' not in share_page(client, game["id"])  # said once, after the tap
     assert service.game_id_for_spectator(new) == game["id"]
-    assert client.get(f"/watch/{old}").status_code == 404
+    fresh = client.get(f"/watch/{old}")  # opened afresh: said as such
+    assert fresh.status_code == 404 and "the table may have made a new one" in fresh.get_data(as_text=True)
     assert client.get(f"/watch/{old}/qr.svg").status_code == 404
     gone = client.get(f"/watch/{old}/poll?v=0&n=0", headers=HX)
     body = gone.get_data(as_text=True)

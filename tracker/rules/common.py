@@ -52,8 +52,8 @@ def card_taken(holders: Iterable[tuple[str, Iterable[str], Iterable[Reserved]]],
             return RuleError("card_unavailable", N_("%(name)s already bought this card: %(card)s."), rule,
                              name=name, card=card_id)
         if seat == buyer and any(r.card == card_id for r in reserved):
-            return RuleError("card_unavailable", N_("This card is in %(name)s's own reserve: buy it from the reserve "
-                                                    "(from_reserve): %(card)s."), rule, name=name, card=card_id)
+            return RuleError("card_unavailable", N_("This card is in %(name)s's own reserve: buy it from the reserve: "
+                                                    "%(card)s."), rule, name=name, card=card_id)
         if any(r.card == card_id for r in reserved):
             return RuleError("card_unavailable", N_("This card is in %(name)s's reserve: %(card)s."), rule,
                              name=name, card=card_id)

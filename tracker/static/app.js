@@ -406,9 +406,11 @@
     return { seat: form.elements.player.value, typed: typed,
              focus: active && active.form === form && active.name ? active.name : null };
   }
+  var fixBase = null;  // the Fix sheet's address on the new screen (its tab, or its button beside a prompt)
   function fixAddress(seat) {
-    var tab = document.getElementById("action-correction");
-    var base = tab && tab.getAttribute("hx-get");
+    var tab = document.getElementById("action-correction") || document.getElementById("fix-during-prompt");
+    var base = fixBase || (tab && tab.getAttribute("hx-get"));
+    fixBase = null;
     return base ? base + (base.indexOf("?") < 0 ? "?" : "&") + "p=" + encodeURIComponent(seat) : null;
   }
   function focusField(form, name) {
@@ -453,7 +455,11 @@
     var nodes = keptSheet;
     keptSheet = null;
     var sheet = document.getElementById("sheet");
-    if (!sheet || sheet.querySelector(".prompt") || !sheet.querySelector("[data-sheet]")) { fixSeat = null; return; }
+    // (a prompt the other phone's entry raised keeps the fix too: its Fix button's address, and the
+    // Fix sheet drawn on the new screen leads back to the prompt)
+    var fixControl = sheet && sheet.querySelector("#action-correction, #fix-during-prompt");
+    if (!fixControl) { fixSeat = null; return; }
+    fixBase = fixControl.getAttribute("hx-get");  // read before the kept sheet takes the new one's place
     sheet.replaceChildren.apply(sheet, nodes);
     focusField(sheet.querySelector("form.correction"), keptFocus);
   });
@@ -579,7 +585,10 @@
   // tap that "did nothing" came at the very moment the player wanted to act). Undo is still
   // guarded: the entry it would take back just changed.
   document.addEventListener("click", function (evt) {
-    var control = evt.target.closest ? evt.target.closest("#game a, #game button") : null;
+    // (after this phone's own save, anywhere: the page grew shorter and the links below the game,
+    // History, Players, rose under the finger still on the save)
+    var saved = document.body.classList.contains("just-saved");
+    var control = evt.target.closest ? evt.target.closest(saved ? "a, button" : "#game a, #game button") : null;
     if (!control || !justRedrawn()) { return; }
     if (control.closest("nav.actions") && !control.closest("#undo-form, .undo")) { return; }
     evt.preventDefault(); evt.stopImmediatePropagation();

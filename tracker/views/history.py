@@ -80,7 +80,9 @@ def _filters() -> dict[str, Any]:
     opponent = people.small_int(args.get("with")) if player_id is not None else None
     if opponent is not None:  # head to head: the games of ``player`` with this person (an alias: the kept one)
         kept, _alias = people.get(opponent)
-        opponent = kept.id if kept is not None else opponent
+        known = people.get(player_id)[0] is not None
+        # an unknown person, or the player themselves (the Player filter changed to them): no such filter
+        opponent = kept.id if kept is not None and known and kept.id != player_id else None
     return {
         "player": player_id,
         "kind": args.get("kind") if args.get("kind") in stats.KINDS else None,

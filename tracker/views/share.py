@@ -102,7 +102,11 @@ def _watch_context(sid: str) -> dict:
     try:
         view = service.load(service.game_id_for_spectator(sid))
     except service.GameNotFound:
-        abort(404)
+        # a spectator link opened after the table made a new one (or mistyped): said as such, 404
+        abort(make_response(render_template(
+            "error.html", status=404, title=_("Nothing to watch here"),
+            message=_("This spectator link shows no game: the table may have made a new one. Ask them for the new link.")),
+            404))
     ctx = screen.game_context(view)
     # The table's next game is followed by its own spectator link (never its id: a write key).
     following = ctx.get("following")
