@@ -494,8 +494,24 @@ def ensure_wrk() -> None:
         raise SystemExit("the load run needs wrk: apt-get install wrk")
 
 
+class WrkCrashed(RuntimeError):
+    """wrk itself died of a signal (it crashed twice with SIGSEGV at 550-600 threads on this
+    machine): no figure of the server."""
+
+
 def wrk_level(base: str, tables: list[Table], games: list[Any], token: str, cookie: str,
               warmup: float, measure: float, workdir: Path) -> Level:
+    """One load level with wrk (bench/load.lua), run once more if wrk itself crashed (a load
+    generator's crash says nothing of the server); ``RuntimeError`` if it crashes again."""
+    try:
+        return _wrk_level(base, tables, games, token, cookie, warmup, measure, workdir)
+    except WrkCrashed as exc:
+        log(f"  wrk crashed ({exc}): the level is run once more")
+        return _wrk_level(base, tables, games, token, cookie, warmup, measure, workdir)
+
+
+def _wrk_level(base: str, tables: list[Table], games: list[Any], token: str, cookie: str,
+               warmup: float, measure: float, workdir: Path) -> Level:
     """One load level with wrk (bench/load.lua): two phones per table, each one wrk thread with
     its own keep-alive connection; CPU use sampled from /proc while measured."""
     rng = random.Random(len(tables))
@@ -516,6 +532,8 @@ def wrk_level(base: str, tables: list[Table], games: list[Any], token: str, cook
     time.sleep(max(0.0, begin + warmup + measure - time.monotonic()))
     after, wrk_after = cpu_seconds(), process_cpu(proc.pid)
     output, _ = proc.communicate(timeout=duration + 60)
+    if proc.returncode is not None and proc.returncode < 0:
+        raise WrkCrashed(f"signal {-proc.returncode}")
     if proc.returncode != 0 or not out.exists():
         raise RuntimeError(f"wrk failed ({proc.returncode}): {output[-2000:]}")
     result = json.loads(out.read_text())
