@@ -612,16 +612,21 @@ def load_search(base: str, tables: list[Table], games: list[Any], deadline: floa
         # The first minutes of a night are not its steady state, and a level over the target
         # leaves a queue behind: one unmeasured run of this size lets every worker settle (first
         # writes, first renders of each sheet, nothing left from the level before).
-        settle = wrk_level(base, tables[:n], games, token, cookie, 2.0, SETTLE, workdir)
-        log(f"  {n} tables: settled (p99 {settle.p99:.0f} ms, not counted)")
-        level = wrk_level(base, tables[:n], games, token, cookie, warmup, measure, workdir)
-        levels.append(level)
-        log(f"  {n} tables: p99 {level.p99:.1f} ms, p50 {level.p50:.1f} ms, entries p99 {level.post_p99:.1f} ms, "
-            f"{level.rate:.0f} req/s, {level.errors} errors {level.kinds or ''}-> {'ok' if level.ok else 'over'}")
-        if level.ok:
-            passed = max(passed, n)
-        else:
+        try:
+            settle = wrk_level(base, tables[:n], games, token, cookie, 2.0, SETTLE, workdir)
+            log(f"  {n} tables: settled (p99 {settle.p99:.0f} ms, not counted)")
+            level = wrk_level(base, tables[:n], games, token, cookie, warmup, measure, workdir)
+        except WrkCrashed as exc:  # twice: no figure for this level, which is not counted as held
+            log(f"  {n} tables: wrk crashed again ({exc}): not measured, counted as over")
             failed = n if failed is None else min(failed, n)
+        else:
+            levels.append(level)
+            log(f"  {n} tables: p99 {level.p99:.1f} ms, p50 {level.p50:.1f} ms, entries p99 {level.post_p99:.1f} ms, "
+                f"{level.rate:.0f} req/s, {level.errors} errors {level.kinds or ''}-> {'ok' if level.ok else 'over'}")
+            if level.ok:
+                passed = max(passed, n)
+            else:
+                failed = n if failed is None else min(failed, n)
         if fixed is not None:
             if not todo:
                 break
