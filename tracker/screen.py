@@ -746,13 +746,6 @@ def royal_sheet(view: GameView, args: Any) -> dict[str, Any]:
     other = state.players[1 - seat]
     choice = args.get("royal") if args.get("royal") in state.royals_available else None
     stealable = duel.stealable(other)
-    # DR-4: the token chosen, then what taking the card records (said before it happens, as a buy's steal)
-    steals = bool(choice) and royal_view(choice)["ability"] == catalog.STEAL_TOKEN and bool(stealable)
-    steal = args.get("steal") if steals and args.get("steal") in stealable else None
-    if steals and steal is None and len(stealable) == 1:
-        steal = stealable[0]
-    steal_preview = preview(view, {"type": "take_royal", "player": seat, "royal": choice, "steal": steal}) \
-        if steal else None
     royals = []
     for rid in state.royals_available:
         royal = royal_view(rid)
@@ -761,6 +754,13 @@ def royal_sheet(view: GameView, args: Any) -> dict[str, Any]:
         royal["preview"] = None if royal["needs_steal"] else \
             preview(view, {"type": "take_royal", "player": seat, "royal": rid})
         royals.append(royal)
+    # DR-4: the token chosen, then what taking the card records (said before it happens, as a buy's steal)
+    steals = any(r["id"] == choice and r["needs_steal"] for r in royals)
+    steal = args.get("steal") if steals and args.get("steal") in stealable else None
+    if steals and steal is None and len(stealable) == 1:
+        steal = stealable[0]
+    steal_preview = preview(view, {"type": "take_royal", "player": seat, "royal": choice, "steal": steal}) \
+        if steal else None
     return {"sheet": "royal", "royals": royals, "choice": choice, "choice_steals": steals,
             "steal_options": steal_options(letters, other, stealable), "steal": steal, "steal_preview": steal_preview,
             "steal_name": CHIP_NAMES.table().get(steal, "") if steal else "",

@@ -1255,7 +1255,7 @@ def resolve_code(code: Any) -> str | None:
 
 def spectator_id(game_id: str) -> str:
     """The game's read-only key, made on first use. Raises ``GameNotFound``."""
-    row = db.session.get(Game, game_id) if is_game_id(game_id) else None
+    row = game_row(game_id)
     if row is None:
         raise GameNotFound(game_id)
     if row.spectator_id is None:
@@ -1267,7 +1267,7 @@ def spectator_id(game_id: str) -> str:
 def renew_spectator_id(game_id: str) -> str:
     """Give the game a new read-only key and return it; the old spectator link then shows
     nothing (a link posted where it should not be). Raises ``GameNotFound``."""
-    row = db.session.get(Game, game_id) if is_game_id(game_id) else None
+    row = game_row(game_id)
     if row is None:
         raise GameNotFound(game_id)
     row.spectator_id = new_id()

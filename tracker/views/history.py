@@ -74,15 +74,15 @@ def _is_htmx() -> bool:
 def _filters() -> dict[str, Any]:
     args = request.args
     player_id = people.small_int(args.get("player"))
+    known = None
     if player_id is not None:  # a merged-away player's link (an alias) shows the kept player's games
-        kept, _alias = people.get(player_id)
-        player_id = kept.id if kept is not None else player_id
-    opponent = people.small_int(args.get("with")) if player_id is not None else None
+        known, _alias = people.get(player_id)
+        player_id = known.id if known is not None else player_id
+    opponent = people.small_int(args.get("with")) if known is not None else None
     if opponent is not None:  # head to head: the games of ``player`` with this person (an alias: the kept one)
-        kept, _alias = people.get(opponent)
-        known = people.get(player_id)[0] is not None
+        other, _alias = people.get(opponent)
         # an unknown person, or the player themselves (the Player filter changed to them): no such filter
-        opponent = kept.id if kept is not None and known and kept.id != player_id else None
+        opponent = other.id if other is not None and other.id != player_id else None
     return {
         "player": player_id,
         "kind": args.get("kind") if args.get("kind") in stats.KINDS else None,

@@ -538,14 +538,14 @@ def poll(game_id: str):  # type: ignore[no-untyped-def]
     seen = screen.seen_version(request.args)
     if seen == row.version:
         return "", 204
-    # the kept screen tells the one write it was drawn after: a phone that missed more draws its own
-    shared = shared_screen(row.id, row.version) if _is_htmx() and seen == row.version - 1 else None
+    # the kept screen tells the one write it was drawn after: a phone that missed more draws its
+    # own (and keeps it to itself: its toast tells several)
+    one_behind = seen == row.version - 1
+    shared = shared_screen(row.id, row.version) if _is_htmx() and one_behind else None
     if shared is not None:
         return shared
     view = service.load_row(row)
-    # drawn for a phone that missed one write, it is the screen to keep; one telling several is its own
-    return _render_game(view, **poll_news(view, seen, request.args.get("n", "")),
-                        shared=None if seen == row.version - 1 else False)
+    return _render_game(view, **poll_news(view, seen, request.args.get("n", "")), shared=None if one_behind else False)
 
 
 #: Entries a poll's toast tells at most when the phone missed several (a purchase and the noble
