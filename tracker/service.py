@@ -1253,6 +1253,13 @@ def resolve_code(code: Any) -> str | None:
     return row.game_id
 
 
+def game_deleted(game_id: str) -> bool:
+    """True when the game was deleted (or is gone): a join code given before is then refused,
+    since the phone joining would find a game its table put away, with its Restore button."""
+    row = game_row(game_id)
+    return row is None or row.deleted_at is not None
+
+
 def spectator_id(game_id: str) -> str:
     """The game's read-only key, made on first use. Raises ``GameNotFound``."""
     row = game_row(game_id)

@@ -282,3 +282,15 @@ def test_a_new_spectator_link_stops_the_old_one_and_its_open_screens_are_told(cl
     assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0  # nothing else changed
     assert client.post("/games/unknown-game-xxxxxxxx/share/watch").status_code == 404
     assert client.get(f"/games/{game['id']}/share/watch").status_code == 405
+
+
+def test_a_code_of_a_game_deleted_since_is_refused_with_its_reason(client):
+    game = new_game(client)
+    code = re.search(r'id="join-code">([A-Z0-9]{6})<', share_page(client, game["id"])).group(1)
+    client.post(f"/history/{game['id']}/delete")
+    refused = client.post("/join", data={"code": code})
+    assert refused.status_code == 422
+    body = refused.get_data(as_text=True)
+    assert "was deleted on the phone that shared it" in body and f"/games/{game['id']}" not in body
+    client.post(f"/history/{game['id']}/restore")
+    assert client.post("/join", data={"code": code}).headers["Location"] == f"/games/{game['id']}"

@@ -88,13 +88,19 @@ def watch_qr(sid: str):  # type: ignore[no-untyped-def]
 def join():  # type: ignore[no-untyped-def]
     """Open the game a typed join code belongs to; an unknown or expired code is refused."""
     game_id = service.resolve_code(request.form.get("code"))
+    message = None
     if game_id is None:
+        message = _("That code is unknown or has expired: ask for the code on the other phone.")
+    elif service.game_deleted(game_id):
+        message = _("That code's game was deleted on the phone that shared it: "
+                    "it can be restored there, from History.")
+    if message is not None:
         from .pages import _home
 
         typed = request.form.get("code", "")
         # the code typed stays in the field (to see what was mistyped), as the new-game form keeps its names
-        return _home(MultiDict({"code": typed[:16] if isinstance(typed, str) else ""}), status=422, join_error=_(
-            "That code is unknown or has expired: ask for the code on the other phone."))
+        return _home(MultiDict({"code": typed[:16] if isinstance(typed, str) else ""}), status=422,
+                     join_error=message)
     return redirect(url_for("pages.game", game_id=game_id), code=303)
 
 
