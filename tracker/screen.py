@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import re
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
 from flask import current_app, url_for
@@ -21,7 +21,7 @@ from flask_babel import gettext as _
 
 from flask_babel import lazy_gettext as _l
 
-from . import narrate, service
+from . import narrate, people, service
 from .i18n import error_message, tr
 from .rules import catalog, duel, splendor
 from .rules.catalog import NO_COLOR, WILD
@@ -442,9 +442,26 @@ def _single_winner(winner: Any) -> int | str:
 
 def game_context(view: GameView) -> dict[str, Any]:
     """Everything the ``game`` block shows, for the game's kind."""
+    view = named_now(view)
     if view.row.game == "splendor":
         return splendor_context(view)
     return duel_context(view)
+
+
+def named_now(view: GameView) -> GameView:
+    """A finished game's view with its players under their names of now (renamed on the Players
+    page since), as History and the review show them: its banner, panels and "New game, same
+    players" agree with the night's tally. The log keeps the names as recorded. A game in
+    progress is drawn as recorded (its screen is drawn on every entry; a rename mid-game shows
+    from the next game on). One query, for a finished game only; the view itself is unchanged."""
+    state = view.state
+    if state.winner is None:
+        return view
+    now = people.display_names(view.row)
+    if now == [p.name for p in state.players]:
+        return view
+    players = tuple(replace(p, name=name) for p, name in zip(state.players, now))
+    return replace(view, state=replace(state, players=players))
 
 
 def duel_context(view: GameView) -> dict[str, Any]:

@@ -351,3 +351,20 @@ def test_a_win_reaching_two_routes_is_explained_where_the_routes_outnumber_the_w
     assert 'id="routes-overlap"' in page and "A win can reach two routes at once" in page
     import_log(client, fixture_log("duel-1012.json", ["Cho", "Dan"], "2026-11-07T19:00:00Z"))
     assert 'id="routes-overlap"' not in client.get(f"/players/{player_id(client, 'Cho')}").get_data(as_text=True)
+
+
+def test_a_finished_games_screen_shows_its_players_renamed_since(client):
+    """Renamed on the Players page after the game: its victory banner, panels and "New game, same
+    players" use the name of now, as History and the night's tally do (the log keeps the names
+    as recorded); a Splendor game's banner too."""
+    game = import_log(client, fixture_log("duel-1102.json", ["Player A", "Player B"]))
+    a = player_id(client, "Player A")
+    assert client.post(f"/players/{a}/rename", data={"name": "Ana"}).status_code == 303
+    page = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    banner = page[page.index('id="victory"'):page.index('id="victory"') + 4000]
+    assert "Player A" not in banner and "Ana" in banner and "Player B wins!" in banner
+    assert re.search(r'id="same-players" href="/\?player0=Ana&amp;player1=Player\+B', page) or \
+        re.search(r'id="same-players" href="/\?player0=Player\+B&amp;player1=Ana', page)
+    splendor = import_log(client, fixture_log("splendor-153.json", ["Player A", "Player B"]))
+    page = client.get(f"/games/{splendor['id']}").get_data(as_text=True)
+    assert "Player A" not in page[page.index('id="victory"'):page.index('id="victory"') + 4000]

@@ -243,6 +243,9 @@ def test_a_spectator_follows_the_table_to_its_next_game(client):
     assert next_id not in body and finished["id"] not in body
     assert client.get(f"/watch/{sid}/poll?v={version}&n={version}&x=1", headers=HX).status_code == 204
     assert "data-follow-after" in client.get("/static/app.js").get_data(as_text=True)
+    # the finished game's link opened afresh (a friend who was not there) stays on that game
+    later = client.get(f"/watch/{sid}").get_data(as_text=True)
+    assert f'href="{next_watch}"' in later and "data-follow-after" not in later and "follow-note" not in later
 
 
 def test_a_spectator_told_of_a_deletion_hears_no_alert_again(client):

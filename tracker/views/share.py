@@ -119,6 +119,9 @@ def _watch_context(sid: str) -> dict:
     # Nothing on a spectator's page may reveal the game's id, which is its write key.
     ctx.update(readonly=True, game_id=None, sid=sid, sheet=None, following=None,
                following_watch=url_for("share.watch", sid=service.spectator_id(following)) if following else None,
+               # a screen that watched the game end (told by its poll) follows the table a minute
+               # later; a finished game's link opened afterwards stays on that game
+               follow_after=60 if following and getattr(request, "htmx", False) else None,
                poll_url=url_for("share.watch_poll", sid=sid, v=view.version, n=len(view.events),
                                 **screen.poll_marks(view.row)),
                log_url=url_for("share.watch_log", sid=sid))
