@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 #: One stroke colour and dash pattern per seat, so lines differ without colour vision too.
-SEAT_STROKES = ("#7b2d8e", "#d9730d", "#1f7a3a", "#1f5fbf")
+SEAT_STROKES = ("#7b2d8e", "#c2620a", "#1f7a3a", "#1f5fbf")  # app.css --seat0..3
 SEAT_DASHES = ("", "7 4", "2 3", "9 3 2 3")
 WIDTH, HEIGHT = 360, 150
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 28, 34, 10, 22

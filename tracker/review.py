@@ -73,6 +73,8 @@ def _splendor_panel(state: Any, seat: int) -> dict[str, Any]:
         "tokens": screen.token_row(p.tokens, GEM_COLORS + ("gold",)),
         "token_total": p.tokens.total, "reserved": len(p.reserved), "cards": len(p.cards), "nobles": len(p.nobles),
         "noble_tiles": [screen.noble_view(n) for n in p.nobles], "is_current": False,
+        # S-4: the winner's panel framed as in a Duel (a shared win frames each)
+        "is_winner": state.winner is not None and seat in state.winner.players,
     }
 
 

@@ -267,6 +267,7 @@ def panel(state: duel.DuelState, seat: int) -> dict[str, Any]:
     letters = LETTERS.table()  # one locale lookup for the whole function
     p = state.players[seat]
     best, best_points = p.best_color
+    points = p.color_points
     return {
         "seat": seat,
         "name": p.name,
@@ -275,9 +276,11 @@ def panel(state: duel.DuelState, seat: int) -> dict[str, Any]:
         "prestige": p.prestige,
         "crowns": p.crowns,
         "best_color": best,
-        "best_color_name": CHIP_NAMES.table()[best] if best else "",
+        # every colour tied for the best is named (D-11.3 is as near in each): "white/blue/red"
+        "best_color_name": "/".join(CHIP_NAMES.table()[c] for c in GEM_COLORS if points[c] == best_points)
+        if best else "",
         "best_points": best_points,
-        "bonuses": [{"kind": c, "letter": letters[c], "count": p.bonuses[c], "points": p.color_points[c]} for c in GEM_COLORS],
+        "bonuses": [{"kind": c, "letter": letters[c], "count": p.bonuses[c], "points": points[c]} for c in GEM_COLORS],
         "tokens": token_row(p.tokens),
         "token_total": p.tokens.total,
         "privileges": p.privileges,

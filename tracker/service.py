@@ -14,7 +14,7 @@ import time
 import unicodedata
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta, timezone
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 from flask import current_app
 from sqlalchemy import and_, bindparam, func, insert, or_, select, update
@@ -409,6 +409,9 @@ class NextGamePlan:
     started: str | None = None
     first: int | None = None
     last_starter: str | None = None
+    #: a game these people started since, outside the table's chain (a game begun from the home
+    #: page), still in progress: the form mentions it, and may still start another
+    playing: str | None = None
 
 
 def plan_next_game(after: str, names: list[str]) -> NextGamePlan:
@@ -421,11 +424,24 @@ def plan_next_game(after: str, names: list[str]) -> NextGamePlan:
         return NextGamePlan(after)
     if latest.status != "finished":
         return NextGamePlan(after, started=latest.id) if latest.id != after else NextGamePlan(after)
-    seated = latest.setup["players"]
-    first = latest.setup.get("first_player", 0)
+    # the same people may have played since without "New game, same players" (an older game's
+    # banner opened later): who starts passes on from their latest game of this kind
+    since = _games_since(latest, names)
+    playing = next((row.id for row in since if row.status != "finished"), None)
+    last = next((row for row in since if row.game == latest.game), latest)
+    seated = last.setup["players"]
+    first = last.setup.get("first_player", 0)
     following = person_key(seated[(first + 1) % len(seated)])
     typed = [person_key(n) for n in names]
-    return NextGamePlan(latest.id, first=typed.index(following), last_starter=seated[first])
+    return NextGamePlan(latest.id, first=typed.index(following), last_starter=seated[first], playing=playing)
+
+
+def _games_since(row: Game, names: Sequence[str], limit: int = 200) -> list[Game]:
+    """Games not deleted that seat exactly the people ``names`` and started after ``row``,
+    newest first (one query over the latest ``limit`` games)."""
+    rows = db.session.scalars(select(Game).where(Game.deleted_at.is_(None), Game.started > row.started)
+                              .order_by(Game.started.desc()).limit(limit))
+    return [r for r in rows if _same_people(r.setup["players"], names)]
 
 
 def _same_people(one: Sequence[str], other: Sequence[str]) -> bool:
@@ -1126,9 +1142,19 @@ def _in_file(exc: RuleError, n: int, log: Any) -> RuleError:
     return RuleError(exc.code, N_("Game %(n)s of the file: %(reason)s"), exc.rule, n=n, reason=exc)
 
 
-def import_any(data: Any) -> tuple[int, int, int]:
-    """Import one game log or a whole history backup; returns ``(imported, already_stored,
-    extended)``, ``extended`` counting stored games the file's logs added later entries to.
+class ImportResult(NamedTuple):
+    """What ``import_any`` did: games ``created``, found ``existing`` (of which ``deleted`` are
+    deleted here: the file does not bring them back, Restore does), and stored games
+    ``extended`` with the file's later entries."""
+
+    created: int
+    existing: int
+    extended: int
+    deleted: int = 0
+
+
+def import_any(data: Any) -> ImportResult:
+    """Import one game log or a whole history backup (see ``ImportResult``).
 
     Every log is checked first; if any does not replay, nothing is imported and its
     ``RuleError`` (``bad_log`` / ``import_mismatch``; ``game_deleted``, ``version_conflict``
@@ -1145,7 +1171,7 @@ def import_any(data: Any) -> tuple[int, int, int]:
             if not backup:  # a single log: its own refusal, no "game 1 of the file"
                 raise
             raise _in_file(exc, i, log) from exc
-    created = existing = extended = 0
+    created = existing = extended = deleted = 0
     series: dict[str, Any] = {}
     made: list[tuple[Game, Any]] = []
     db.session.info[IMPORTING] = True
@@ -1173,6 +1199,7 @@ def import_any(data: Any) -> tuple[int, int, int]:
                 made.append((view.row, log.get("next_game") if backup else None))
             else:
                 existing += 1
+                deleted += view.row.deleted_at is not None
         people.restore_series(series)
         for row, next_id in made:  # the game each table started next, when it came along
             _restore_next_game(row, next_id)
@@ -1182,7 +1209,7 @@ def import_any(data: Any) -> tuple[int, int, int]:
         raise
     finally:
         db.session.info.pop(IMPORTING, None)
-    return created, existing, extended
+    return ImportResult(created, existing, extended, deleted)
 
 
 def _restore_next_game(row: Game, next_id: Any) -> None:

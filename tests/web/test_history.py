@@ -391,6 +391,20 @@ def test_importing_from_the_history_page_never_duplicates(client):
     assert len(client.get("/api/games").get_json()) == 1
 
 
+def test_importing_a_game_deleted_here_says_so_and_leads_to_its_restore(client):
+    """The file of a game deleted here: it stays deleted (a backup does not undo a deletion), and
+    the notice says so with the way to the deleted games (it said only "already stored")."""
+    log = fixture_log("duel-1069.json", ["Ana", "Ben"])
+    game = upload(client, log) and client.get("/api/games").get_json()[0]
+    client.post(f"/history/{game['id']}/delete")
+    body = upload(client, log).get_data(as_text=True)
+    assert "Nothing new: the game is already stored." in body
+    assert "1 of the stored games is deleted here: the file does not bring it back." in body
+    assert '<a href="/history?status=deleted" id="import-see-deleted">' in body
+    assert f"/history/{game['id']}/restore" in client.get("/history?status=deleted").get_data(as_text=True)
+    assert client.get("/api/games").get_json() == []
+
+
 def test_a_file_that_does_not_replay_is_refused_and_imports_nothing(client):
     good = fixture_log("own-color.json")
     bad = fixture_log("duel-1102.json")
@@ -838,3 +852,22 @@ def test_the_delete_page_of_a_game_already_deleted_offers_its_restore(client):
     assert f'action="/history/{game["id"]}/restore"' in page
     assert client.post(f"/history/{game['id']}/restore").status_code == 303
     assert 'id="confirm-delete"' in client.get(f"/history/{game['id']}/delete").get_data(as_text=True)
+
+
+def test_same_players_from_an_older_game_counts_from_their_latest_game_and_mentions_one_in_progress(client):
+    """An older game's "New game, same players" (opened the day after) passes the start on from
+    the latest game these people began, even one begun from the home page, and says a game of
+    theirs is still in progress (with its link); the form can still start another."""
+    log = load_fixture("duel-1102.json")
+    old = import_log(client, fixture_log("duel-1102.json", ["Ana", "Ben"], "2026-11-01T19:00:00Z"))
+    old_starter = log["first_player"]
+    # a game begun from the home page since, by the other person: still in progress
+    since = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": str(1 - old_starter)})
+    since_id = since.headers["Location"].rsplit("/", 1)[-1]
+    home = client.get(f"/?player0=Ana&player1=Ben&after={old['id']}").get_data(as_text=True)
+    assert _first_checked(home) == str(old_starter)  # the in-progress game's starter was the other one
+    assert f"{['Ana', 'Ben'][1 - old_starter]} started the last game" in home
+    assert f'id="playing-game" href="/games/{since_id}"' in home
+    # other people: no mention
+    home = client.get(f"/?player0=Ana&player1=Cho&after={old['id']}").get_data(as_text=True)
+    assert 'id="playing-notice"' not in home

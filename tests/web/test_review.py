@@ -129,6 +129,10 @@ def test_a_splendor_game_and_an_active_game_can_be_reviewed(client):
     assert [panel_id for panel_id in re.findall(r'id="panel-(\d)"', page)] == ["0", "1", "2"]
     assert re.findall(r'<figure class="chart chart-(\w+)"', page) == ["prestige"]
     assert re.findall(r'data-chart-value="prestige-\d">(\d+)<', page) == ["16", "21", "9"]
+    # the winner's panel is framed at the end (S-4), as a Duel's is; earlier positions frame none
+    assert re.findall(r'class="panel panel-review[^"]*is-winner[^"]*" id="panel-(\d)"', page) == ["1"]
+    early = client.get(f"/games/{splendor['id']}/review?turn=10").get_data(as_text=True)
+    assert "is-winner" not in early
     assert f'href="/games/{splendor["id"]}/review"' in client.get(f"/games/{splendor['id']}").get_data(as_text=True)
 
     active = new_game(client, ("Ana", "Ben"))

@@ -123,7 +123,8 @@ def history():  # type: ignore[no-untyped-def]
         notice = "deleted"
     elif request.args.get("restored"):
         notice = "restored"
-    imported = [people.small_int(request.args.get(k, "")) or 0 for k in ("imported", "existing", "extended")]
+    imported = [people.small_int(request.args.get(k, "")) or 0
+                for k in ("imported", "existing", "extended", "existing_deleted")]
     return _history_page(notice=notice, notice_game=request.args.get("deleted") or request.args.get("restored"),
                          import_result=tuple(imported) if "imported" in request.args else None)
 
@@ -185,12 +186,12 @@ def import_file():  # type: ignore[no-untyped-def]
     if data is None:
         return _history_page(422, import_error=_("Choose a JSON file exported by this app (a game log or a whole history)."))
     try:
-        created, existing, extended = service.import_any(data)
+        created, existing, extended, deleted = service.import_any(data)
     except RuleError as err:
         return _history_page(422, import_error=error_message(err))
     # Post/redirect/get: reloading the page that says what was imported sends nothing again.
-    return redirect(url_for("history.history", imported=created, existing=existing, extended=extended or None),
-                    code=303)
+    return redirect(url_for("history.history", imported=created, existing=existing, extended=extended or None,
+                            existing_deleted=deleted or None), code=303)
 
 
 # ------------------------------------------------------------------------------------ players

@@ -124,18 +124,20 @@ def home():  # type: ignore[no-untyped-def]
     prefill["after"] = plan.after
     if plan.first is not None:  # suggested: the table can still choose
         prefill["first"] = str(plan.first)
-    return _home(prefill, last_starter=plan.last_starter, started=plan.started)
+    return _home(prefill, last_starter=plan.last_starter, started=plan.started, playing=plan.playing)
 
 
 def _home(form: Any, error: str | None = None, status: int = 200, *, join_error: str | None = None,
-          last_starter: str | None = None, started: str | None = None):  # type: ignore[no-untyped-def]
+          last_starter: str | None = None, started: str | None = None,
+          playing: str | None = None):  # type: ignore[no-untyped-def]
     """The home page: ``error`` is shown at the new-game form, ``join_error`` at the join form;
     ``last_starter`` names who started the game the table just finished; ``started`` is the id
-    of the next game this table already started (the form then leads to it)."""
+    of the next game this table already started (the form then leads to it); ``playing`` a game
+    the same people began since from this page, still in progress (mentioned, not imposed)."""
     games = [{**service.game_summary(row), "started_at": row.started} for row in service.list_games(limit=20)]
     nobles = [screen.noble_view(n) for n in catalog.nobles()]
     return render_template("home.html", games=games, error=error, join_error=join_error, form=form,
-                           nobles=nobles, last_starter=last_starter, started=started), status
+                           nobles=nobles, last_starter=last_starter, started=started, playing=playing), status
 
 
 @bp.post("/games")

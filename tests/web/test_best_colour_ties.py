@@ -1,0 +1,16 @@
+"""The best colour meter names every colour tied for the best (D-11.3 is as near in each)."""
+
+from __future__ import annotations
+
+import re
+
+from helpers import fixture_log, import_log
+
+
+def test_a_tie_for_the_best_colour_names_each_tied_colour(client):
+    game = import_log(client, fixture_log("duel-1012.json"))
+    page = client.get(f"/games/{game['id']}/review").get_data(as_text=True)
+    names = re.findall(r'class="meter m-color[^"]*".*?</div>', page, re.S)
+    text = " ".join(re.sub(r"<[^>]+>", " ", n) for n in names)
+    # Player B ends with 2 points in each of white, blue and red (the example's final figures)
+    assert "white/blue/red" in text and text.count("white/blue/red") == 1
