@@ -71,7 +71,7 @@ def test_reserved_cards_show_colour_points_and_crowns_not_catalogue_ids(client):
     card = catalog.jewel("D2-05")
     start = page.index('class="mini-card color-')
     mini = page[start:page.index("</div>", start)]
-    assert re.search(rf'color-{card.color}"[^>]* data-card="D2-05" title="D2-05"><b>', mini)
+    assert re.search(rf'color-{card.color}"[^>]* data-card="D2-05" title="D2-05"><b class="chip small gem-{card.color}">', mini)
     assert (f"</b> {card.points}" in mini) == bool(card.points) and mini.count("♛") == card.crowns
     assert ">D2-05<" not in page
     assert re.search(r'<span class="mini-card secret" title="secret level-3 card">\? <small>Level 3</small></span>', page)
