@@ -512,8 +512,11 @@ def test_the_reserve_sheet_says_at_once_when_no_gold_is_left(client):
         assert post(client, game["id"], {"type": "reserve", "player": seat, "card": card}).status_code == 200
     sheet = client.get(f"/games/{game['id']}/sheet/reserve", headers=HX).get_data(as_text=True)
     assert 'id="no-gold"' in sheet and "There is no gold on the board, so no card can be reserved." in sheet
+    # and nothing to tap: no card grid, no secret card, no level tabs (as with three reserved)
+    assert 'id="cards"' not in sheet and 'id="secret-1"' not in sheet and 'class="tabs"' not in sheet
     tapped = client.get(f"/games/{game['id']}/sheet/reserve?card=D1-04", headers=HX).get_data(as_text=True)
     assert 'id="no-gold"' not in tapped and tapped.count("There is no gold on the board") == 1
+    assert "no gold left" not in tapped  # classic Splendor's reserve without gold is not a Duel's
     fresh = new_game(client)
     assert 'id="no-gold"' not in client.get(f"/games/{fresh['id']}/sheet/reserve", headers=HX).get_data(as_text=True)
 
