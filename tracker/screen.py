@@ -237,8 +237,9 @@ class Preview:
     alerts: list[str] = field(default_factory=list)
     #: Not refused but not complete either: a pick more taps would make legal (said neutrally).
     hint: str = ""
-    #: The refusal's code (``RuleError.code``) when refused.
+    #: The refusal's code and rule id (``RuleError.code``, ``.rule``: "D-7") when refused.
     code: str = ""
+    rule: str = ""
 
 
 def preview(view: GameView, data: dict[str, Any]) -> Preview:
@@ -247,7 +248,7 @@ def preview(view: GameView, data: dict[str, Any]) -> Preview:
         event = parse_event(data, len(view.state.players))
         after = view.engine.apply(view.state, event)
     except RuleError as err:
-        return Preview(error=error_message(err), code=err.code)
+        return Preview(error=error_message(err), code=err.code, rule=err.rule or "")
     return Preview(text=narrate.preview_sentence(event, view.state, after), ok=True)
 
 

@@ -778,3 +778,11 @@ def test_the_royal_cards_left_say_their_points_in_words(client):
     flask_babel.refresh()
     page = client.get(f"/games/{gid}", headers={"Accept-Language": "ko"}).get_data(as_text=True)
     assert re.search(r'data-royal-id="DR-2"[^>]*><b aria-label="[^"]+">2점</b> <small>한 턴 더</small>', page)
+
+
+def test_a_refusal_on_a_sheet_names_its_rule(client):
+    """A pick the rules refuse says why in one sentence and which rule (as a refused save does):
+    a joker with no coloured bonus owned (D-7)."""
+    game = new_game(client)
+    sheet = client.get(f"/games/{game['id']}/sheet/buy?src=1&card=D1-26", headers=HX).get_data(as_text=True)
+    assert re.search(r'<p class="preview preview-error">[^<]+ <span class="rule">\(D-7\)</span></p>', sheet), sheet[-1500:]
