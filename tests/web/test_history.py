@@ -9,6 +9,7 @@ from contextlib import contextmanager
 import json
 import re
 
+import flask_babel
 import pytest
 from flask_migrate import upgrade
 from helpers import fixture_log, import_log, load_fixture, new_game, play
@@ -402,6 +403,11 @@ def test_importing_a_game_deleted_here_says_so_and_leads_to_its_restore(client):
     assert "1 of the stored games is deleted here: the file does not bring it back." in body
     assert '<a href="/history?status=deleted" id="import-see-deleted">' in body
     assert f"/history/{game['id']}/restore" in client.get("/history?status=deleted").get_data(as_text=True)
+    # in Korean, one game stored reads as one game (Korean has one plural form: it said "all (1)")
+    flask_babel.refresh()  # the app context kept for the test remembers the locale on g
+    ko = client.get("/history?imported=0&existing=1&existing_deleted=1", headers={"Accept-Language": "ko"})
+    assert "이 게임은 이미 저장되어 있습니다" in ko.get_data(as_text=True) and "모두(1개)" not in ko.get_data(as_text=True)
+    flask_babel.refresh()
     assert client.get("/api/games").get_json() == []
 
 
