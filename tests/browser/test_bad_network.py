@@ -278,3 +278,40 @@ def test_a_tap_s_failure_stays_said_until_the_next_tap(browser: Browser, live_se
     expect(page.locator("#connection")).to_be_hidden()
     table._save("take_tokens")
     assert _version(page, live_server) == 1
+
+
+def test_a_save_still_on_its_way_after_3_s_says_the_network_is_slow(browser: Browser, live_server: str):
+    """A stalled network (connected, nothing getting through) failed nothing for 12 s: the save
+    only looked dimmed. After 3 s it says it is still sending; once through, nothing is said."""
+    page = phone(browser)
+    table = start(page, live_server)
+    held: list[Route] = []
+    page.route("**/events", lambda route: held.append(route))
+    table._tap_chips({"red": 1})
+    page.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    expect(page.locator("#connection .for-slow")).to_be_hidden(timeout=1000)
+    expect(page.locator("#connection .for-slow")).to_be_visible(timeout=4000)
+    held[0].continue_()
+    page.unroute("**/events")
+    page.wait_for_function("() => document.querySelector('#game').dataset.version === '1'", timeout=10000)
+    expect(page.locator("#connection")).to_be_hidden()
+    assert _version(page, live_server) == 1
+
+
+def test_a_phone_whose_first_visit_is_the_game_has_its_offline_copy(browser: Browser, live_server: str):
+    """The second phone opens the game's link first: the service worker, installed by that very
+    load, keeps the page once active, so a reload without network shows the game, not the
+    "No connection" page (nothing was kept until the next full load)."""
+    first = phone(browser)
+    start(first, live_server)
+    game_url = first.url
+    second = phone(browser)
+    second.goto(game_url)
+    second.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null",
+                             timeout=10000)
+    second.wait_for_timeout(1500)  # the worker's fetch of the open page
+    second.context.set_offline(True)
+    second.reload()
+    expect(second.locator("#game")).to_be_visible()
+    expect(second.locator("#connection .for-stale")).to_be_visible(timeout=1500)
+    second.context.set_offline(False)

@@ -40,17 +40,37 @@ self.addEventListener("fetch", (event) => {
   if (request.mode === "navigate") {
     // one copy per page, whatever its query (a sheet's state, history filters): the latest
     const key = url.origin + url.pathname;
-    event.respondWith(
-      fetch(request).then((resp) => {
-        if (ours(resp)) {
-          const copy = resp.clone();
-          caches.open(CACHE).then((cache) => cache.put(key, copy));
-        }
-        return resp;
-      }).catch(() => caches.match(key)
-        .then((hit) => (hit ? stale(hit) : caches.match("{{ url_for('pages.offline') }}"))))
-    );
+    const network = fetch(request).then((resp) => {
+      if (ours(resp)) {
+        const copy = resp.clone();
+        caches.open(CACHE).then((cache) => cache.put(key, copy));
+      }
+      return resp;
+    });
+    const answer = network.catch(() => caches.match(key)
+      .then((hit) => (hit ? stale(hit) : caches.match("{{ url_for('pages.offline') }}"))));
+    // A network that stalls (connected, nothing getting through) never fails: after STALLED ms the
+    // kept copy is shown, if there is one (the request goes on and keeps its answer for next time).
+    const stalled = new Promise((resolve) => setTimeout(resolve, STALLED))
+      .then(() => caches.match(key)).then((hit) => (hit ? stale(hit) : answer));
+    event.respondWith(Promise.race([answer, stalled]));
   }
+});
+
+const STALLED = 5000;
+
+// A phone whose first visit is a game's page (the second phone, by link or QR) loaded it before
+// this worker existed: once active, each open page of this app is fetched once and kept, so its
+// screen has an offline copy (which app.js then keeps up to date after each redraw).
+self.addEventListener("activate", (event) => {
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => Promise.all(windows.map((win) => {
+    const url = new URL(win.url);
+    if (url.origin !== self.location.origin) return undefined;
+    const key = url.origin + url.pathname;
+    return caches.open(CACHE).then((cache) => cache.match(key).then((kept) => (kept ? undefined
+      : fetch(key, { credentials: "same-origin" }).then((resp) => (ours(resp) ? cache.put(key, resp) : undefined))
+        .catch(() => undefined))));
+  }))));
 });
 
 // Only a page of this app is kept: never a redirect, an error, or a page something on the way
