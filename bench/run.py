@@ -443,6 +443,35 @@ def cpu_seconds() -> dict[str, float]:
     return out
 
 
+def phones_per_worker(base: str) -> list[int]:
+    """Established connections each gunicorn process holds on ``base``'s port, fewest first (from
+    /proc; Linux only): each phone's keep-alive connection stays with the worker that accepted it,
+    so the spread says how evenly the load run's phones fell on the workers."""
+    port = int(base.rsplit(":", 1)[1].split("/")[0])
+    inodes: set[str] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            cols = line.split()
+            if cols[3] == "01" and int(cols[1].rsplit(":", 1)[1], 16) == port:  # ESTABLISHED, ours
+                inodes.add(cols[9])
+    counts = []
+    for fd_dir in Path("/proc").glob("[0-9]*/fd"):
+        try:
+            if b"gunicorn" not in (fd_dir.parent / "cmdline").read_bytes():
+                continue
+            held = sum(1 for fd in fd_dir.iterdir() if os.readlink(fd)[8:-1] in inodes
+                       and os.readlink(fd).startswith("socket:"))
+        except OSError:
+            continue
+        if held:
+            counts.append(held)
+    return sorted(counts)
+
+
 @dataclass
 class Level:
     tables: int
@@ -454,6 +483,7 @@ class Level:
     rate: float
     kinds: dict[str, int] = field(default_factory=dict)
     cpu: dict[str, float] = field(default_factory=dict)  # cores used while measured, by process kind
+    spread: list[int] = field(default_factory=list)  # phones' connections held by each worker
 
     @property
     def ok(self) -> bool:
@@ -529,6 +559,7 @@ def _wrk_level(base: str, tables: list[Table], games: list[Any], token: str, coo
                             stdout=subprocess.PIPE, stderr=None, text=True)
     time.sleep(max(0.0, begin + warmup - time.monotonic()))
     before, wrk_before = cpu_seconds(), process_cpu(proc.pid)
+    spread = phones_per_worker(base)
     time.sleep(max(0.0, begin + warmup + measure - time.monotonic()))
     after, wrk_after = cpu_seconds(), process_cpu(proc.pid)
     output, _ = proc.communicate(timeout=duration + 60)
@@ -560,10 +591,12 @@ def _wrk_level(base: str, tables: list[Table], games: list[Any], token: str, coo
         log(f"    {name}: {len(records[name])} requests, client p50 {percentile(records[name], 50):.1f} ms, "
             f"p99 {percentile(records[name], 99):.1f} ms, server p50 {percentile(server.get(name, []), 50):.2f} ms")
     log("    cores used: " + ", ".join(f"{k} {v:.2f}" for k, v in used.items()))
+    if spread:
+        log(f"    phones per worker: {spread[0]}–{spread[-1]} ({', '.join(map(str, spread))})")
     latencies = [v for values in records.values() for v in values]
     return Level(len(tables), percentile(latencies, 99), percentile(latencies, 50), percentile(records.get("post", []), 99),
                  len(latencies), sum(n for key, n in kinds.items() if "warm-up" not in key), len(latencies) / measure,
-                 kinds, used)
+                 kinds, used, spread)
 
 
 DATABASE_URL: str = ""  # the database of the gunicorn under load (set by main)
