@@ -315,3 +315,23 @@ def test_a_phone_whose_first_visit_is_the_game_has_its_offline_copy(browser: Bro
     expect(second.locator("#game")).to_be_visible()
     expect(second.locator("#connection .for-stale")).to_be_visible(timeout=1500)
     second.context.set_offline(False)
+
+
+def test_a_fix_preview_that_never_answers_says_nothing_and_sends_nothing(browser: Browser, live_server: str):
+    """Counts typed into Fix ask for a preview from inside the correction form: on a stalled
+    network that preview is no entry. It raised the slow line, then the "will be sent again"
+    banner, and the unsaved correction was sent by itself once the network came back."""
+    page = phone(browser)
+    table = start(page, live_server)
+    page.evaluate("() => { htmx.config.timeout = 1500; }")  # the page's 12 s, shortened for the test
+    table.open("correction")
+    posts: list[str] = []
+    page.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
+    page.route("**/fix-preview*", lambda route: None)  # the preview hangs: no answer ever comes
+    page.locator('#sheet input[name$="-red"]').first.fill("1")
+    page.wait_for_timeout(4000)
+    expect(page.locator("#connection .for-slow")).to_be_hidden()
+    expect(page.locator("#connection .for-entry")).to_be_hidden()
+    page.unroute("**/fix-preview*")
+    page.wait_for_timeout(3500)  # a retry would have gone by now
+    assert posts == [] and _version(page, live_server) == 0
