@@ -463,8 +463,8 @@ def phones_per_worker(base: str) -> list[int]:
         try:
             if b"gunicorn" not in (fd_dir.parent / "cmdline").read_bytes():
                 continue
-            held = sum(1 for fd in fd_dir.iterdir() if os.readlink(fd)[8:-1] in inodes
-                       and os.readlink(fd).startswith("socket:"))
+            links = [os.readlink(fd) for fd in fd_dir.iterdir()]
+            held = sum(1 for link in links if link.startswith("socket:[") and link[8:-1] in inodes)
         except OSError:
             continue
         if held:

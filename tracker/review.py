@@ -74,7 +74,7 @@ def _splendor_panel(state: Any, seat: int) -> dict[str, Any]:
         "token_total": p.tokens.total, "reserved": len(p.reserved), "cards": len(p.cards), "nobles": len(p.nobles),
         "noble_tiles": [screen.noble_view(n) for n in p.nobles], "is_current": False,
         # S-4: the winner's panel framed as in a Duel (a shared win frames each)
-        "is_winner": state.winner is not None and seat in state.winner.players,
+        "is_winner": state.winner is not None and seat in screen.winning_seats(state.winner),
     }
 
 

@@ -258,7 +258,7 @@ def token_row(bag: Tokens, kinds: tuple[str, ...] = TOKEN_KINDS) -> list[dict[st
     return [{"kind": k, "letter": letters[k], "count": bag.get(k), "name": narrate.TOKEN_NAMES[k]} for k in kinds]
 
 
-def _winning_seats(winner: Any) -> tuple[int, ...]:
+def winning_seats(winner: Any) -> tuple[int, ...]:
     """The seats a winner names: Duel's one ``player``, Splendor's ``players`` (a shared win)."""
     return (winner.player,) if hasattr(winner, "player") else tuple(winner.players)
 
@@ -273,7 +273,7 @@ def panel(state: duel.DuelState, seat: int) -> dict[str, Any]:
         "seat": seat,
         "name": p.name,
         "is_current": seat == state.current_player and state.winner is None,
-        "is_winner": state.winner is not None and seat in _winning_seats(state.winner),
+        "is_winner": state.winner is not None and seat in winning_seats(state.winner),
         "prestige": p.prestige,
         "crowns": p.crowns,
         "best_color": best,
@@ -410,7 +410,7 @@ def _common(view: GameView) -> dict[str, Any]:
         "winner_seat": _single_winner(state.winner),
         "finished": state.winner is not None,
         # who won, for the undo that would reopen the game ("Ana", "Ana & Ben")
-        "winner_label": " & ".join(state.players[s].name for s in _winning_seats(state.winner)) if state.winner else "",
+        "winner_label": " & ".join(state.players[s].name for s in winning_seats(state.winner)) if state.winner else "",
         "deleted": view.row.deleted_at is not None,
         # the game the table started after this finished one: offered instead of starting another
         "following": service.next_game(view.row) if view.row.next_game_id and state.winner is not None else None,
@@ -440,7 +440,7 @@ def _single_winner(winner: Any) -> int | str:
     """The seat of a game's one winner (Duel, or Splendor without a shared win), else ''."""
     if winner is None:
         return ""
-    seats = _winning_seats(winner)
+    seats = winning_seats(winner)
     return seats[0] if len(seats) == 1 else ""
 
 
@@ -835,7 +835,7 @@ def splendor_panel(state: splendor.SplendorState, seat: int) -> dict[str, Any]:
         "seat": seat,
         "name": p.name,
         "is_current": seat == state.current_player and state.winner is None,
-        "is_winner": state.winner is not None and seat in _winning_seats(state.winner),
+        "is_winner": state.winner is not None and seat in winning_seats(state.winner),
         "prestige": p.prestige,
         "bonuses": [{"kind": c, "letter": letters[c], "count": bonuses[c]} for c in GEM_COLORS],
         "tokens": token_row(p.tokens, KINDS["splendor"].token_kinds),

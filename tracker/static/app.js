@@ -186,17 +186,21 @@
     var xhr = evt.detail.xhr;
     return !xhr || xhr.status === 0 || xhr.status >= 500 || xhr.notOurs === true;
   }
-  function posted(evt) {
+  // The form a request saves: an entry (its entry_id makes sending it again safe) or the undo.
+  // Only the form's own POST: a preview asked from inside it (the Fix sheet's, as counts are
+  // typed) is a GET, and sending the form for it saved an unsaved fix.
+  function savedForm(evt) {
     var config = evt.detail.requestConfig;
-    return !!config && String(config.verb || "").toLowerCase() === "post";
+    var elt = (config && config.elt) || evt.detail.elt;
+    var form = elt && elt.closest ? elt.closest("form") : null;
+    if (!form || !config || String(config.verb || "").toLowerCase() !== "post") { return null; }
+    return form.querySelector("input[name='entry_id']") || form.id === "undo-form" ? form : null;
   }
   function serverFailed(evt) { return !!evt.detail.xhr && evt.detail.xhr.status >= 500 && GATEWAY.indexOf(evt.detail.xhr.status) < 0; }
   function lost(evt) {
     var elt = (evt.detail.requestConfig && evt.detail.requestConfig.elt) || evt.detail.elt;  // the element that asked (beforeSwap's elt is the target)
-    var form = elt && elt.closest ? elt.closest("form") : null;
-    // only the form's own save is an entry to send again: a preview asked from inside it (the Fix
-    // sheet's, as counts are typed) is a GET, and sending the form for it saved an unsaved fix
-    if (form && posted(evt) && form.querySelector("input[name='entry_id']")) { pending = form; keep(form); }
+    var form = savedForm(evt);
+    if (form && form.id !== "undo-form") { pending = form; keep(form); }
     var undo = !!(form && form.id === "undo-form");
     showOffline(undo ? "undo" : elt && elt.id === "poller" ? "poll" : "tap");
     clearInterval(retryTimer);
@@ -211,13 +215,8 @@
   // until the 12 s timeout: a save or an undo still on its way after 3 s says so at once, and an
   // entry sent again waits 5 s, not 12, before the next try (the network may be back by then).
   var slowTimer = null;
-  function isWrite(evt) {
-    var elt = evt.detail.elt;
-    var form = elt && elt.closest ? elt.closest("form") : null;
-    return !!form && posted(evt) && (!!form.querySelector("input[name='entry_id']") || form.id === "undo-form");
-  }
   document.body.addEventListener("htmx:beforeRequest", function (evt) {
-    if (!isWrite(evt) || !evt.detail.xhr) { return; }
+    if (!savedForm(evt) || !evt.detail.xhr) { return; }
     var xhr = evt.detail.xhr;
     clearTimeout(slowTimer);
     slowTimer = setTimeout(function () {
@@ -225,7 +224,7 @@
     }, 3000);
   });
   document.body.addEventListener("htmx:afterRequest", function (evt) {
-    if (isWrite(evt)) { clearTimeout(slowTimer); }
+    if (savedForm(evt)) { clearTimeout(slowTimer); }
   });
   document.body.addEventListener("htmx:configRequest", function (evt) {
     if ((pending && evt.detail.elt === pending) || (resending && evt.detail.verb === "post")) { evt.detail.timeout = 5000; }

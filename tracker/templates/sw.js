@@ -20,6 +20,7 @@ self.addEventListener("activate", (event) => {
     caches.keys()
       .then((keys) => Promise.all(keys.filter((k) => k !== CACHE).map((k) => caches.delete(k))))
       .then(() => self.clients.claim())
+      .then(keepOpenPages)
   );
 });
 
@@ -60,18 +61,18 @@ self.addEventListener("fetch", (event) => {
 const STALLED = 5000;
 
 // A phone whose first visit is a game's page (the second phone, by link or QR) loaded it before
-// this worker existed: once active, each open page of this app is fetched once and kept, so its
-// screen has an offline copy (which app.js then keeps up to date after each redraw).
-self.addEventListener("activate", (event) => {
-  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => Promise.all(windows.map((win) => {
+// this worker existed: once active, each open page of this app not kept yet is fetched once and
+// kept, so its screen has an offline copy (which app.js then keeps up to date after each redraw).
+function keepOpenPages() {
+  return self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => Promise.all(windows.map((win) => {
     const url = new URL(win.url);
     if (url.origin !== self.location.origin) return undefined;
     const key = url.origin + url.pathname;
     return caches.open(CACHE).then((cache) => cache.match(key).then((kept) => (kept ? undefined
       : fetch(key, { credentials: "same-origin" }).then((resp) => (ours(resp) ? cache.put(key, resp) : undefined))
         .catch(() => undefined))));
-  }))));
-});
+  })));
+}
 
 // Only a page of this app is kept: never a redirect, an error, or a page something on the way
 // answered instead (a proxy's 502, a Wi-Fi login page), which would replace the game's copy.
