@@ -371,3 +371,23 @@ def test_fix_stays_at_hand_while_a_prompt_waits_and_can_settle_it(client):
     after = client.get(f"/api/games/{gid}").get_json()
     assert after["pending"] is None and sum(after["players"][seat]["tokens"].values()) == 10
     assert after["current_player"] == 1 - seat  # the fix settled the discard: the turn ended
+
+
+def test_the_chosen_filter_is_said_in_words(client):
+    """The joker (✦) and colourless (·) filters have no letter a player can guess: the chosen
+    filter is named under the row, on the Buy and Reserve sheets, in the reader's language;
+    "all" names nothing."""
+    import flask_babel
+
+    game = new_game(client)
+    for name in ("buy", "reserve"):
+        joker = client.get(f"/games/{game['id']}/sheet/{name}?src=1&color=wild", headers=HX).get_data(as_text=True)
+        assert re.search(r'id="filter-shown">Only joker cards \(✦\)\.</p>', joker), name
+        colourless = client.get(f"/games/{game['id']}/sheet/{name}?src=2&color=none", headers=HX).get_data(as_text=True)
+        assert 'id="filter-shown">Only colourless cards (·).</p>' in colourless
+        everything = client.get(f"/games/{game['id']}/sheet/{name}?src=1", headers=HX).get_data(as_text=True)
+        assert 'data-filter="all" aria-current="true"' in everything and "filter-shown" not in everything
+    flask_babel.refresh()
+    korean = client.get(f"/games/{game['id']}/sheet/buy?src=1&color=red",
+                        headers={**HX, "Accept-Language": "ko"}).get_data(as_text=True)
+    assert 'id="filter-shown">빨간색 카드만 (빨).</p>' in korean
