@@ -545,7 +545,8 @@ def restore_aliases(logs: Sequence[Mapping[str, Any]], aliases: Any) -> None:
     seated = {person_key(p) for game in games for _t, p in game}
     wanted: dict[str, str] = {}  # alias key -> person's name
     for alias, person in (aliases.items() if isinstance(aliases, Mapping) else ()):
-        if isinstance(alias, str) and isinstance(person, str) and person_key(person) in seated:
+        if isinstance(alias, str) and isinstance(person, str) and person_key(person) in seated \
+                and person_key(alias) != person_key(person):  # "bob" for "Bob" is the person's own name
             wanted.setdefault(person_key(alias), person)
     for game in games:
         for typed, person in game:

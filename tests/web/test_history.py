@@ -877,3 +877,17 @@ def test_same_players_from_an_older_game_counts_from_their_latest_game_and_menti
     # other people: no mention
     home = client.get(f"/?player0=Ana&player1=Cho&after={old['id']}").get_data(as_text=True)
     assert 'id="playing-notice"' not in home
+
+
+def test_a_backup_alias_of_a_persons_own_name_is_no_alias(client):
+    """A backup naming a person's own name (another case) as their alias ("bob" for "Bob"), with
+    a seat typed under a third name, is imported with the person once (it failed with a 500: the
+    alias and the person were stored under one key)."""
+    game = fixture_log("own-prestige.json", ["Rob", "Ann"], "2026-11-01T19:00:00Z")
+    game["people"] = ["Bob", "Ann"]
+    resp = upload(client, _backup(game, aliases={"bob": "Bob", "ROBBY": "Bob"}))
+    assert resp.status_code == 200 and "Imported 1 game" in resp.get_data(as_text=True)
+    names = re.findall(r'href="/players/\d+">([^<]+)<', client.get("/players").get_data(as_text=True))
+    assert sorted(names) == ["Ann", "Bob"]
+    backup = client.get("/history/export.json").get_json()
+    assert backup["aliases"] == {"ROBBY": "Bob", "Rob": "Bob"}
