@@ -233,8 +233,18 @@ def rename(player_id: int, new_name: Any) -> Player:
     The old name stays an alias: typed again, it means this person.
 
     Raises ``RuleError``: ``bad_name`` (not a name), ``name_taken`` (someone else has it:
-    merge them instead), ``not_found``.
+    merge them instead; also when another rename or a new game took it at the same moment),
+    ``not_found``.
     """
+    for attempt in range(2):  # a name taken meanwhile: asked again, it is refused as taken
+        try:
+            return _rename(player_id, new_name)
+        except IntegrityError:
+            db.session.rollback()
+    raise RuleError("name_taken", N_("%(name)s is already a player: merge the two instead."), name=clean_name(new_name))
+
+
+def _rename(player_id: int, new_name: Any) -> Player:
     player, _alias = get(player_id)
     if player is None:
         raise RuleError("not_found", N_("There is no such player."))

@@ -368,3 +368,37 @@ def test_a_finished_games_screen_shows_its_players_renamed_since(client):
     splendor = import_log(client, fixture_log("splendor-153.json", ["Player A", "Player B"]))
     page = client.get(f"/games/{splendor['id']}").get_data(as_text=True)
     assert "Player A" not in page[page.index('id="victory"'):page.index('id="victory"') + 4000]
+
+
+def test_a_name_taken_at_the_same_moment_is_refused_as_taken(app, client):
+    """Two renames to one new name at once (or a rename while a new game brings that name): the
+    one whose write comes second is told the name is taken (422), not a 500; nothing is half
+    renamed."""
+    from sqlalchemy import event, insert
+
+    from tracker.db import db
+    from tracker.models import utcnow
+
+    new_game(client, players=["Ria", "Sol"])
+    ria = player_id(client, "Ria")
+    sneaked: list[bool] = []
+
+    def another_phone_first(session, _context, _instances):  # between the check and the write
+        if not sneaked:
+            sneaked.append(True)
+            with db.engine.begin() as other:
+                other.execute(insert(Player).values(name="Tove", normalized="tove", created=utcnow()))
+
+    with app.app_context():
+        event.listen(db.session, "before_flush", another_phone_first)
+        try:
+            resp = client.post(f"/players/{ria}/rename", data={"name": "Tove"})
+        finally:
+            event.remove(db.session, "before_flush", another_phone_first)
+    assert sneaked and resp.status_code == 422
+    assert "Tove is already a player: merge the two instead." in resp.get_data(as_text=True)
+    names = re.findall(r'href="/players/\d+">([^<]+)<', client.get("/players").get_data(as_text=True))
+    assert sorted(names) == ["Ria", "Sol"]  # Ria keeps her name, no alias of it is left behind
+    with app.app_context():
+        assert sorted((p.name, p.merged_into) for p in Player.query.all()) == [
+            ("Ria", None), ("Sol", None), ("Tove", None)]
