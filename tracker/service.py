@@ -1158,8 +1158,20 @@ def import_any(data: Any) -> ImportResult:
 
     Every log is checked first; if any does not replay, nothing is imported and its
     ``RuleError`` (``bad_log`` / ``import_mismatch``; ``game_deleted``, ``version_conflict``
-    when a game the file continues was deleted or written to meanwhile) names it.
+    when a game the file continues was deleted or written to meanwhile) names it. A file whose
+    games or people another import stored at the same moment is imported again over what that
+    one stored (``version_conflict`` if it collides twice).
     """
+    for _attempt in range(2):
+        try:
+            return _import_any(data)
+        except IntegrityError:
+            pass  # rolled back: the other import's games and people are there now
+    raise RuleError("version_conflict", N_("Another import stored the same games at the same moment. Import the "
+                                           "file again."))
+
+
+def _import_any(data: Any) -> ImportResult:
     backup = isinstance(data, Mapping) and data.get("format") == HISTORY_FORMAT
     logs = data.get("games") if backup else [data]
     if not isinstance(logs, list):

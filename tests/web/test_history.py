@@ -891,3 +891,35 @@ def test_a_backup_alias_of_a_persons_own_name_is_no_alias(client):
     assert sorted(names) == ["Ann", "Bob"]
     backup = client.get("/history/export.json").get_json()
     assert backup["aliases"] == {"ROBBY": "Bob", "Rob": "Bob"}
+
+
+def test_a_backup_whose_people_another_import_stored_meanwhile_is_imported_over_them(app, client):
+    """Two phones import one backup at the same moment: the import whose write comes second
+    finds the other's alias (stored between its check and its write) and is imported again over
+    it, not a 500; the alias still leads to its person."""
+    from sqlalchemy import event, insert, select
+
+    from tracker.db import db
+    from tracker.models import Player, utcnow
+
+    import_log(client, fixture_log("own-crowns.json", ["Rob", "Ann"], "2026-10-01T19:00:00Z"))
+    game = fixture_log("own-prestige.json", ["Rob", "Ann"], "2026-11-01T19:00:00Z")
+    sneaked: list[bool] = []
+
+    def other_import_first(_conn, _cursor, statement, _params, _context, _many):
+        if not sneaked and statement.startswith("INSERT INTO players"):  # this import's first write
+            sneaked.append(True)
+            with db.engine.begin() as other:
+                rob = other.scalar(select(Player.id).where(Player.normalized == "rob"))
+                other.execute(insert(Player).values(name="Robby", normalized="robby", created=utcnow(), merged_into=rob))
+
+    with app.app_context():
+        event.listen(db.engine, "before_cursor_execute", other_import_first)
+        try:
+            resp = upload(client, _backup(game, aliases={"Robby": "Rob"}))
+        finally:
+            event.remove(db.engine, "before_cursor_execute", other_import_first)
+    assert sneaked and resp.status_code == 200 and "Imported 1 game" in resp.get_data(as_text=True)
+    names = re.findall(r'href="/players/\d+">([^<]+)<', client.get("/players").get_data(as_text=True))
+    assert sorted(names) == ["Ann", "Rob"]
+    assert client.get("/history/export.json").get_json()["aliases"] == {"Robby": "Rob"}
