@@ -365,14 +365,14 @@ def near_wins(view: GameView, seat: int) -> list[str]:
     out = []
     if view.row.game == "duel":
         if 0 < duel.PRESTIGE_TO_WIN - p.prestige <= distance:
-            out.append(_("%(name)s: %(n)s prestige — %(left)s more wins", name=p.name, n=p.prestige,
+            out.append(_("%(name)s: %(n)s prestige — %(left)s more to win", name=p.name, n=p.prestige,
                          left=duel.PRESTIGE_TO_WIN - p.prestige))
         left = duel.CROWNS_TO_WIN - p.crowns
         if 0 < left <= distance and duel.crowns_within_reach(state, seat, left):
-            out.append(_("%(name)s: %(n)s crowns — %(left)s more win", name=p.name, n=p.crowns, left=left))
+            out.append(_("%(name)s: %(n)s crowns — %(left)s more to win", name=p.name, n=p.crowns, left=left))
         color, points = p.best_color
         if color and 0 < duel.COLOR_POINTS_TO_WIN - points <= distance:
-            out.append(_("%(name)s: %(n)s in %(color)s — %(left)s more in %(color)s wins", name=p.name, n=points,
+            out.append(_("%(name)s: %(n)s in %(color)s — %(left)s more in %(color)s to win", name=p.name, n=points,
                          color=narrate.TOKEN_NAMES[color], left=duel.COLOR_POINTS_TO_WIN - points))
         # a reserved card they can pay for now that wins by itself (a tester's player missed one)
         for card_id, routes in duel.winning_reserve(state, seat):
@@ -455,8 +455,8 @@ def game_context(view: GameView) -> dict[str, Any]:
 def named_now(view: GameView) -> GameView:
     """A finished game's view with its players under their names of now (renamed on the Players
     page since), as History and the review show them: its banner, panels and "New game, same
-    players" agree with the night's tally. The log keeps the names as recorded. A game in
-    progress is drawn as recorded (its screen is drawn on every entry; a rename mid-game shows
+    players" agree with the night's tally; its log says them too (``service.narrated``). The
+    exported log keeps the names as recorded. A game in progress is drawn as recorded (its screen is drawn on every entry; a rename mid-game shows
     from the next game on). One query, for a finished game only; the view itself is unchanged."""
     state = view.state
     if state.winner is None:

@@ -301,8 +301,13 @@ def narrated(view: GameView, describe: Callable[[Any, Any, Any], str], key: Any)
 
     The sentences are kept with the game's snapshot per ``key`` (the language), so a page
     narrates only the entries that are new; without a snapshot of this very view, every event
-    is replayed and described.
+    is replayed and described. A view whose players carry other names than its setup (a
+    finished game's players renamed since, ``screen.named_now``) is replayed under them.
     """
+    names = [p.name for p in view.state.players]
+    if names != list(view.row.setup.get("players", ())):
+        setup = dict(view.row.setup, players=names)
+        return [describe(*step) for step in view.engine.steps(setup, view.events)]
     snap = _snapshots().get(view.row.id)
     steps = lambda: view.engine.steps(view.row.setup, view.events)  # noqa: E731
     if snap is not None and snap.events is view.events:

@@ -171,7 +171,7 @@ def test_a_sheet_opened_by_its_tab_says_which_sheet_it_is(page: Page, live_serve
     expect(page.locator("#announcer")).to_have_text("Ana buys: costs after Ana's bonuses")
     page.focus("#action-privileges")
     page.keyboard.press("Enter")
-    expect(page.locator("#announcer")).to_contain_text("Use privileges (scrolls)")
+    expect(page.locator("#announcer")).to_contain_text("uses privileges (scrolls)")
 
 
 def test_a_prompt_raised_by_the_other_phone_stays_in_view_over_an_open_sheet(browser, live_server: str):

@@ -523,11 +523,11 @@ def test_the_reserve_sheet_says_at_once_when_no_gold_is_left(client):
 
 def test_the_take_sheet_is_titled_by_each_game_s_rule(client):
     duel = new_game(client)
-    assert "Take up to 3 tokens" in client.get(f"/games/{duel['id']}/sheet/take", headers=HX).get_data(as_text=True)
+    assert "Ana takes up to 3 tokens" in client.get(f"/games/{duel['id']}/sheet/take", headers=HX).get_data(as_text=True)
     splendor = client.post("/api/games", json={"game": "splendor", "players": ["Ana", "Ben"], "first_player": 0,
                                                "nobles": ["N-01", "N-02", "N-03"]}).get_json()
     sheet = client.get(f"/games/{splendor['id']}/sheet/take", headers=HX).get_data(as_text=True)
-    assert "Take 3 different gems or 2 alike" in sheet and "Take up to 3 tokens" not in sheet
+    assert "takes 3 different gems or 2 alike" in sheet and "takes up to 3 tokens" not in sheet
 
 
 def test_a_fix_count_is_read_as_the_phone_s_number_field_reads_it_and_refused_by_its_label(client):
@@ -786,3 +786,20 @@ def test_a_refusal_on_a_sheet_names_its_rule(client):
     game = new_game(client)
     sheet = client.get(f"/games/{game['id']}/sheet/buy?src=1&card=D1-26", headers=HX).get_data(as_text=True)
     assert re.search(r'<p class="preview preview-error">[^<]+ <span class="rule">\(D-7\)</span></p>', sheet), sheet[-1500:]
+
+
+def test_a_duel_panel_labels_its_token_row(client):
+    """Two rows of chips in a Duel panel: "bonus" (cards bought) and "tokens" (held), each
+    named as classic Splendor's panels are, in the reader's language (a first table asked
+    which row was what they hold)."""
+    import flask_babel
+
+    game = new_game(client)
+    page = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    for seat in (0, 1):
+        panel = re.search(rf'<section class="panel[^"]*" id="panel-{seat}".*?</section>', page, re.S)[0]
+        assert re.search(r'class="bonuses"[^>]*>bonus', panel)
+        assert re.search(r'class="tokens" role="group" aria-label="tokens"><span class="label" aria-hidden="true">tokens</span>', panel)
+    flask_babel.refresh()
+    korean = client.get(f"/games/{game['id']}", headers={"Accept-Language": "ko"}).get_data(as_text=True)
+    assert korean.count('<span class="label" aria-hidden="true">토큰</span>') == 2

@@ -355,8 +355,9 @@ def test_a_win_reaching_two_routes_is_explained_where_the_routes_outnumber_the_w
 
 def test_a_finished_games_screen_shows_its_players_renamed_since(client):
     """Renamed on the Players page after the game: its victory banner, panels and "New game, same
-    players" use the name of now, as History and the night's tally do (the log keeps the names
-    as recorded); a Splendor game's banner too."""
+    players" use the name of now, as History, the review and the night's tally do, and so does
+    its log on the screen (the exported log keeps the names as recorded); a Splendor game's
+    banner and log too."""
     game = import_log(client, fixture_log("duel-1102.json", ["Player A", "Player B"]))
     a = player_id(client, "Player A")
     assert client.post(f"/players/{a}/rename", data={"name": "Ana"}).status_code == 303
@@ -365,9 +366,13 @@ def test_a_finished_games_screen_shows_its_players_renamed_since(client):
     assert "Player A" not in banner and "Ana" in banner and "Player B wins!" in banner
     assert re.search(r'id="same-players" href="/\?player0=Ana&amp;player1=Player\+B', page) or \
         re.search(r'id="same-players" href="/\?player0=Player\+B&amp;player1=Ana', page)
+    log = page[page.index('id="log"'):]
+    assert "Player A" not in log and log.count("Ana took") >= 3 and "Player B took" in log
+    assert client.get(f"/api/games/{game['id']}/log").get_json()["players"] == ["Player A", "Player B"]
     splendor = import_log(client, fixture_log("splendor-153.json", ["Player A", "Player B"]))
     page = client.get(f"/games/{splendor['id']}").get_data(as_text=True)
     assert "Player A" not in page[page.index('id="victory"'):page.index('id="victory"') + 4000]
+    assert "Player A" not in page[page.index('id="log"'):] and "Ana took" in page[page.index('id="log"'):]
 
 
 def test_a_name_taken_at_the_same_moment_is_refused_as_taken(app, client):

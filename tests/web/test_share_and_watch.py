@@ -36,11 +36,11 @@ def test_a_typed_code_opens_the_game_on_another_phone(client):
     game = new_game(client)
     code = re.search(r'id="join-code">([A-Z0-9]{6})<', share_page(client, game["id"])).group(1)
     resp = client.post("/join", data={"code": f" {code.lower()[:3]} {code.lower()[3:]} "})
-    assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{game['id']}"
+    assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{game['id']}?whose=ask"
     # a dash between the halves (a tester: "unknown or has expired"), a Korean keyboard's full width
     for typed in (f"{code[:3]}-{code[3:]}", "".join(chr(ord(c) + 0xFEE0) for c in code)):
         resp = client.post("/join", data={"code": typed})
-        assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{game['id']}", typed
+        assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{game['id']}?whose=ask", typed
     for typed in (f"{code[:3]}가{code[3:]}", f"{code[:3]}!{code[3:]}"):  # a stray character: a wrong code
         assert client.post("/join", data={"code": typed}).status_code == 422, typed
 
@@ -122,7 +122,7 @@ def test_a_code_typed_letter_by_letter_fits_and_a_wrong_one_stays_to_be_read(cli
     home = client.get("/").get_data(as_text=True)
     maxlength = int(re.search(r'id="join-code-input" name="code" maxlength="(\d+)"', home).group(1))
     assert len(spaced) <= maxlength
-    assert client.post("/join", data={"code": spaced}).headers["Location"] == f"/games/{game['id']}"
+    assert client.post("/join", data={"code": spaced}).headers["Location"] == f"/games/{game['id']}?whose=ask"
     wrong = client.post("/join", data={"code": "9 T N 8 N Z"}).get_data(as_text=True)
     assert 'value="9 T N 8 N Z"' in wrong
 
@@ -296,4 +296,30 @@ def test_a_code_of_a_game_deleted_since_is_refused_with_its_reason(client):
     body = refused.get_data(as_text=True)
     assert "was deleted on the phone that shared it" in body and f"/games/{game['id']}" not in body
     client.post(f"/history/{game['id']}/restore")
-    assert client.post("/join", data={"code": code}).headers["Location"] == f"/games/{game['id']}"
+    assert client.post("/join", data={"code": code}).headers["Location"] == f"/games/{game['id']}?whose=ask"
+
+
+def test_a_joining_phone_is_asked_whose_it_is(client):
+    """One phone each: a phone that joins by code (or opens the share sheet's link or QR, or comes
+    back from sharing) is asked whose phone it is; a name keeps that player's side at the bottom
+    (the "mine" setting) and the question is not asked again; "Everyone's" clears it."""
+    game = new_game(client, players=("Mia", "Leo"))
+    page = share_page(client, game["id"])
+    assert re.search(rf'id="play-link">http://[^<]+/games/{game["id"]}\?whose=ask<', page)
+    assert f'id="back-to-game" href="/games/{game["id"]}?whose=ask"' in page
+    code = re.search(r'id="join-code">([A-Z0-9]{6})<', page).group(1)
+    joined = client.post("/join", data={"code": code}).headers["Location"]
+    asked = client.get(joined).get_data(as_text=True)
+    assert 'id="whose-phone"' in asked and "Whose phone is this?" in asked
+    choices = re.findall(r'<a class="small-btn" id="phone-(\w+)" href="([^"]+)">([^<]+)</a>', asked)
+    assert [(c[0], c[2]) for c in choices] == [("0", "Mia"), ("1", "Leo"), ("shared", "Everyone's (it lies on the table)")]
+    leo = choices[1][1].replace("&amp;", "&")
+    resp = client.get(leo)
+    assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{game['id']}"
+    again = client.get(joined).get_data(as_text=True)
+    assert 'id="whose-phone"' not in again
+    assert 'class="small-btn on" aria-current="true" id="mine-1"' in again  # Leo's side at the bottom
+    # the plain game address never asks; "Everyone's" forgets the choice, so the next join asks again
+    assert 'id="whose-phone"' not in client.get(f"/games/{game['id']}").get_data(as_text=True)
+    client.get(choices[2][1].replace("&amp;", "&"))
+    assert 'id="whose-phone"' in client.get(joined).get_data(as_text=True)

@@ -123,7 +123,7 @@ def test_near_win_warnings_show_per_route(client):
             break
     page = client.get(f"/games/{state['id']}").get_data(as_text=True)
     crowns = state["players"][0]["crowns"]
-    assert f"Player A: {crowns} crowns — {10 - crowns} more win" in page
+    assert f"Player A: {crowns} crowns — {10 - crowns} more to win" in page
     assert 'class="near-win"' in page
 
 
@@ -148,7 +148,7 @@ def test_a_crowns_warning_counts_only_crowns_that_can_still_come(app, client):
             state = duel._replace(view.state, players=(ana, ben))
             return screen.near_wins(service.GameView(view.row, view.events, state), 0)
 
-        assert "Ana: 8 crowns — 2 more win" in warnings(view.state.players[1])
+        assert "Ana: 8 crowns — 2 more to win" in warnings(view.state.players[1])
         rest = [c for c in crowned if c not in ones[:8]]
         taken = duel._replace(view.state.players[1], reserved=tuple(Reserved(level=jewels[c].level, card=c) for c in rest))
         assert not [w for w in warnings(taken) if "crowns" in w]
@@ -171,7 +171,7 @@ def test_a_near_win_says_how_much_more_wins(client, fixture):
     for text in found:
         if "can win now" in text:
             continue  # a reserved card that wins (below)
-        m = re.search(r": (\d+) (prestige|in \w+) — (\d+) more (?:in \w+ )?wins", text) or re.search(r"(\d+) crowns — (\d+) more win", text)
+        m = re.search(r": (\d+) (prestige|in \w+) — (\d+) more (?:in \w+ )?to win", text) or re.search(r"(\d+) crowns — (\d+) more to win", text)
         assert m, text
         if "prestige" in text:
             assert int(m[1]) + int(m[3]) == 20, text

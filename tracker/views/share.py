@@ -36,7 +36,7 @@ def share(game_id: str):  # type: ignore[no-untyped-def]
     code = service.join_code(game_id)
     ctx = {
         "game_id": game_id,
-        "play_url": url_for("pages.game", game_id=game_id, _external=True),
+        "play_url": url_for("pages.game", game_id=game_id, whose="ask", _external=True),
         "watch_url": url_for("share.watch", sid=sid, _external=True),
         "watch_qr": url_for("share.watch_qr", sid=sid),
         "renewed": request.args.get("renewed") == "1",
@@ -66,7 +66,7 @@ def game_qr(game_id: str):  # type: ignore[no-untyped-def]
     """The QR code of the game's own link (joining phones can record entries)."""
     if service.current_version(game_id) is None:
         abort(404)
-    resp = make_response(_qr_svg(url_for("pages.game", game_id=game_id, _external=True)))
+    resp = make_response(_qr_svg(url_for("pages.game", game_id=game_id, whose="ask", _external=True)))
     resp.headers["Content-Type"] = "image/svg+xml"
     return resp
 
@@ -101,7 +101,7 @@ def join():  # type: ignore[no-untyped-def]
         # the code typed stays in the field (to see what was mistyped), as the new-game form keeps its names
         return _home(MultiDict({"code": typed[:16] if isinstance(typed, str) else ""}), status=422,
                      join_error=message)
-    return redirect(url_for("pages.game", game_id=game_id), code=303)
+    return redirect(url_for("pages.game", game_id=game_id, whose="ask"), code=303)  # whose phone is it?
 
 
 def _watch_context(sid: str) -> dict:
