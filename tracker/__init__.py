@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytz
-from flask import Flask, current_app, request
+from flask import Flask, Response, current_app, request
+from flask.globals import request_ctx
 from flask_babel import Babel
 from flask_migrate import Migrate
 from flask_wtf.csrf import CSRFProtect
@@ -184,6 +185,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     @app.errorhandler(429)
     @app.errorhandler(500)
     def _http_error(exc):  # type: ignore[no-untyped-def]
+        if request_ctx.url_adapter is None:  # no address can be built (a host Werkzeug refused): plain text
+            return Response(f"{exc.code} {exc.name}\n", exc.code, mimetype="text/plain")
         if request.path.startswith("/api/"):
             return api.http_error(exc)
         return pages.error_page(exc)

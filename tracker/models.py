@@ -13,6 +13,7 @@ from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, Uni
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .db import db
+from .rules.text import MAX_KEY
 
 
 def utcnow() -> datetime:
@@ -94,7 +95,7 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(String(40))
-    normalized: Mapped[str] = mapped_column(String(160), unique=True)
+    normalized: Mapped[str] = mapped_column(String(MAX_KEY), unique=True)
     created: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     merged_into: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
 

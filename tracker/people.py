@@ -281,12 +281,25 @@ def merge(keep_id: int, other_id: int) -> Player:
     ``other`` stays as an alias, so its name still matches ``keep`` and its link still leads
     there. Raises ``RuleError("not_found")``, ``RuleError("same_player")`` or
     ``RuleError("played_together")`` (both sat at one game: two people, and a game would list
-    the same person twice).
+    the same person twice) or ``RuleError("already_merged")`` (another phone merged one of the
+    two at the same moment).
     """
     keep, other = check_merge(keep_id, other_id)
+    # Two phones merging these two the other way round at the same moment: the second merge
+    # must not close a circle (each merged into the other, both gone from every list). The rows
+    # are locked in id order (PostgreSQL), and the merge writes only while neither is merged
+    # yet, checked by the write itself (SQLite, whose writes wait for each other).
+    db.session.execute(select(Player.id).where(Player.id.in_([keep.id, other.id])).order_by(Player.id)
+                       .with_for_update())
+    still_kept = ~select(Player.id).where(Player.id == keep.id, Player.merged_into.is_not(None)).exists()
+    done = db.session.execute(update(Player).where(Player.id == other.id, Player.merged_into.is_(None), still_kept)
+                              .values(merged_into=keep.id).execution_options(synchronize_session=False))
+    if done.rowcount != 1:
+        db.session.rollback()
+        raise RuleError("already_merged", N_("One of the two was merged meanwhile (on another phone): look at the "
+                                             "players again."))
     db.session.execute(update(GamePlayer).where(GamePlayer.player_id == other.id).values(player_id=keep.id))
     db.session.execute(update(Player).where(Player.merged_into == other.id).values(merged_into=keep.id))
-    other.merged_into = keep.id
     db.session.commit()
     return keep
 

@@ -1310,8 +1310,11 @@ def spectator_id(game_id: str) -> str:
     if row is None:
         raise GameNotFound(game_id)
     if row.spectator_id is None:
-        row.spectator_id = new_id()
+        # written only while still none: two phones opening Share at once show the same link
+        db.session.execute(update(Game).where(Game.id == row.id, Game.spectator_id.is_(None))
+                           .values(spectator_id=new_id()).execution_options(synchronize_session=False))
         db.session.commit()
+        db.session.refresh(row)
     return row.spectator_id
 
 

@@ -71,6 +71,7 @@ def init_app(app: Flask) -> None:
     """Proxy headers, compression and fingerprinted static files for ``app`` (see the module)."""
     # Inside ProxyFix: a poll answered early still sees the proxy's prefix, scheme and host.
     app.wsgi_app = QuietPolls(app, app.wsgi_app)  # type: ignore[method-assign]
+    app.wsgi_app = HostCheck(app.wsgi_app)  # type: ignore[method-assign]
     # the environment wins over instance/config.py, as for the database URL and the secret key
     count = int(os.environ.get("TRACKER_PROXIES") or app.config.get("PROXY_COUNT") or 0)
     if count:
@@ -142,6 +143,32 @@ class TemplateUrls:
             self._built.clear()
         self._built[key] = url
         return url
+
+
+class HostCheck:
+    """WSGI middleware: a request whose host (``Host``, or the proxy's forwarded host) no address
+    can be built on is answered ``400`` here, in plain text: a label of over 63 letters, an
+    empty one, a name IDNA cannot spell. Flask would fail building its URL adapter (a 500), or
+    answer Werkzeug's own 400 with an error page whose links cannot be built either."""
+
+    def __init__(self, wsgi_app: Any) -> None:
+        self.wsgi_app = wsgi_app
+
+    @staticmethod
+    def usable(host: str) -> bool:
+        """Whether ``host`` (``name[:port]``; an IPv6 address in brackets) can be spelt in IDNA."""
+        name = host if host.endswith("]") else host.rpartition(":")[0] if ":" in host else host
+        try:
+            name.encode("idna")
+        except UnicodeError:
+            return False
+        return True
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        if not self.usable(environ.get("HTTP_HOST") or environ.get("SERVER_NAME") or "localhost"):
+            start_response("400 BAD REQUEST", [("Content-Type", "text/plain; charset=utf-8"), *SECURITY_HEADERS])
+            return [b"400 Bad Request: the Host header names no host.\n"]
+        return self.wsgi_app(environ, start_response)
 
 
 class QuietPolls:

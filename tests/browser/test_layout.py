@@ -260,6 +260,7 @@ def test_after_an_entry_on_a_small_phone_the_take_sheet_is_on_screen_with_whose_
     page.goto(f"{live_server}/settings?lang=ko&next=/games/{gid}")
     page.wait_for_function("() => window.htmx !== undefined")
     table = Table(page)
+    scrolled: list[bool] = []
     for event in log["events"][upto:upto + 4]:
         if page.locator("#sheet .prompt").count():
             break
@@ -272,7 +273,8 @@ def test_after_an_entry_on_a_small_phone_the_take_sheet_is_on_screen_with_whose_
             " const bar = document.querySelector('nav.actions').getBoundingClientRect();"
             f" const keep = document.querySelector('{keep}').getBoundingClientRect();"
             " return keep.top >= 7 && (save.bottom <= bar.top || keep.top < 9); }")
-        assert page.evaluate("scrollY") > 0, event  # the sheet was below the fold at the top
+        scrolled.append(page.evaluate("scrollY") > 0)
+    assert any(scrolled), scrolled  # the sheet was below the fold at the top (at times it fits)
     context.close()
 
 

@@ -39,3 +39,12 @@ def test_a_new_game_id_starts_with_a_letter_or_digit():
 
     ids = [service.new_id() for _ in range(2000)]
     assert all(i[0].isalnum() and len(i) == 32 for i in ids) and len(set(ids)) == 2000
+
+
+def test_a_name_whose_key_outgrows_the_players_key_is_too_long():
+    """Nine "ﷺ" are nine characters but 162 once matched (NFKC spells each out in 18 letters):
+    refused as too long, as a name over 40 characters is (PostgreSQL's key column holds 160)."""
+    from tracker.rules.text import MAX_KEY, name_refusal, person_key
+
+    assert len(person_key("ﷺ" * 9)) == 162 > MAX_KEY and len(person_key("ﷺ" * 8)) == 144
+    assert name_refusal("ﷺ" * 9) == name_refusal("x" * 41) and name_refusal("ﷺ" * 8) is None

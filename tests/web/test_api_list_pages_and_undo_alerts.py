@@ -59,6 +59,7 @@ def test_a_full_list_has_no_link_and_a_wrong_cursor_is_not_found(client):
         bad = client.get("/api/games", query_string={"older": older})
         assert bad.status_code == 404 and bad.get_json()["error"]["code"] == "not_found"
     assert client.get("/api/games", query_string={"older": game["id"]}).get_json() == []
+    assert [g["id"] for g in client.get("/api/games?older=").get_json()] == [game["id"]]  # empty: the first page
 
 
 def test_an_undo_answers_with_no_alert_of_the_entry_before_it(client, app):

@@ -78,3 +78,13 @@ def test_a_spectator_s_write_gets_the_app_s_own_page(client):
     sid = service.spectator_id(game["id"])
     resp = client.post(f"/watch/{sid}/events", data={"event": "{}"})
     assert resp.status_code == 403 and "spectator link" in resp.get_data(as_text=True) and "<main" in resp.get_data(as_text=True)
+
+
+def test_a_name_that_swells_when_matched_is_refused_not_a_500(client):
+    """Nine "ﷺ" (162 letters once matched) overflowed PostgreSQL's key column: a 500. Refused
+    as too long (422), by the API and the form, and nothing is stored."""
+    resp = client.post("/api/games", json={"game": "duel", "players": ["ﷺ" * 9, "Ben"], "first_player": 0})
+    assert resp.status_code == 422 and resp.get_json()["error"]["code"] == "bad_setup"
+    form = client.post("/games", data={"player0": "ﷺ" * 9, "player1": "Ben", "first": "0"})
+    assert form.status_code == 422 and "1 to 40 characters" in form.get_data(as_text=True)
+    assert client.get("/api/games").get_json() == []

@@ -407,3 +407,37 @@ def test_a_name_taken_at_the_same_moment_is_refused_as_taken(app, client):
     with app.app_context():
         assert sorted((p.name, p.merged_into) for p in Player.query.all()) == [
             ("Ria", None), ("Sol", None), ("Tove", None)]
+
+
+def test_two_phones_merging_two_people_into_each_other_keep_one(app, client):
+    """Ana into Ben on one phone, Ben into Ana on another, at the same moment: the second merge
+    is refused (422, "merged meanwhile"), one person is kept with both games; before, both
+    merges went through, each was merged into the other and both left every list."""
+    from sqlalchemy import event, update
+
+    from tracker.db import db
+
+    import_log(client, fixture_log("own-prestige.json", ["Ana", "Cho"], "2026-11-01T19:00:00Z"))
+    import_log(client, fixture_log("own-crowns.json", ["Ben", "Dae"], "2026-11-02T19:00:00Z"))
+    ana, ben = player_id(client, "Ana"), player_id(client, "Ben")
+    sneaked: list[bool] = []
+
+    def other_phone_first(_conn, _cursor, statement, _params, _context, _many):
+        if not sneaked and ("ORDER BY players.id" in statement or statement.startswith("UPDATE players")):
+            sneaked.append(True)  # Ben into Ana, committed just before this merge writes
+            with db.engine.begin() as other:
+                other.execute(update(Player).where(Player.id == ben).values(merged_into=ana))
+
+    with app.app_context():
+        event.listen(db.engine, "before_cursor_execute", other_phone_first)
+        try:
+            resp = client.post(f"/players/{ben}/merge", data={"other": str(ana), "confirm": "yes"})
+        finally:
+            event.remove(db.engine, "before_cursor_execute", other_phone_first)
+    assert sneaked and resp.status_code == 422
+    assert "was merged meanwhile" in resp.get_data(as_text=True)
+    with app.app_context():
+        kept = {p.id: p.merged_into for p in Player.query.filter(Player.id.in_([ana, ben]))}
+    assert kept == {ana: None, ben: ana}
+    page = client.get("/players").get_data(as_text=True)
+    assert "Ana" in page and not re.search(r'href="/players/\d+">Ben<', page)

@@ -834,3 +834,17 @@ def test_behind_a_proxy_with_a_prefix_every_address_keeps_it(database_url, tmp_p
     assert gate.status_code == 302 and gate.headers["Location"].startswith("/club/access?next=/history")
     entered = worker.test_client().post("/access", data={"code": "let-us-in", "next": "/history"}, headers=club)
     assert entered.status_code == 303 and entered.headers["Location"] == "/club/history"
+
+
+def test_a_host_no_address_can_be_built_on_is_a_plain_400(client):
+    """A Host header of a 64-letter label, an empty label or 200 letters (a scanner's, a broken
+    proxy's): 400 in plain text before the app (a 500 before: its links could not be built);
+    an ordinary host, a port, an IPv6 address are served."""
+    game = client.post("/api/games", json={"game": "duel", "players": ["Ana", "Ben"], "first_player": 0}).get_json()
+    for host in ("a" * 64, "a..b", "x" * 200 + ".example"):
+        for path in ("/", f"/games/{game['id']}/qr.svg", "/api/games"):
+            resp = client.get(path, headers={"Host": host})
+            assert resp.status_code == 400 and resp.mimetype == "text/plain", (host, path)
+            assert "Host header" in resp.get_data(as_text=True)
+    for host in ("tracker.example", "tracker.example:8080", "[::1]:5000", "카페.example"):
+        assert client.get(f"/games/{game['id']}/qr.svg", headers={"Host": host}).status_code == 200, host

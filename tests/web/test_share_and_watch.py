@@ -323,3 +323,30 @@ def test_a_joining_phone_is_asked_whose_it_is(client):
     assert 'id="whose-phone"' not in client.get(f"/games/{game['id']}").get_data(as_text=True)
     client.get(choices[2][1].replace("&amp;", "&"))
     assert 'id="whose-phone"' in client.get(joined).get_data(as_text=True)
+
+
+def test_two_phones_opening_share_at_once_show_the_same_spectator_link(app, client):
+    """The first Share of a game makes its spectator link: two phones opening it at the same
+    moment (or a double tap) each made one, and every link but the last showed nothing."""
+    from sqlalchemy import event, update
+
+    from tracker.models import Game
+
+    game = new_game(client)
+    sneaked: list[str] = []
+
+    def other_phone_first(_conn, _cursor, statement, _params, _context, _many):
+        if not sneaked and statement.startswith("UPDATE games SET spectator_id"):
+            sneaked.append("s" + "1" * 31)
+            with db.engine.begin() as other:
+                other.execute(update(Game).where(Game.id == game["id"]).values(spectator_id=sneaked[0]))
+
+    with app.app_context():
+        event.listen(db.engine, "before_cursor_execute", other_phone_first)
+        try:
+            page = share_page(client, game["id"])
+        finally:
+            event.remove(db.engine, "before_cursor_execute", other_phone_first)
+    assert sneaked and f"/watch/{sneaked[0]}" in page
+    assert client.get(f"/watch/{sneaked[0]}").status_code == 200
+    assert f"/watch/{sneaked[0]}" in share_page(client, game["id"])

@@ -9,6 +9,9 @@ from .errors import N_, RuleError
 
 #: Longest player name accepted at setup.
 MAX_NAME = 40
+#: The longest ``person_key`` a name may have (the players table's key column): a few
+#: compatibility characters expand many times over ("ﷺ" is 18 letters).
+MAX_KEY = 160
 #: Bidirectional overrides and isolates: they can make a name read as something else.
 _BIDI_CONTROLS = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A))
 #: Format characters kept: zero-width joiner/non-joiner (emoji and some scripts need them).
@@ -49,7 +52,7 @@ def name_refusal(value: Any, max_len: int = MAX_NAME) -> str | None:
     text = value.strip()
     if any(ch in _LINE_BREAKS for ch in text):
         return N_("A name is one line.")
-    if len(text) > max_len:
+    if len(text) > max_len or len(person_key(text)) > MAX_KEY:
         return N_("Each player needs a name of 1 to %(max)s characters (an emoji can count as several).")
     if clean_text(text, max_len) is None:
         return N_("A name cannot hold invisible or control characters (a zero-width space, a direction mark).")

@@ -101,8 +101,9 @@ def create_game():  # type: ignore[no-untyped-def]
 def list_games():  # type: ignore[no-untyped-def]
     """The games, newest first, ``service.API_PAGE`` at a time: when older games follow, the
     answer's ``Link`` header names the next page (``rel="next"``, ``?older=<last id>``); an
-    ``older`` that is no game's id is 404. The body stays GAME-LOG.md's list."""
-    rows = service.list_games(service.API_PAGE + 1, older=request.args.get("older"))
+    ``older`` that is no game's id is 404 (an empty one: the first page). The body stays
+    GAME-LOG.md's list."""
+    rows = service.list_games(service.API_PAGE + 1, older=request.args.get("older") or None)
     resp = jsonify([service.game_summary(row) for row in rows[:service.API_PAGE]])
     if len(rows) > service.API_PAGE:
         resp.headers["Link"] = f'<{url_for("api.list_games", older=rows[service.API_PAGE - 1].id)}>; rel="next"'

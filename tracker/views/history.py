@@ -251,7 +251,10 @@ def merge(player_id: int):  # type: ignore[no-untyped-def]
         return _player_page(found, 422, merge_error=error_message(err))
     if request.form.get("confirm") != "yes":
         return render_template("player_merge.html", keep=stats.player_stats(found), other=stats.player_stats(other))
-    people.merge(found.id, other.id)
+    try:
+        people.merge(found.id, other.id)
+    except RuleError as err:  # merged the other way round on another phone meanwhile
+        return _player_page(people.get(found.id)[0] or found, 422, merge_error=error_message(err))
     return redirect(url_for("history.player", player_id=found.id), code=303)
 
 
