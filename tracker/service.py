@@ -564,14 +564,19 @@ def _conflict(game_id: str) -> VersionConflict:
 
 
 def _repeated(view: GameView, entry_id: str | None) -> GameView | None:
-    """``view`` saying where the stored entry of ``entry_id`` is (``GameView.repeat``), or None
-    when no entry of the game has that ``entry_id`` (or there is none)."""
+    """The game saying where the stored entry of ``entry_id`` is (``GameView.repeat``), or None
+    when no entry of the game has that ``entry_id`` (or there is none): ``view``, or the game read
+    again when a write landed since ``view`` was read (the entry itself, sent twice at once)."""
     if entry_id is None:
         return None
     row = db.session.execute(select(Event.seq, Event.undone).where(Event.game_id == view.row.id,
                                                                    Event.entry_id == entry_id)).first()
     if row is None:
         return None
+    if current_version(view.row.id) != view.version:  # stored by a request that committed after ``view`` was read
+        if view.row in db.session:
+            db.session.expire(view.row)
+        view = load(view.row.id)
     if row.undone:
         return replace(view, repeat="undone")
     last = db.session.scalar(select(func.max(Event.seq)).where(Event.game_id == view.row.id, Event.undone.is_(False)))
@@ -626,7 +631,7 @@ def post_event(
             return stored
         repeated = _repeated(view, entry_id)  # (stored by another request meanwhile: the fresh game)
         if repeated is not None:
-            return replace(load(game_id), repeat=repeated.repeat)
+            return repeated
         if expected_version is not None:
             raise _conflict(game_id)
     raise _conflict(game_id)

@@ -698,3 +698,37 @@ def test_a_database_fault_that_is_no_busy_moment_stays_a_500(client, monkeypatch
     resp = client.post(f"/api/games/{game['id']}/events", json={"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
     assert resp.status_code == 500 and "Retry-After" not in resp.headers
     assert resp.get_json()["error"]["code"] == "internal_server_error"
+
+
+def test_an_entry_sent_twice_at_once_answers_with_the_game_holding_it(app, client):
+    """A phone's entry sent again while its first copy is being written (no expected version):
+    the second copy finds the entry stored and answers with the game that holds it, version and
+    tokens included; before, it answered the game as read just before that write (one version
+    behind: the entry seemed lost)."""
+    from sqlalchemy import event, insert, update
+
+    from tracker.db import db
+    from tracker.models import Event, Game, utcnow
+
+    game = new_game(client)
+    entry = {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}
+    sneaked: list[bool] = []
+
+    def first_copy_lands(_conn, _cursor, statement, _params, _context, _many):
+        if not sneaked and "events.entry_id" in statement and statement.lstrip().startswith("SELECT events.seq"):
+            sneaked.append(True)  # the first copy commits between this copy's read and its check
+            with db.engine.begin() as other:
+                other.execute(insert(Event).values(game_id=game["id"], seq=1, entry_id="twice", data=entry,
+                                                   undone=False, created=utcnow()))
+                other.execute(update(Game).where(Game.id == game["id"]).values(version=1))
+
+    with app.app_context():
+        event.listen(db.engine, "before_cursor_execute", first_copy_lands)
+        try:
+            resp = post(client, game["id"], entry, entry_id="twice")
+        finally:
+            event.remove(db.engine, "before_cursor_execute", first_copy_lands)
+    body = resp.get_json()
+    assert sneaked and resp.status_code == 200, body
+    assert body["version"] == 1 and body["players"][0]["tokens"]["red"] == 1
+    assert len(client.get(f"/api/games/{game['id']}/log").get_json()["events"]) == 1
