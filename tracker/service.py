@@ -860,6 +860,10 @@ def _replay_log(log: Any) -> tuple[str, dict[str, Any], Any, list[RuleEvent]]:
     actual = None
     if state.status == "finished":
         actual = {"winner": engine.to_json(state)["winner"], "turns": state.turn}
+    if actual is None and expected is not None:
+        raise RuleError("import_mismatch", N_("Replaying the log gives no winner yet, so its result must be null; "
+                                              "it records %(recorded)s."),
+                        "S-4" if kind == "splendor" else "D-11", recorded=_result_text(setup["players"], expected))
     if not _same_result(expected, actual):
         raise RuleError("import_mismatch", N_("Replaying the log does not give its recorded result: it records "
                                               "%(recorded)s, the replay gives %(replayed)s."),
@@ -885,7 +889,8 @@ def _result_text(players: Sequence[str], result: Any) -> Phrase:
         return Phrase(N_("no winner yet"))
     winner = result.get("winner")
     names = winner_names(list(players), winner) if isinstance(winner, Mapping) else []
-    turns = result.get("turns") if isinstance(result.get("turns"), int) else "?"
+    turns = result.get("turns")
+    turns = turns if isinstance(turns, int) and not isinstance(turns, bool) else "?"
     if not names:
         return Phrase(N_("no known winner after %(n)s turns"), n=turns)
     routes = winner.get("routes")
