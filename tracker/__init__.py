@@ -59,7 +59,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 #: Endpoints whose bodies may exceed ``MAX_CONTENT_LENGTH``, by the config key of their limit.
-LARGE_BODIES = {"history.import_file": "MAX_IMPORT_BYTES"}
+LARGE_BODIES = {"history.import_file": "MAX_IMPORT_BYTES", "api.import_game": "MAX_IMPORT_BYTES"}
 
 
 def _body_limit() -> None:

@@ -732,3 +732,23 @@ def test_an_entry_sent_twice_at_once_answers_with_the_game_holding_it(app, clien
     assert sneaked and resp.status_code == 200, body
     assert body["version"] == 1 and body["players"][0]["tokens"]["red"] == 1
     assert len(client.get(f"/api/games/{game['id']}/log").get_json()["events"]) == 1
+
+
+def test_the_api_imports_an_export_as_large_as_the_history_page_does(client):
+    """A long game's export with notes (over the 1 MB of an entry) is imported by the API as by
+    the History page (16 MB); an entry's body keeps the 1 MB limit."""
+    import copy
+
+    log = load_fixture("duel-1069.json")
+    big = copy.deepcopy(log)
+    big.pop("id", None)
+    for event in big["events"]:
+        event["note"] = "n" * 20_000  # GAME-LOG.md: fields may be added freely
+    body = json.dumps(big)
+    assert len(body) > 1024 * 1024
+    resp = client.post("/api/games/import", data=body, content_type="application/json")
+    assert resp.status_code == 201, resp.get_data(as_text=True)[:200]
+    assert len(client.get(f"/api/games/{resp.get_json()['id']}/log").get_json()["events"]) == len(log["events"])
+    game = new_game(client)
+    huge = post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}, "pad": "x" * 1_100_000})
+    assert huge.status_code == 413

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, abort, current_app, jsonify, make_response, request, url_for
+from flask import Blueprint, abort, jsonify, make_response, request, url_for
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 
@@ -28,7 +28,7 @@ def _body(*, optional: bool = False) -> Any:
     ``SameSite=Lax``), so it can do nothing a direct request could not.
     """
     data = request.get_data(cache=True)
-    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    limit = request.max_content_length  # the app's, or the larger one of an import (``LARGE_BODIES``)
     if limit and request.content_length is None and len(data) >= limit:
         abort(413)  # a chunked body is cut at the limit: too large, not malformed
     if optional and not request.content_type and not data:
