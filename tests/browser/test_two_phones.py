@@ -48,9 +48,16 @@ def test_an_entry_on_one_phone_appears_on_the_other(browser: Browser, live_serve
     ben_phone.get_by_role("button", name="Join").click()
     expect(ben_phone.locator("#game")).to_be_visible()
     assert ben_phone.url == game_url
+    # the joining phone is asked whose it is: Ben's (his side stays at the bottom)
+    expect(ben_phone.locator("#whose-phone")).to_be_visible()
+    ben_phone.locator("#whose-phone a", has_text="Ben").click()
+    expect(ben_phone.locator("#whose-phone")).to_have_count(0)
+    expect(ben_phone.locator("#mine-1")).to_have_attribute("aria-current", "true")
     ben = Table(ben_phone)
 
-    ana_phone.goto(game_url)
+    ana_phone.goto(game_url)  # the link Ana shared: her phone is asked too
+    ana_phone.locator("#whose-phone a", has_text="Ana").click()
+    expect(ana_phone.locator("#whose-phone")).to_have_count(0)
     ana.enter({"type": "take_tokens", "player": 0, "tokens": {"red": 3}})
     # Within 2 seconds (one poll), Ben's phone shows it without reloading.
     expect(ben_phone.locator(".whose-turn")).to_have_text("Ben's turn", timeout=3500)
