@@ -236,7 +236,7 @@ def rename(player_id: int, new_name: Any) -> Player:
     merge them instead; also when another rename or a new game took it at the same moment),
     ``not_found``.
     """
-    for attempt in range(2):  # a name taken meanwhile: asked again, it is refused as taken
+    for _attempt in range(2):  # a name taken meanwhile: asked again, it is refused as taken
         try:
             return _rename(player_id, new_name)
         except IntegrityError:

@@ -456,8 +456,9 @@ def named_now(view: GameView) -> GameView:
     """A finished game's view with its players under their names of now (renamed on the Players
     page since), as History and the review show them: its banner, panels and "New game, same
     players" agree with the night's tally; its log says them too (``service.narrated``). The
-    exported log keeps the names as recorded. A game in progress is drawn as recorded (its screen is drawn on every entry; a rename mid-game shows
-    from the next game on). One query, for a finished game only; the view itself is unchanged."""
+    exported log keeps the names as recorded. A game in progress is drawn as recorded (its
+    screen is drawn on every entry; a rename mid-game shows once it ends). One query, for a
+    finished game only; the view itself is unchanged."""
     state = view.state
     if state.winner is None:
         return view
