@@ -333,15 +333,17 @@ def steal_options(letters: Mapping[str, str], victim: Any, kinds: Sequence[str])
 
 
 def last_entry(view: GameView) -> str:
-    """The plain-words sentence of the last applied entry ('' when there is none)."""
+    """The plain-words sentence of the last applied entry ('' when there is none), a finished
+    game's under its players' names of now (``named_now``)."""
     if not view.events:
         return ""
-    return service.narrated(view, narrate.describe, str(get_locale()))[-1]
+    return service.narrated(named_now(view), narrate.describe, str(get_locale()))[-1]
 
 
 def entry_toast(view: GameView) -> str:
     """The short toast after an entry: its log sentence without the alerts it raised, which
     have toasts of their own, nor the victory the banner says ('' when there is no entry)."""
+    view = named_now(view)  # the entry that ends a game is told under the names its banner shows
     text = last_entry(view)
     for alert in alerts(view):
         text = text.replace(" " + alert["message"], "")
@@ -352,7 +354,7 @@ def entry_toast(view: GameView) -> str:
 def entries_toast(view: GameView, count: int) -> str:
     """The toast of the last ``count`` entries, oldest first (a phone that missed a purchase and
     the noble it chose is told both): the earlier ones' log sentences, then ``entry_toast``."""
-    earlier = service.narrated(view, narrate.describe, str(get_locale()))[-count:-1] if count > 1 else []
+    earlier = service.narrated(named_now(view), narrate.describe, str(get_locale()))[-count:-1] if count > 1 else []
     return " ".join([*earlier, entry_toast(view)])
 
 
@@ -928,5 +930,8 @@ def alerts(view: GameView) -> list[dict[str, Any]]:
     stated = (("victory",) if state.winner is not None else ()) + (narrate.PROMPT_ALERTS if state.pending else ())
     if view.events and view.events[-1].type == "take_noble":  # the entry's own toast says the visit
         stated += ("noble_visit",)
-    return [{"kind": a.kind, "player": a.player, "message": tr(a.template, a.params), "toast": a.kind not in stated}
+    named = named_now(view)  # the win of a player renamed meanwhile is told under the name of now
+    now = dict(zip(view.row.setup.get("players", ()), (p.name for p in named.state.players))) if named is not view else {}
+    return [{"kind": a.kind, "player": a.player, "toast": a.kind not in stated,
+             "message": tr(a.template, {k: now.get(v, v) if isinstance(v, str) else v for k, v in a.params.items()})}
             for a in state.alerts]

@@ -619,3 +619,26 @@ def test_a_fix_opened_beside_a_prompt_survives_the_other_phone_answering_it(brow
     expect(ben_phone.locator("#action-correction.on")).to_be_visible(timeout=5000)
     expect(ben_phone.locator("#back-to-prompt")).to_have_count(0)
     expect(form.locator('input[name="note"]')).to_have_value("checking the count")
+
+
+def test_the_whose_phone_question_is_answered_once_whatever_the_answer(browser: Browser, live_server: str):
+    """A tester tapped "Everyone's" on a phone back from its share sheet and stayed on the
+    question (the settings link came back to the address that asks it); after a name, a later
+    change in Settings brought it back. Any answer now leaves the question's address."""
+    page = phone(browser)
+    start(page, live_server)
+    page.locator("#share-btn").click()
+    page.locator("#back-to-game").click()
+    expect(page.locator("#whose-phone")).to_be_visible()
+    page.locator("#phone-shared").click()
+    expect(page.locator("#whose-phone")).to_have_count(0)
+    assert "whose" not in page.url
+    page.locator("#share-btn").click()
+    page.locator("#back-to-game").click()
+    page.locator("#phone-1").click()  # Ben's phone
+    expect(page.locator("#whose-phone")).to_have_count(0)
+    assert "whose" not in page.url
+    page.locator("#settings summary").click()
+    page.locator("#mine-auto").click()  # back to "the player to act"
+    expect(page.locator("#mine-auto")).to_have_attribute("aria-current", "true")
+    expect(page.locator("#whose-phone")).to_have_count(0)

@@ -441,3 +441,25 @@ def test_two_phones_merging_two_people_into_each_other_keep_one(app, client):
     assert kept == {ana: None, ben: ana}
     page = client.get("/players").get_data(as_text=True)
     assert "Ana" in page and not re.search(r'href="/players/\d+">Ben<', page)
+
+
+def test_the_entry_that_ends_a_renamed_players_game_says_the_name_of_now(client):
+    """Pia, renamed Pina while her game went on, makes its last entry: the screen that answers it
+    (banner, toast, the victory alert read out, the log) says Pina, as the finished game does
+    from then on; before, the banner said Pina and the toast and alert Pia."""
+    import json
+
+    log = fixture_log("duel-1102.json", ["Quin", "Pia"])  # the second player wins it
+    last = log["events"][-1]
+    ongoing = {**log, "events": log["events"][:-1], "result": None}
+    game = import_log(client, ongoing)
+    assert client.post(f"/players/{player_id(client, 'Pia')}/rename", data={"name": "Pina"}).status_code == 303
+    resp = client.post(f"/games/{game['id']}/events", headers={"HX-Request": "true"},
+                       data={"event": json.dumps(last), "expected_version": str(game["version"])})
+    body = resp.get_data(as_text=True)
+    assert resp.status_code == 200 and 'id="victory"' in body
+    alerts = json.loads(resp.headers["HX-Trigger"])["tracker:alerts"]
+    victory = next(a for a in alerts if a["kind"] == "victory")
+    assert victory["player"] == 1 and victory["message"] == "Pina wins!"
+    assert "Pia" not in body and "Pia" not in resp.headers["HX-Trigger"]
+    assert re.search(r'class="alert alert-done"[^>]*>✓ Pina ', body)

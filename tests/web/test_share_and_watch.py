@@ -312,7 +312,7 @@ def test_a_joining_phone_is_asked_whose_it_is(client):
     asked = client.get(joined).get_data(as_text=True)
     assert 'id="whose-phone"' in asked and "Whose phone is this?" in asked
     choices = re.findall(r'<a class="small-btn" id="phone-(\w+)" href="([^"]+)">([^<]+)</a>', asked)
-    assert [(c[0], c[2]) for c in choices] == [("0", "Mia"), ("1", "Leo"), ("shared", "Everyone's (it lies on the table)")]
+    assert [(c[0], c[2]) for c in choices] == [("0", "Mia"), ("1", "Leo"), ("shared", "Everyone's (the player to act at the bottom)")]
     leo = choices[1][1].replace("&amp;", "&")
     resp = client.get(leo)
     assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{game['id']}"

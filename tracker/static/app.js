@@ -971,7 +971,10 @@
     var url = new URL(link.href);
     var prefix = url.pathname.replace(/\/settings$/, "");  // a proxy's path prefix, not part of "next"
     if (location.pathname.indexOf(prefix) === 0) {
-      url.searchParams.set("next", location.pathname.slice(prefix.length) + location.search);
+      var search = new URLSearchParams(location.search);
+      search.delete("whose");  // "Whose phone is this?" is asked on arrival: any choice here answers it
+      var query = search.toString();
+      url.searchParams.set("next", location.pathname.slice(prefix.length) + (query ? "?" + query : ""));
     }
     if (history.state && history.state.trackerSheetFrom) { carryStep(history.state.trackerSheetFrom, here()); }
     location.replace(url.href);
