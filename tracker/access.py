@@ -90,6 +90,18 @@ def check_access():  # type: ignore[no-untyped-def]
     return redirect(url_for("access.enter", next=request.full_path if request.query_string else request.path))
 
 
+def _joined(code: str) -> Any:
+    """A table's join code typed here (a new phone's first page is this one, and the other
+    phone said "type the code on the home page"): that game opens, as its link would, without
+    the access code (its link needs none; nothing else is unlocked); None for any other text."""
+    from . import service
+
+    game_id = service.resolve_code(code)
+    if game_id is None or service.game_deleted(game_id):
+        return None
+    return redirect(url_for("pages.game", game_id=game_id, whose="ask"), code=303)
+
+
 def refused(response: Any) -> bool:
     """Whether a rate-limited form's answer refused what was typed (a wrong access or join code):
     only those count against the limit, so a club behind one address is not locked out by its
@@ -111,6 +123,9 @@ def enter():  # type: ignore[no-untyped-def]
             session.permanent = True
             session["access"] = code_mark()
             return redirect(next_url(target), code=303)
+        joined = _joined(code)
+        if joined is not None:
+            return joined
         error = _("That is not the access code.")
     status = 401 if error else 200
     return render_template("access.html", error=error, next=target), status

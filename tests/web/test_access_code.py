@@ -151,3 +151,26 @@ def test_the_share_sheet_says_a_joining_phone_needs_the_access_code(locked, clie
     assert 'id="join-needs-access"' in phone.get(f"/games/{game['id']}/share").get_data(as_text=True)
     open_game = new_game(client)
     assert 'id="join-needs-access"' not in client.get(f"/games/{open_game['id']}/share").get_data(as_text=True)
+
+
+def test_a_new_phone_may_type_the_join_code_on_the_access_page(locked):
+    """A club tester's new phone, told to type the code on the home page, met the access page
+    (its home page) and typed the join code there: "not the access code", 401, the code lost.
+    A live join code typed there opens its game, as its link would, asking whose phone it is;
+    nothing else is unlocked, and it never counts against the limit of wrong codes."""
+    first = locked.test_client()
+    first.post("/access", data={"code": "open sesame"})
+    game = first.post("/api/games", json={"game": "duel", "players": ["Ana", "Ben"], "first_player": 0}).get_json()
+    share = first.get(f"/games/{game['id']}/share").get_data(as_text=True)
+    code = re.search(r'id="join-code">([A-Z0-9]+)<', share)[1]
+    assert 'id="join-needs-access"' in share
+    access = locked.test_client().get("/access").get_data(as_text=True)
+    assert 'id="access-join-hint"' in access
+    phones = [locked.test_client() for _ in range(12)]
+    for phone in phones:
+        resp = phone.post("/access", data={"code": code.lower()})
+        assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{game['id']}?whose=ask"
+    assert 'id="whose-phone"' in phones[0].get(resp.headers["Location"]).get_data(as_text=True)
+    assert phones[0].get("/").status_code == 302 and phones[0].get("/api/games").status_code == 401  # nothing else
+    assert phones[0].post("/access", data={"code": "ZZZZZZ"}).status_code == 401  # an unknown code is a wrong one
+    assert phones[0].post("/access", data={"code": "open sesame"}).status_code == 303

@@ -350,3 +350,13 @@ def test_two_phones_opening_share_at_once_show_the_same_spectator_link(app, clie
     assert sneaked and f"/watch/{sneaked[0]}" in page
     assert client.get(f"/watch/{sneaked[0]}").status_code == 200
     assert f"/watch/{sneaked[0]}" in share_page(client, game["id"])
+
+
+def test_a_phone_in_table_mode_is_not_asked_whose_it_is(client):
+    """Table mode says the phone lies between the players: back from its share sheet it is not
+    asked whose phone it is (a name would have turned table mode off, unsaid)."""
+    game = new_game(client)
+    client.get(f"/settings?table=on&next=/games/{game['id']}")
+    assert 'id="whose-phone"' not in client.get(f"/games/{game['id']}?whose=ask").get_data(as_text=True)
+    client.get(f"/settings?table=off&next=/games/{game['id']}")
+    assert 'id="whose-phone"' in client.get(f"/games/{game['id']}?whose=ask").get_data(as_text=True)
