@@ -12,6 +12,10 @@ def test_an_unknown_noble_is_named():
     with pytest.raises(RuleError) as err:
         splendor.new_game(["A", "B"], 0, ["N-01", "N-02", "N-99"])
     assert err.value.code == "bad_setup" and err.value.message == "There is no noble N-99: nobles are N-01 to N-10."
+    # a noble that is no text is shown as the log spells it, not as Python prints it
+    with pytest.raises(RuleError) as err:
+        splendor.new_game(["A", "B"], 0, ["N-01", "N-02", ["x"]])
+    assert err.value.message == 'There is no noble ["x"]: nobles are N-01 to N-10.'
 
 
 def test_too_few_or_repeated_nobles_are_counted():

@@ -10,6 +10,8 @@ table, and a deck's top card is reserved as a secret ``{"level": n}`` named when
 
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
@@ -61,6 +63,16 @@ def development_card(card_id: object) -> DevelopmentCard:
     if card is None:
         raise RuleError("unknown_card", N_("There is no development card %(id)s."), "S-1", id=str(card_id)[:20])
     return card
+
+
+def _as_typed(value: object) -> str:
+    """A wrong id as the log spells it (``["x"]``, not Python's ``['x']``), at most 20 characters."""
+    if isinstance(value, str):
+        return value[:20]
+    try:
+        return json.dumps(value, ensure_ascii=False)[:20]
+    except (TypeError, ValueError):
+        return str(value)[:20]
 
 
 def noble(noble_id: object) -> Noble:
@@ -254,7 +266,7 @@ def new_game(players: Sequence[str], first_player: int, nobles: Sequence[str] | 
     if unknown:
         known = sorted(catalog.nobles())
         raise RuleError("bad_setup", N_("There is no noble %(id)s: nobles are %(first)s to %(last)s."), "S-1",
-                        id=str(unknown[0])[:20], first=known[0], last=known[-1])
+                        id=_as_typed(unknown[0]), first=known[0], last=known[-1])
     if (
         not isinstance(nobles, (list, tuple))
         or len(nobles) != wanted
