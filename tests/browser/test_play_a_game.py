@@ -15,14 +15,14 @@ pytestmark = pytest.mark.browser
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 
 
-def start_game(page: Page, base: str, names: tuple[str, str], first: int) -> Table:
+def start_game(page: Page, base: str, names: tuple[str, str], first: int, *, quick: bool = False) -> Table:
     page.goto(base + "/")
     page.fill("#player0", names[0])
     page.fill("#player1", names[1])
     page.locator(f'input[name="first"][value="{first}"]').check()
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("#game")).to_be_visible()
-    return Table(page)
+    return Table(page, quick=quick)
 
 
 def slow_sheets(page: Page, sheet: str, ms: int) -> None:
@@ -43,7 +43,7 @@ def test_a_complete_game_is_tapped_to_the_victory_banner_with_an_undo(page: Page
     log = json.loads((FIXTURES / "duel-1012.json").read_text())
     browser_dialogs: list[str] = []  # the app asks in its own dialogs, never the browser's
     page.on("dialog", lambda dialog: (browser_dialogs.append(dialog.message), dialog.accept()))
-    table = start_game(page, live_server, tuple(log["players"]), log["first_player"])
+    table = start_game(page, live_server, tuple(log["players"]), log["first_player"], quick=True)
     expect(page.locator(".whose-turn")).to_have_text(f"{log['players'][log['first_player']]}'s turn")
     page.screenshot(path=str(shots / "01-new-game.png"))
 

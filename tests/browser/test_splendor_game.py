@@ -28,7 +28,7 @@ def test_a_three_player_game_is_tapped_to_the_final_ranking(page: Page, live_ser
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("#game.splendor")).to_be_visible()
     expect(page.locator(".spanel")).to_have_count(3)
-    table = Table(page)
+    table = Table(page, quick=True)
     final_round_seen = False
     for n, event in enumerate(log["events"], start=1):
         table.enter(event)
