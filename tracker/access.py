@@ -128,4 +128,6 @@ def enter():  # type: ignore[no-untyped-def]
             return joined
         error = _("That is not the access code.")
     status = 401 if error else 200
-    return render_template("access.html", error=error, next=target), status
+    # a wrong code stays in the field, to see what was mistyped (a join code copied off another phone)
+    typed = request.form.get("code", "")[:64] if error else ""
+    return render_template("access.html", error=error, next=target, typed=typed), status

@@ -174,3 +174,15 @@ def test_a_new_phone_may_type_the_join_code_on_the_access_page(locked):
     assert phones[0].get("/").status_code == 302 and phones[0].get("/api/games").status_code == 401  # nothing else
     assert phones[0].post("/access", data={"code": "ZZZZZZ"}).status_code == 401  # an unknown code is a wrong one
     assert phones[0].post("/access", data={"code": "open sesame"}).status_code == 303
+
+
+def test_a_wrong_code_stays_in_the_field_to_be_read(locked):
+    """The access field shows what is typed (a join code read off another phone, 5 or S) and
+    keeps a wrong one after the refusal, as the home page's join field does."""
+    phone = locked.test_client()
+    page = phone.get("/access").get_data(as_text=True)
+    assert re.search(r'<input name="code" id="code" type="text" value=""', page)
+    wrong = phone.post("/access", data={"code": "7E5SU6"})
+    assert wrong.status_code == 401
+    assert re.search(r'<input name="code" id="code" type="text" value="7E5SU6"', wrong.get_data(as_text=True))
+    assert 'value="open sesame"' not in phone.post("/access", data={"code": "open sesame"}).get_data(as_text=True)
