@@ -13,7 +13,7 @@ import uuid
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
-from flask import current_app, url_for
+from flask import current_app, g, url_for
 from jinja2 import pass_context
 from markupsafe import Markup, escape
 from flask_babel import get_locale, get_translations, ngettext, pgettext
@@ -456,19 +456,22 @@ def game_context(view: GameView) -> dict[str, Any]:
 
 def named_now(view: GameView) -> GameView:
     """A finished game's view with its players under their names of now (renamed on the Players
-    page since), as History and the review show them: its banner, panels and "New game, same
-    players" agree with the night's tally; its log says them too (``service.narrated``). The
-    exported log keeps the names as recorded. A game in progress is drawn as recorded (its
-    screen is drawn on every entry; a rename mid-game shows once it ends). One query, for a
-    finished game only; the view itself is unchanged."""
-    state = view.state
-    if state.winner is None:
+    page since), as History and the review show them: its banner, panels, alerts and "New game,
+    same players" agree with the night's tally; its log says them too (``service.narrated``).
+    The exported log keeps the names as recorded. A game in progress is drawn as recorded (its
+    screen is drawn on every entry; a rename mid-game shows once it ends). For a finished game:
+    one query, and a replay under the new names when there are any, once per request (``g``);
+    the view itself is unchanged."""
+    if view.state.winner is None:
         return view
-    now = people.display_names(view.row)
-    if now == [p.name for p in state.players]:
-        return view
-    players = tuple(replace(p, name=name) for p, name in zip(state.players, now))
-    return replace(view, state=replace(state, players=players))
+    kept = g.setdefault("tracker_named_now", {})
+    key = (view.row.id, view.version)
+    if key not in kept:
+        now = people.display_names(view.row)
+        renamed = now != list(view.row.setup.get("players", ()))
+        kept[key] = replace(view, state=view.engine.replay(dict(view.row.setup, players=now), view.events)) \
+            if renamed else None
+    return kept[key] or view
 
 
 def duel_context(view: GameView) -> dict[str, Any]:
@@ -930,8 +933,6 @@ def alerts(view: GameView) -> list[dict[str, Any]]:
     stated = (("victory",) if state.winner is not None else ()) + (narrate.PROMPT_ALERTS if state.pending else ())
     if view.events and view.events[-1].type == "take_noble":  # the entry's own toast says the visit
         stated += ("noble_visit",)
-    named = named_now(view)  # the win of a player renamed meanwhile is told under the name of now
-    now = dict(zip(view.row.setup.get("players", ()), (p.name for p in named.state.players))) if named is not view else {}
-    return [{"kind": a.kind, "player": a.player, "toast": a.kind not in stated,
-             "message": tr(a.template, {k: now.get(v, v) if isinstance(v, str) else v for k, v in a.params.items()})}
-            for a in state.alerts]
+    # the win of a player renamed meanwhile is told under the name of now
+    return [{"kind": a.kind, "player": a.player, "message": tr(a.template, a.params), "toast": a.kind not in stated}
+            for a in named_now(view).state.alerts]
