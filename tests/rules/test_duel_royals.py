@@ -93,6 +93,13 @@ def test_taking_a_royal_card_when_none_is_due_is_refused():
     assert error.rule == "D-9"
 
 
+def test_an_unknown_royal_card_is_unknown_whether_or_not_one_is_due():
+    """GAME-LOG.md: an unknown id is ``unknown_card`` (a malformed entry), before D-9's "due"."""
+    for state in (new(), royal_due()):
+        error = refused(state, take_royal(ANA, "DR-9"))
+        assert (error.code, error.rule) == ("unknown_card", "D-1.2")
+
+
 def test_a_royal_card_already_taken_is_unavailable():
     state = royal_due(ben=dict(cards=["D1-19", "D1-24", "D1-26:red"], royals=["DR-2"]))
     error = refused(state, take_royal(ANA, "DR-2"))

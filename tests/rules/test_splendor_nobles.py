@@ -95,6 +95,7 @@ def test_nothing_else_is_accepted_while_a_noble_choice_is_due():
 def test_a_noble_choice_that_is_not_due_is_refused():
     state = position(seats={ANA: dict(cards=bonus_cards(white=4, blue=4))})
     assert refused(state, take_noble(ANA, "N-06")).code == "no_noble_due"
+    assert refused(state, take_noble(ANA, "N-99")).code == "unknown_card"  # GAME-LOG.md: unknown id first
 
 
 def test_the_discard_comes_before_the_noble():

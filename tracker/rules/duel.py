@@ -745,10 +745,10 @@ def _purchase(state: DuelState, ev: Purchase) -> DuelState:
 
 def _take_royal(state: DuelState, ev: TakeRoyal) -> DuelState:
     """D-9: the royal card due after crossing 3 or 6 crowns, its ability at once."""
+    royal = catalog.royal(ev.royal)  # an id no royal card has is a malformed entry, due or not
     pending = state.pending
     if pending is None or pending.kind != "royal":
         raise RuleError("no_royal_due", N_("No royal card is due."), "D-9")
-    royal = catalog.royal(ev.royal)
     if royal.id not in state.royals_available:
         raise RuleError("royal_unavailable", N_("This royal card is already taken: %(card)s."), "D-9", card=royal.id)
     if royal.ability == STEAL_TOKEN:

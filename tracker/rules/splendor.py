@@ -513,10 +513,10 @@ def _visit(state: SplendorState, seat: int, noble_id: str) -> SplendorState:
 
 def _take_noble(state: SplendorState, ev: TakeNoble) -> SplendorState:
     """S-3.2: the noble chosen when several qualify."""
+    tile = noble(ev.noble)  # an id no noble has is a malformed entry, due or not
     pending = state.pending
     if pending is None or pending.kind != "noble":
         raise RuleError("no_noble_due", N_("No noble choice is due."), "S-3.2")
-    tile = noble(ev.noble)
     if tile.id not in pending.choices:
         raise RuleError(
             "noble_not_eligible", N_("Noble %(noble)s cannot visit %(name)s now: choose one of %(choices)s."),
