@@ -21,7 +21,7 @@ if [ -x .venv/bin/python ]; then PYTHON=.venv/bin/python; fi
 DIR=tracker/translations
 POT=$DIR/messages.pot
 LOCALES=(ko)
-KEYWORDS=(-k N_ -k _l -k lazy_gettext)
+KEYWORDS=(-k N_ -k _l -k lazy_gettext -k _lp:1c,2)
 
 pybabel() { "$PYTHON" -m babel.messages.frontend "$@"; }
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import lazy_pgettext as _lp
 from flask_babel import ngettext, pgettext
 
 from .i18n import noble_name, tr
@@ -49,6 +50,44 @@ ROUTE_NAMES = {
     "crowns": _l("10 crowns"),
     "color": _l("10 prestige in one colour"),
 }
+
+#: The rulebook section each rule id (RULES.md) belongs to, as the players' rulebook names it:
+#: a refusal says "(buying a card, D-7)", not a bare id that only RULES.md explains. Looked up
+#: by the whole id ("S-2.1"), else by its section ("D-7.2" → "D-7").
+RULE_TITLES = {
+    "D-1": _lp("rule", "setup"),
+    "D-2": _lp("rule", "a turn's order"),
+    "D-3": _lp("rule", "privileges"),
+    "D-4": _lp("rule", "replenishing the board"),
+    "D-5": _lp("rule", "taking tokens"),
+    "D-6": _lp("rule", "reserving a card"),
+    "D-7": _lp("rule", "buying a card"),
+    "D-8": _lp("rule", "card abilities"),
+    "D-9": _lp("rule", "royal cards"),
+    "D-10": _lp("rule", "10 tokens at most"),
+    "D-11": _lp("rule", "victory"),
+    "D-12": _lp("rule", "the game's totals"),
+    "S-1": _lp("rule", "setup"),
+    "S-2": _lp("rule", "one action per turn"),
+    "S-2.1": _lp("rule", "taking 3 different gems"),
+    "S-2.2": _lp("rule", "taking 2 gems of one colour"),
+    "S-2.3": _lp("rule", "reserving a card"),
+    "S-2.4": _lp("rule", "buying a card"),
+    "S-3": _lp("rule", "end of turn"),
+    "S-3.1": _lp("rule", "10 tokens at most"),
+    "S-3.2": _lp("rule", "nobles"),
+    "S-4": _lp("rule", "end of the game"),
+}
+
+
+def rule_label(rule: str | None) -> str:
+    """A refusal's rule id as the players read it: ``"D-7"`` → ``"buying a card, D-7"`` in the
+    current language (RULE_TITLES); an id without a title, or none, as it is (``""``)."""
+    if not rule:
+        return ""
+    title = RULE_TITLES.get(rule) or RULE_TITLES.get(rule.split(".")[0])
+    return _("%(title)s, %(rule)s", title=title, rule=rule) if title else rule
+
 
 ABILITY_NAMES = {
     "extra_turn": _l("extra turn"),
