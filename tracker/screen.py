@@ -709,21 +709,11 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
             choices.append(("wild_color", jokers[0], _("Choose the colour the joker joins.")))
         if other is not None and stealable and not steal:
             choices.append(("steal", stealable[0], _("Name the token to take from %(other)s.", other=other.name)))
-        if choices and not ctx["preview"].ok and preview(view, {**data, **{f: v for f, v, _ask in choices}}).ok:
-            ctx["preview"] = Preview(hint=" ".join(ask for _f, _v, ask in choices))
-        # a joker with no colour to join, a card another player holds: the rule's reason
-        if not affordable and not (is_joker and not jokers) and ctx["preview"].code != "card_unavailable":
-            # what is missing, kind by kind, before gold (D-7: a gold stands in for any one token)
-            short = Tokens(**{k: max(0, owed.get(k) - me.tokens.get(k)) for k in GEM_COLORS + (PEARL,)})
-            if me.tokens.gold:
-                reason = _("%(name)s cannot pay for this card: it costs %(owed)s after bonuses; %(name)s is short of "
-                           "%(short)s, with only %(gold)s gold to stand in.", name=me.name,
-                           owed=narrate.token_list(owed), short=narrate.token_list(short), gold=me.tokens.gold)
-            else:
-                reason = _("%(name)s cannot pay for this card: it costs %(owed)s after bonuses; %(name)s is short of "
-                           "%(short)s.", name=me.name, owed=narrate.token_list(owed),
-                           short=narrate.token_list(short))
-            ctx["preview"] = Preview(error=reason)
+        if choices and not ctx["preview"].ok:
+            # with the choices made: the entry goes through (ask for them), or the refusal that
+            # remains is the reason to say (a joker its buyer cannot pay for: "cannot pay")
+            chosen = preview(view, {**data, **{f: v for f, v, _ask in choices}})
+            ctx["preview"] = Preview(hint=" ".join(ask for _f, _v, ask in choices)) if chosen.ok else chosen
     return ctx
 
 
@@ -745,6 +735,7 @@ def reserve_sheet(view: GameView, args: Any) -> dict[str, Any]:
                            "gold": state.board.gold > 0,
                            # D-6: a Duel reserve takes a gold; said before a card is tapped
                            "no_gold": view.row.game == "duel" and not state.board.gold,
+                           "rule": "D-6" if view.row.game == "duel" else "S-2.3",  # reserving (full, no gold)
                            # D-6, S-2.3: three reserved cards already: said at once, no grid to tap
                            "full": len(me.reserved) >= duel.MAX_RESERVED}
     card = kind.card(args.get("card"))

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from .errors import N_, RuleError
+from .tokens import GOLD, Tokens, suggest_payment
 
 
 @dataclass(frozen=True)
@@ -58,3 +59,43 @@ def card_taken(holders: Iterable[tuple[str, Iterable[str], Iterable[Reserved]]],
             return RuleError("card_unavailable", N_("This card is in %(name)s's reserve: %(card)s."), rule,
                              name=name, card=card_id)
     return RuleError("card_unavailable", N_("This card is already bought or reserved: %(card)s."), rule, card=card_id)
+
+
+def require_affordable(name: str, owed: Tokens, held: Tokens, rule: str) -> None:
+    """For a payment that is not the cost: refuse a purchase the buyer could pay no way (D-7,
+    S-2.4) by saying so. ``owed`` is the cost after bonuses, ``held`` the buyer's tokens, gold
+    standing in for any other one.
+
+    Raises ``RuleError("wrong_payment")`` (GAME-LOG.md: the payment is not the cost) whose
+    sentence names what the buyer is short of before gold: a player who cannot afford the card
+    is told that, not which payment would be exact. Returns when the card is affordable.
+    """
+    if suggest_payment(owed, held)[1]:
+        return
+    short = Tokens(**{k: max(0, n - held.get(k)) for k, n in owed.items() if k != GOLD})
+    if held.gold:
+        raise RuleError(
+            "wrong_payment", N_("%(name)s cannot pay for this card: it costs %(owed)s after bonuses; %(name)s is "
+                                "short of %(short)s, with only %(gold)s gold to stand in."),
+            rule, name=name, owed=owed, short=short, gold=held.gold,
+        )
+    raise RuleError(
+        "wrong_payment", N_("%(name)s cannot pay for this card: it costs %(owed)s after bonuses; %(name)s is "
+                            "short of %(short)s."), rule, name=name, owed=owed, short=short,
+    )
+
+
+def require_held(name: str, held: Tokens, tokens: Tokens, rule: str) -> None:
+    """Refuse moving ``tokens`` from a player who holds fewer (a payment D-7/S-2.4, a discard
+    D-10/S-3.1): ``held`` is what the player named ``name`` holds.
+
+    Raises ``RuleError("not_enough_tokens")`` saying what is short ("Ana is 1 red short of 2
+    red"), or that the player holds none of them (the list said once, not twice).
+    """
+    if held.covers(tokens):
+        return
+    short = held.lacking(tokens)
+    if short == tokens:
+        raise RuleError("not_enough_tokens", N_("%(name)s holds none of %(tokens)s."), rule, name=name, tokens=tokens)
+    raise RuleError("not_enough_tokens", N_("%(name)s is %(short)s short of %(tokens)s."), rule,
+                    name=name, tokens=tokens, short=short)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields, replace
 from enum import Enum
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .common import Alert, Reserved, card_taken
+from .common import Alert, Reserved, card_taken, require_affordable, require_held
 from . import catalog
 from .catalog import EXTRA_TURN, NO_COLOR, STEAL_TOKEN, TAKE_PRIVILEGE, TAKE_TOKEN, JewelCard
 from .errors import N_, RuleError, refuse_totals_off
@@ -496,7 +496,8 @@ def _steal(state: DuelState, seat: int, steal: str | None) -> DuelState:
 
 def _require_board(state: DuelState, tokens: Tokens, rule: str) -> None:
     if not state.board.covers(tokens):
-        raise RuleError("not_enough_tokens", N_("The board does not hold %(tokens)s."), rule, tokens=tokens)
+        raise RuleError("not_enough_tokens", N_("The board is %(short)s short of %(tokens)s."), rule,
+                        tokens=tokens, short=state.board.lacking(tokens))
 
 
 def _require_main_phase(state: DuelState, rule: str) -> None:
@@ -523,7 +524,7 @@ def _use_privileges(state: DuelState, ev: UsePrivileges) -> DuelState:
         raise RuleError("bad_event", N_("Choose at least one token to take with a privilege."), "D-3.1")
     if n > me.privileges:
         raise RuleError(
-            "not_enough_privileges", N_("%(name)s holds %(held)s privilege(s), not %(n)s."), "D-3.1",
+            "not_enough_privileges", N_("Privileges to use: %(n)s; %(name)s holds %(held)s."), "D-3.1",
             name=me.name, held=me.privileges, n=n,
         )
     _require_board(state, ev.tokens, "D-3.1")
@@ -710,15 +711,12 @@ def _purchase(state: DuelState, ev: Purchase) -> DuelState:
         color = card.color
     owed = cost_after_bonuses(me, card)
     if not payment_is_exact(owed, ev.payment):
+        require_affordable(me.name, owed, me.tokens, "D-7")  # "cannot pay" says more than "not the cost"
         raise RuleError(
             "wrong_payment", N_("After bonuses, %(card)s costs %(owed)s (gold may replace any token), not %(paid)s."),
             "D-7", card=card.id, owed=owed, paid=ev.payment,
         )
-    if not me.tokens.covers(ev.payment):
-        raise RuleError(
-            "not_enough_tokens", N_("%(name)s does not hold %(tokens)s: %(short)s short."), "D-7",
-            name=me.name, tokens=ev.payment, short=me.tokens.lacking(ev.payment),
-        )
+    require_held(me.name, me.tokens, ev.payment, "D-7")
     if card.ability == STEAL_TOKEN:
         _check_steal(state, ev.player, ev.steal, "D-8")
     elif ev.steal is not None:
@@ -773,14 +771,10 @@ def _discard(state: DuelState, ev: Discard) -> DuelState:
     if pending is None or pending.kind != "discard":
         raise RuleError("no_discard_due", N_("No discard is due."), "D-10")
     me = state.players[ev.player]
-    if not me.tokens.covers(ev.tokens):
-        raise RuleError(
-            "not_enough_tokens", N_("%(name)s does not hold %(tokens)s: %(short)s short."), "D-10",
-            name=me.name, tokens=ev.tokens, short=me.tokens.lacking(ev.tokens),
-        )
+    require_held(me.name, me.tokens, ev.tokens, "D-10")
     if ev.tokens.total != pending.count:
         raise RuleError(
-            "wrong_discard", N_("Return exactly %(count)s token(s) to keep 10, not %(n)s."), "D-10",
+            "wrong_discard", N_("To keep 10 tokens, return exactly %(count)s, not %(n)s."), "D-10",
             count=pending.count, n=ev.tokens.total,
         )
     return _move(state, ev.player, ev.tokens, from_board=False)

@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from .common import Alert, Reserved, card_taken
+from .common import Alert, Reserved, card_taken, require_affordable, require_held
 from . import catalog
 from .catalog import DevelopmentCard, Noble
 from .errors import N_, RuleError, refuse_totals_off
@@ -341,11 +341,7 @@ def _no_pearl(tokens: Tokens, rule: str) -> None:
 
 def _require_held(state: SplendorState, seat: int, tokens: Tokens, rule: str) -> None:
     me = state.players[seat]
-    if not me.tokens.covers(tokens):
-        raise RuleError(
-            "not_enough_tokens", N_("%(name)s does not hold %(tokens)s: %(short)s short."), rule,
-            name=me.name, tokens=tokens, short=me.tokens.lacking(tokens),
-        )
+    require_held(me.name, me.tokens, tokens, rule)
 
 
 def taken_refusal(state: SplendorState, card_id: str, rule: str, buyer: int | None = None) -> RuleError:
@@ -414,7 +410,8 @@ def _take_tokens(state: SplendorState, ev: TakeTokens) -> SplendorState:
             "take_three_distinct", N_("Take gems of different colours, or exactly 2 of one colour."), "S-2.1"
         )
     elif not state.board.covers(tokens):
-        raise RuleError("not_enough_tokens", N_("The supply does not hold %(tokens)s."), "S-2.1", tokens=tokens)
+        raise RuleError("not_enough_tokens", N_("The supply is %(short)s short of %(tokens)s."), "S-2.1",
+                        tokens=tokens, short=state.board.lacking(tokens))
     elif n < TAKE_THREE and len(colors_in_supply(state)) >= TAKE_THREE:
         raise RuleError(
             "take_three_count",
@@ -476,6 +473,7 @@ def _purchase(state: SplendorState, ev: Purchase) -> SplendorState:
     _no_pearl(ev.payment, "S-2.4")
     owed = cost_after_bonuses(me, card)
     if not payment_is_exact(owed, ev.payment):
+        require_affordable(me.name, owed, me.tokens, "S-2.4")  # "cannot pay" says more than "not the cost"
         raise RuleError(
             "wrong_payment", N_("After bonuses, %(card)s costs %(owed)s (gold may replace any gem), not %(paid)s."),
             "S-2.4", card=card.id, owed=owed, paid=ev.payment,
@@ -495,7 +493,7 @@ def _discard(state: SplendorState, ev: Discard) -> SplendorState:
     _require_held(state, ev.player, ev.tokens, "S-3.1")
     if ev.tokens.total != pending.count:
         raise RuleError(
-            "wrong_discard", N_("Return exactly %(count)s token(s) to keep 10, not %(n)s."), "S-3.1",
+            "wrong_discard", N_("To keep 10 tokens, return exactly %(count)s, not %(n)s."), "S-3.1",
             count=pending.count, n=ev.tokens.total,
         )
     return _give_back(state, ev.player, ev.tokens)

@@ -454,7 +454,7 @@ def _rule_error(game_id: str, err: RuleError):  # type: ignore[no-untyped-def]
             render_template("partials/error.html", message=message, rule=err.rule), 422,
             retarget="#entry-error", reswap="innerHTML",
         )
-    return _render_game(_view(game_id), 422, announce=False, error=message)
+    return _render_game(_view(game_id), 422, announce=False, error=message, error_rule=err.rule)
 
 
 @bp.post("/games/<game_id>/undo")

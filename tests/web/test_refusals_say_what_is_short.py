@@ -1,0 +1,92 @@
+"""Refusals a rule-lawyer tester met at the table: each says what is short, once, and the
+rulebook section it follows, on the sheet, after a refused save with or without JavaScript,
+and in the API (GAME-LOG.md codes unchanged)."""
+
+from __future__ import annotations
+
+import json
+
+import flask_babel
+from helpers import new_game, post
+
+HX = {"HX-Request": "true"}
+
+
+def _error(resp):  # type: ignore[no-untyped-def]
+    body = resp.get_json()["error"]
+    return body["code"], body["message"], body["rule"]
+
+
+def test_a_take_the_board_cannot_cover_names_only_what_is_short(client):
+    """D-5: two pearls on the board, three asked: one pearl short (it said "does not hold 3 pearls")."""
+    gid = new_game(client)["id"]
+    assert _error(post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"pearl": 3}})) == (
+        "not_enough_tokens", "The board is 1 pearl short of 3 pearls.", "D-5")
+
+
+def test_a_classic_take_the_supply_cannot_cover_names_the_missing_colour(client):
+    """S-2.1: with no green left, taking blue, green and red says the green is short, not all three."""
+    from tracker.rules import catalog
+
+    nobles = sorted(catalog.nobles())[:3]
+    gid = client.post("/api/games", json={"game": "splendor", "players": ["Ana", "Ben"], "first_player": 0,
+                                          "nobles": nobles}).get_json()["id"]
+    takes = [(0, {"green": 2}), (1, {"green": 1, "blue": 1, "white": 1}), (0, {"green": 1, "red": 1, "black": 1})]
+    for player, tokens in takes:  # 2 players: 4 greens, all taken
+        assert post(client, gid, {"type": "take_tokens", "player": player, "tokens": tokens}).status_code == 200
+    code, message, rule = _error(post(client, gid, {"type": "take_tokens", "player": 1,
+                                                    "tokens": {"blue": 1, "green": 1, "red": 1}}))
+    assert (code, rule) == ("not_enough_tokens", "S-2.1")
+    assert message == "The supply is 1 green short of 1 blue, 1 green, 1 red."
+
+
+def test_a_payment_of_tokens_not_held_says_the_list_once(client):
+    """D-7: an exact payment of tokens Ana holds none of: "Ana holds none of …", not the same
+    list twice ("does not hold X: X short")."""
+    gid = new_game(client)["id"]
+    payment = {"blue": 1, "green": 1, "red": 1, "black": 1}
+    assert _error(post(client, gid, {"type": "purchase", "player": 0, "card": "D1-01", "payment": payment})) == (
+        "not_enough_tokens", "Ana holds none of 1 blue, 1 green, 1 red, 1 black.", "D-7")
+
+
+def test_a_card_nobody_could_pay_says_so_before_the_payment(client):
+    """D-7: a purchase Ana cannot afford, whatever she pays: the API keeps GAME-LOG.md's code
+    (the payment is not the cost) and says why it cannot be: what she is short of."""
+    gid = new_game(client)["id"]
+    code, message, rule = _error(post(client, gid, {"type": "purchase", "player": 0, "card": "D1-01", "payment": {}}))
+    assert (code, rule) == ("wrong_payment", "D-7")
+    assert message.startswith("Ana cannot pay for this card: it costs 1 blue, 1 green, 1 red, 1 black after bonuses")
+
+
+def test_a_refused_save_without_javascript_says_why_and_the_section(client):
+    """The no-JS form post of a purchase Ana cannot pay: the screen says she cannot pay and in
+    which section ("After bonuses … not nothing" before, with no section)."""
+    gid = new_game(client)["id"]
+    event = {"type": "purchase", "player": 0, "card": "D1-01", "payment": {"gold": 0}}
+    resp = client.post(f"/games/{gid}/events", data={"event": json.dumps(event)})
+    assert resp.status_code == 422
+    page = resp.get_data(as_text=True)
+    assert '<p class="error-message" role="alert">Ana cannot pay for this card:' in page
+    assert '<span class="rule">(buying a card, D-7)</span></p>' in page
+
+
+def test_the_sheets_that_refuse_before_a_tap_name_their_section(client):
+    """The Reserve sheet with three cards reserved, the Privilege sheet after a replenish: the
+    sentence ends with its section, as a refused tap does (reserving D-6, a turn's order D-2)."""
+    gid = new_game(client)["id"]
+    events = [{"type": "reserve", "player": 0, "card": "D1-04"}, {"type": "take_tokens", "player": 1, "tokens": {"red": 1}},
+              {"type": "reserve", "player": 0, "card": "D1-05"}, {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}},
+              {"type": "reserve", "player": 0, "card": "D1-06"}, {"type": "take_tokens", "player": 1, "tokens": {"green": 1}}]
+    for ev in events:
+        assert post(client, gid, ev).status_code == 200, ev
+    sheet = client.get(f"/games/{gid}/sheet/reserve", headers=HX).get_data(as_text=True)
+    assert 'id="reserve-full"' in sheet and '<span class="rule">(reserving a card, D-6)</span></p>' in sheet
+    game = new_game(client)
+    gid = game["id"]
+    board = dict(game["board"], red=game["board"]["red"] - 1)  # a red in the bag (a Fix), to replenish
+    fix = {"type": "correction", "player": 0, "set": {"board": board, "bag": dict(game["bag"], red=1)}}
+    assert post(client, gid, fix).status_code == 200
+    assert post(client, gid, {"type": "replenish", "player": 0}).status_code == 200
+    flask_babel.refresh()
+    sheet = client.get(f"/games/{gid}/sheet/privileges", headers={**HX, "Accept-Language": "ko"}).get_data(as_text=True)
+    assert '<span class="rule">(턴 진행 순서, D-2)</span></p>' in sheet
