@@ -459,7 +459,7 @@ def test_a_joker_without_a_bonus_card_is_refused_with_the_reason(client):
     bought (joker_needs_bonus), not "choose the colour" with no colour to choose."""
     game = new_game(client, ("Ana", "Ben"))
     sheet = client.get(f"/games/{game['id']}/sheet/buy?src=board&card=D1-26", headers=HX).get_data(as_text=True)
-    assert "A joker needs a card with a bonus already owned." in sheet
+    assert "A joker needs a card with a bonus already owned (a card with points only does not count)" in sheet
     assert "Choose the colour the joker joins." not in sheet
     resp = client.post(f"/api/games/{game['id']}/events",
                        json={"type": "purchase", "player": 0, "card": "D1-26", "payment": {"white": 4, "pearl": 1}})
@@ -511,7 +511,7 @@ def test_the_reserve_sheet_says_at_once_when_no_gold_is_left(client):
     for seat, card in ((0, "D1-01"), (1, "D1-02"), (0, "D1-03")):
         assert post(client, game["id"], {"type": "reserve", "player": seat, "card": card}).status_code == 200
     sheet = client.get(f"/games/{game['id']}/sheet/reserve", headers=HX).get_data(as_text=True)
-    assert 'id="no-gold"' in sheet and "There is no gold on the board, so no card can be reserved." in sheet
+    assert 'id="no-gold"' in sheet and "There is no gold on the board, so no card can be reserved: take tokens or buy a card instead." in sheet
     # and nothing to tap: no card grid, no secret card, no level tabs (as with three reserved)
     assert 'id="cards"' not in sheet and 'id="secret-1"' not in sheet and 'class="tabs"' not in sheet
     tapped = client.get(f"/games/{game['id']}/sheet/reserve?card=D1-04", headers=HX).get_data(as_text=True)
