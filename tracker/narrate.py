@@ -55,7 +55,7 @@ ROUTE_NAMES = {
 #: a refusal says "(buying a card, D-7)", not a bare id that only RULES.md explains. Looked up
 #: by the whole id ("S-2.1"), else by its section ("D-7.2" → "D-7").
 RULE_TITLES = {
-    "D-1": _lp("rule", "setup"),
+    "D-1": _lp("rule", "components and setup"),
     "D-2": _lp("rule", "a turn's order"),
     "D-3": _lp("rule", "privileges"),
     "D-4": _lp("rule", "replenishing the board"),
