@@ -695,7 +695,8 @@ def _purchase(state: DuelState, ev: Purchase) -> DuelState:
     if card.is_joker:
         if not joker_colors(me):  # said first: no colour could be chosen
             raise RuleError(
-                "joker_needs_bonus", N_("A joker needs a card with a bonus already owned (a card with points only does not count); it can still be reserved."), "D-7"
+                "joker_needs_bonus", N_("A joker needs a card with a bonus already owned (a card with points only "
+                                        "does not count); it can still be reserved."), "D-7"
             )
         if ev.wild_color is None:
             raise RuleError("bad_event", N_("Choose the colour the joker joins."), "D-7")
