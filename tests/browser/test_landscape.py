@@ -83,3 +83,29 @@ def test_on_its_side_a_chosen_card_s_save_and_a_royal_prompt_s_first_card_are_in
     assert clip["y"] <= box["y"] and box["y"] + box["height"] <= min(clip["y"] + clip["height"], height)
     page.screenshot(path=str(shots / f"landscape-royal-{width}x{height}.png"))
     context.close()
+
+
+def test_on_its_side_a_four_player_game_shows_the_acting_player_s_panel(browser: Browser, live_server: str, shots: Path):
+    """Four Splendor panels on the left of a phone on its side: the third and fourth players'
+    panels were below the fold while they entered their turn (a tester). The acting player's
+    panel is scrolled into view when the screen opens and after each save; the sheet stays."""
+    context = browser.new_context(viewport={"width": 844, "height": 390}, has_touch=True, device_scale_factor=2)
+    page = context.new_page()
+    setup = {"game": "splendor", "players": ["Ana", "Ben", "Cho", "Dan"], "first_player": 0,
+             "nobles": ["N-01", "N-02", "N-03", "N-04", "N-05"]}
+    gid = page.request.post(live_server + "/api/games", data=setup).json()["id"]
+    for seat, kinds in ((0, ("red", "blue", "green")), (1, ("white", "black", "red"))):
+        move = {"type": "take_tokens", "player": seat, "tokens": {k: 1 for k in kinds}}
+        assert page.request.post(f"{live_server}/api/games/{gid}/events", data=move).ok
+    page.goto(f"{live_server}/games/{gid}")
+    table = Table(page)
+    expect(page.locator("#panel-2.is-current")).to_be_in_viewport(ratio=1)  # Cho's turn
+    expect(page.locator("#sheet .sheet-for")).to_be_in_viewport()
+    for kind in ("red", "blue", "green"):
+        page.locator(f'.pick-source a[data-kind="{kind}"]').click()
+    table._save("take_tokens")
+    expect(page.locator("#panel-3.is-current")).to_be_in_viewport(ratio=1)  # Dan's
+    expect(page.locator("#sheet .sheet-for")).to_have_text("Dan takes 3 different gems or 2 alike")
+    expect(page.locator("#sheet .sheet-for")).to_be_in_viewport()
+    page.screenshot(path=str(shots / "landscape-four-players.png"))
+    context.close()

@@ -328,11 +328,25 @@
     if (prompt) { prompt.scrollIntoView({ block: prompt.offsetHeight > window.innerHeight * 0.8 ? "start" : "center" }); }
     return !!prompt;
   }
+  // A phone on its side shows the sheet on the right, kept in view (app.css): three or four
+  // Splendor panels on the left push the acting player's below the fold, so it is scrolled into
+  // view (the sheet stays where it is).
+  function sideBySide() {
+    var entry = document.getElementById("entry");
+    return !!entry && getComputedStyle(entry).position === "sticky";
+  }
+  function showActing() {
+    var panel = document.querySelector("#game.splendor .panel.is-current");
+    if (!panel) { return; }
+    var box = panel.getBoundingClientRect(), floor = window.innerHeight - 8;
+    if (box.bottom > floor) { window.scrollBy(0, Math.min(box.bottom - floor, box.top - 8)); }
+  }
   function showTurn() {
     window.scrollTo(0, 0);
     // (table mode: the player to act may sit across, their panel upside down above the turn line,
     // all of it theirs to read: the screen stays at its top)
     if (document.body.classList.contains("table-mode")) { return; }
+    if (sideBySide()) { showActing(); return; }
     var body = document.querySelector("#sheet .sheet-body");
     // Splendor: the final round's notice, else the acting player's panel
     var keep = document.getElementById("final-round") || document.querySelector("#game.splendor .panel.is-current") ||
@@ -373,7 +387,7 @@
       window.scrollTo(0, 0);  // the other phone answered the prompt this one showed
     }
   });
-  showPrompt();
+  if (!showPrompt() && sideBySide() && !document.body.classList.contains("table-mode")) { showActing(); }
 
   // The other phone's entry redraws this screen (a poll): a sheet this phone had open to plan
   // its move (buy, reserve, privileges, fix) opens again, drawn for the new position, unless the
