@@ -642,3 +642,38 @@ def test_the_whose_phone_question_is_answered_once_whatever_the_answer(browser: 
     page.locator("#mine-auto").click()  # back to "the player to act"
     expect(page.locator("#mine-auto")).to_have_attribute("aria-current", "true")
     expect(page.locator("#whose-phone")).to_have_count(0)
+
+
+def test_a_save_still_on_its_way_when_the_page_is_reloaded_is_sent_again(browser: Browser, live_server: str):
+    """A tester on café Wi-Fi: a save tapped while the network stalled, then Back or a reload
+    (the page ended under the request): nothing was recorded and nothing said so. The entry is
+    kept from the moment it leaves; the page that loads sends it again, and it is stored once."""
+    page = phone(browser)
+    table = start(page, live_server)
+    game_id = page.url.rsplit("/", 1)[-1]
+    page.locator('.pick-source a[data-kind="red"]').click()
+    expect(page.locator(".pick-chosen .chip-btn")).to_have_count(1)
+    stalled: list = []
+
+    def stall_the_first(route):  # type: ignore[no-untyped-def]
+        if stalled:
+            route.continue_()
+        else:
+            stalled.append(route)  # the request leaves, nothing comes back
+
+    page.route("**/events", stall_the_first)
+    page.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    # kept at once (not only once the request times out, 12 s later): the tester left after 1.2 s
+    page.wait_for_function("() => Object.keys(sessionStorage).some(k => k.startsWith('tracker:unsent'))", timeout=1500)
+    assert stalled and page.request.get(f"{live_server}/api/games/{game_id}").json()["version"] == 0
+    page.reload()  # the stalled request ends with the page; the page that loads sends the entry again
+    page.wait_for_function("() => Number(document.querySelector('#game').dataset.version) >= 1", timeout=15000)
+    expect(page.locator("#alerts .alert-done")).to_contain_text("Ana took 1 red")
+    state = page.request.get(f"{live_server}/api/games/{game_id}").json()
+    assert state["version"] == 1 and state["players"][0]["tokens"]["red"] == 1
+    page.reload()  # answered: kept no longer, nothing is sent again
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.wait_for_timeout(500)
+    assert page.request.get(f"{live_server}/api/games/{game_id}").json()["version"] == 1
+    assert page.evaluate("() => Object.keys(sessionStorage).filter(k => k.startsWith('tracker:unsent')).length") == 0
+    assert table.version == 1

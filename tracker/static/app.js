@@ -211,6 +211,14 @@
   }
   document.body.addEventListener("htmx:sendError", lost);
   document.body.addEventListener("htmx:timeout", lost);
+  // An entry on its way is kept from the moment it leaves until it is answered: Back or a reload
+  // while the network stalls ended the page under it, and the entry went unsaid (a tester). The
+  // next load of its game sends it again (stored once by its entry_id, or refused with the news).
+  var sending = null;
+  document.body.addEventListener("htmx:beforeSend", function (evt) {
+    var form = savedForm(evt);
+    if (form && form.id !== "undo-form") { sending = form; keep(form); }
+  });
   // A network that stalls (the Wi-Fi still "connected", nothing getting through) fails nothing
   // until the 12 s timeout: a save or an undo still on its way after 3 s says so at once, and an
   // entry sent again waits 5 s, not 12, before the next try (the network may be back by then).
@@ -242,6 +250,7 @@
     if (failed(evt)) {
       // the server's own failure of a request sent again: stop sending it (said by the banner)
       if (serverFailed(evt) && evt.detail.elt === pending) { pending = null; forget(); clearInterval(retryTimer); showOffline("server"); }
+      if (serverFailed(evt) && sending && savedForm(evt) === sending) { sending = null; if (!pending) { forget(); } }
       if (serverFailed(evt) && resending && evt.detail.requestConfig && evt.detail.requestConfig.verb === "post") {
         resending = false; forget(); clearInterval(retryTimer); showOffline("server");
       }
@@ -251,6 +260,7 @@
     if (!(lasting() && evt.detail.elt && evt.detail.elt.id === "poller")) { showOffline(null); }
     document.body.removeAttribute("data-stale");  // the server answers: what it draws is no old copy
     if (pending && evt.detail.elt === pending) { pending = null; forget(); }
+    if (sending && savedForm(evt) === sending) { sending = null; if (!pending && !resending) { forget(); } }
     if (resending && evt.detail.requestConfig && evt.detail.requestConfig.verb === "post") { resending = false; forget(); }
     if (pending) { resend(); }  // the network answers again: the waiting entry goes now, not at the next retry
     if (!pending && !resending) { clearInterval(retryTimer); }
