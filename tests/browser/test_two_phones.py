@@ -407,7 +407,7 @@ def test_a_tap_landing_as_the_other_phone_s_entry_redraws_the_screen_does_nothin
     expect(ana_phone.locator(".pick-chosen .chip-btn")).to_have_count(0)
     expect(ana_phone.locator(".alert-done")).to_be_visible()  # the toast stays to say what changed
     expect(ana_phone.locator(".alert-tap-again")).to_have_text(  # and the tap is said to have done nothing
-        "The screen just changed with the other phone’s entry: tap again on what it shows now.")
+        "The screen just changed with a new entry: tap again on what it shows now.")
     ana_phone.wait_for_timeout(300)
     ana_phone.locator('.pick-source a[data-kind="red"]').click()
     expect(ana_phone.locator(".pick-chosen .chip-btn")).to_have_count(1)

@@ -375,7 +375,7 @@ UNDO_CONFLICT_ENTRY_NOTICE = N_("Another phone recorded an entry first, so nothi
                                 "The screen is up to date; check and try again.")
 #: A tap aimed at the screen before the other phone's entry: the new screen comes instead (also
 #: said by app.js, from the alerts' ``data-tap-again``, for a tap the redraw guard drops).
-TAP_AGAIN_NOTICE = N_("The screen just changed with the other phone’s entry: tap again on what it shows now.")
+TAP_AGAIN_NOTICE = N_("The screen just changed with a new entry: tap again on what it shows now.")
 UNDO_TWICE_NOTICE = N_("Another phone undid that entry first; nothing more was undone.")
 UNDONE_FIRST_ENTRY_NOTICE = N_("Another phone undid an entry first, so this was not recorded. Undone: %(entry)s "
                                "The screen is up to date; check and try again.")
