@@ -209,7 +209,7 @@ def test_an_entry_refused_when_sent_again_is_said_until_the_next_tap(browser: Br
                              data={"type": "take_tokens", "player": 0, "tokens": {"green": 1}}).ok
     page.unroute("**/events")
     notice = page.locator("#alerts .alert-notice")
-    expect(notice).to_contain_text("Another phone recorded this first: Ana took 1 green.", timeout=10000)
+    expect(notice).to_contain_text("another phone recorded this first: Ana took 1 green.", timeout=10000)
     page.wait_for_timeout(5500)
     expect(notice).to_be_visible()
     assert _version(page, live_server) == 1

@@ -180,7 +180,7 @@ def test_a_stale_form_is_refused_with_a_notice_and_the_fresh_screen(client):
     form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}, 0)
     resp = form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}, 0, entry_id="f9")
     body = resp.get_data(as_text=True)
-    assert resp.status_code == 409 and "Another phone recorded this first: Ana took 1 red." in body
+    assert resp.status_code == 409 and "another phone recorded this first: Ana took 1 red." in body
 
 
 def test_undo_from_the_screen(client):
@@ -430,7 +430,7 @@ def test_a_phone_whose_write_lost_to_an_undo_is_told_an_undo_came_first(client):
     assert state["version"] == 3 and state["players"][0]["tokens"]["red"] == 1 and state["players"][1]["tokens"]["blue"] == 0
     form_post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"black": 1}}, 3, entry_id="f4")
     stale = form_post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"white": 1}}, 3, entry_id="f5")
-    assert stale.status_code == 409 and "Another phone recorded this first: Ben took 1 black." in stale.get_data(as_text=True)
+    assert stale.status_code == 409 and "another phone recorded this first: Ben took 1 black." in stale.get_data(as_text=True)
 
 
 def test_the_log_says_from_whom_a_token_is_stolen_and_when_nothing_can_be(client):
@@ -738,6 +738,8 @@ def test_a_save_sent_again_after_its_entry_was_undone_or_followed_says_so(client
     assert form_post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"black": 1}}, 4, entry_id="u2").status_code == 200
     body = form_post(client, gid, vic, 3, entry_id="v2").get_data(as_text=True)
     assert "This entry was already recorded: nothing was recorded again." in body and "✓ Uma took" not in body
+    # and what the other phone entered since, which this one missed while its answer was lost
+    assert "The latest entry since: Uma took 1 black." in body
     # without JavaScript: the game page says it once
     resp = form_post(client, gid, vic, 1, htmx=False, entry_id="v1")
     assert resp.status_code == 303 and "done=" not in resp.headers["Location"]

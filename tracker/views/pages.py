@@ -366,9 +366,10 @@ def _expected_version(form: Any) -> int | None:
 
 UNDONE_NOTICE = N_("The last entry was undone.")
 UNDONE_ENTRY_NOTICE = N_("Undone: %(entry)s")
-CONFLICT_NOTICE = N_("Another phone recorded this first: %(entry)s The screen is up to date: if that is not what "
-                     "happened, undo it; else go on from here.")
-OVER_CONFLICT_NOTICE = N_("Another phone recorded this first: %(entry)s The game is over; nothing more is recorded.")
+CONFLICT_NOTICE = N_("Not recorded, because another phone recorded this first: %(entry)s The screen is up to "
+                     "date: if that is not what happened, undo it; else go on from here.")
+OVER_CONFLICT_NOTICE = N_("Not recorded, because another phone recorded this first: %(entry)s The game is over; "
+                          "nothing more is recorded.")
 UNDO_CONFLICT_NOTICE = N_("The game changed on another phone first, so nothing was undone. "
                           "The screen is up to date; check and try again.")
 UNDO_CONFLICT_ENTRY_NOTICE = N_("Another phone recorded an entry first, so nothing was undone: %(entry)s "
@@ -413,7 +414,10 @@ def _write(game_id: str, action: Any, notice: Any = None):  # type: ignore[no-un
     if view.repeat in ("earlier", "undone"):
         # the same save sent again (a lost answer, Back and save): its entry is not the last one
         # now, so the last one's toast would name another move (a tester saw "✓ Uma took…")
+        latest = screen.last_entry(view)  # what came after it (the other phone's, while this one was away)
         said = (_("This entry was already recorded, then undone: nothing was recorded now.") if view.repeat == "undone"
+                else _("This entry was already recorded: nothing was recorded again. The latest entry since: %(entry)s",
+                       entry=latest) if latest
                 else _("This entry was already recorded: nothing was recorded again."))
         if not _is_htmx():
             flash(said, "notice")
