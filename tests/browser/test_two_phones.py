@@ -555,7 +555,7 @@ def test_a_tap_or_a_save_on_its_way_when_the_other_phone_s_news_arrives_is_answe
     ana_phone.locator("#sheet form.correction button.save").click()  # on its way for 0.9 s
     _api(ana_phone, live_server, {"type": "correction", "player": 1, "set": {"privileges": 1}})
     poll_now(1, 2)
-    expect(ana_phone.locator(".alert-notice")).to_contain_text("Another phone recorded", timeout=5000)
+    expect(ana_phone.locator(".alert-notice")).to_contain_text("another phone recorded", timeout=5000)
     expect(ana_phone.locator("#game")).to_have_attribute("data-version", "2")
 
 
