@@ -677,3 +677,23 @@ def test_a_save_still_on_its_way_when_the_page_is_reloaded_is_sent_again(browser
     assert page.request.get(f"{live_server}/api/games/{game_id}").json()["version"] == 1
     assert page.evaluate("() => Object.keys(sessionStorage).filter(k => k.startsWith('tracker:unsent')).length") == 0
     assert table.version == 1
+
+
+def test_an_undo_question_closed_by_the_other_phone_s_entry_says_nothing_was_undone(browser: Browser, live_server: str):
+    """A tester: the "Undo the last entry: …?" question open on one phone closed by itself when
+    the other phone's entry arrived; the toast named the new entry, not that nothing was undone."""
+    page = phone(browser)
+    table = start(page, live_server)
+    game_id = page.url.rsplit("/", 1)[-1]
+    page.locator('.pick-source a[data-kind="red"]').click()
+    table._save("take_tokens")
+    page.wait_for_timeout(500)
+    page.locator("#undo").click()
+    expect(page.locator("#undo-dialog")).to_be_visible()
+    ben = {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}, "expected_version": 1}
+    assert page.request.post(f"{live_server}/api/games/{game_id}/events", data=ben).ok  # the other phone
+    expect(page.locator("#game")).to_have_attribute("data-version", "2", timeout=8000)
+    expect(page.locator("#undo-dialog")).to_be_hidden()
+    expect(page.locator(".alert-undo-gone")).to_have_text(
+        "Nothing was undone: the other phone’s entry changed the game before the undo was confirmed.")
+    assert page.request.get(f"{live_server}/api/games/{game_id}").json()["version"] == 2

@@ -606,10 +606,19 @@
   var REDRAW_GUARD_MS = 400;
   var guardTimer = null;
   function justRedrawn() { return /(?:^|\s)just-(?:redrawn|saved)(?:\s|$)/.test(document.body.className); }
+  // The undo question open when the other phone's entry redraws the screen goes with it: said,
+  // so the player knows nothing was undone (the entry it asked about may not be the last now).
+  var undoAsked = false;
+  document.body.addEventListener("htmx:beforeSwap", function (evt) {
+    var dialog = document.getElementById("undo-dialog");
+    undoAsked = !!(evt.detail.target && evt.detail.target.id === "game" && dialog && dialog.open &&
+                   isPoll(evt.detail.pathInfo && evt.detail.pathInfo.requestPath));
+  });
   document.body.addEventListener("htmx:afterSwap", function (evt) {
     var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
     var verb = evt.detail.requestConfig && evt.detail.requestConfig.verb;
     var own = verb === "post";
+    if (undoAsked && evt.detail.target && evt.detail.target.id === "game") { undoAsked = false; sayNotice("undo-gone"); }
     if (!evt.detail.target || evt.detail.target.id !== "game" || !(isPoll(path) || own)) { return; }
     document.body.classList.remove("just-redrawn", "just-saved");
     document.body.classList.add(own ? "just-saved" : "just-redrawn");
@@ -618,13 +627,16 @@
   });
   // The tap that did nothing is said to have done nothing (it felt missed, and was tapped again
   // on whatever now lay under the finger).
-  function sayTapAgain() {
+  function sayTapAgain() { sayNotice("tap-again"); }
+  // A notice the screen adds itself (its words in the alerts' data-<name>): once, as a toast.
+  function sayNotice(name) {
     var alerts = document.getElementById("alerts");
     // (not over a prompt: the royal card, tokens to return or noble it asks for lie under the toasts)
-    if (!alerts || alerts.querySelector(".alert-tap-again") || document.querySelector("#sheet .prompt")) { return; }
+    if (!alerts || alerts.querySelector(".alert-" + name) || document.querySelector("#sheet .prompt")) { return; }
     var line = document.createElement("p");
-    line.className = "alert alert-notice alert-tap-again";
-    line.textContent = alerts.getAttribute("data-tap-again") || "";
+    line.className = "alert alert-notice alert-" + name;
+    // (words the page shell keeps, not drawn with every screen, are on the announcer)
+    line.textContent = alerts.getAttribute("data-" + name) || (announcer && announcer.getAttribute("data-" + name)) || "";
     alerts.classList.remove("cleared");
     alerts.appendChild(line);
     if (announcer) {
