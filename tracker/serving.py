@@ -34,6 +34,8 @@ from typing import Any, Callable
 from urllib.parse import quote as url_quote
 
 import brotli
+import rcssmin
+import rjsmin
 from flask import Flask, Response, abort, current_app, has_request_context, request
 from flask_compress import Compress
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -251,6 +253,20 @@ class Asset:
     encoded: dict[str, bytes]
 
 
+#: Minifiers of the static files served (rjsmin, rcssmin: comments and blanks only, nothing
+#: renamed): app.js and app.css are written with their comments, half their gzip size.
+MINIFIERS = {"text/javascript": rjsmin.jsmin, "application/javascript": rjsmin.jsmin, "text/css": rcssmin.cssmin}
+
+
+def minified(filename: str, mimetype: str, body: bytes, debug: bool = False) -> bytes:
+    """``body`` as served: a script or style sheet without its comments and blanks (one already
+    ``.min.``, or any in debug mode, as written). Bytes in, bytes out (UTF-8)."""
+    minify = MINIFIERS.get(mimetype)
+    if minify is None or debug or ".min." in filename:
+        return body
+    return minify(body.decode("utf-8")).encode("utf-8")
+
+
 class StaticFiles:
     """The files of the static folder, read, hashed and compressed once per process.
 
@@ -275,6 +291,7 @@ class StaticFiles:
             return asset
         body = Path(path).read_bytes()
         mimetype = mimetypes.guess_type(filename)[0] or "application/octet-stream"
+        body = minified(filename, mimetype, body, current_app.debug)
         encoded: dict[str, bytes] = {}
         if mimetype in COMPRESSIBLE and len(body) >= MIN_SIZE:
             encoded["br"] = brotli.compress(body, quality=11)
