@@ -173,7 +173,7 @@ def test_a_spectator_screen_is_marked_for_its_wide_layout_and_opens_the_log(clie
     assert "watching" not in re.search(r'<main id="game" class="([^"]*)"', own).group(1)
     assert '<details class="log" id="log">' in own
     css = client.get("/static/app.css").get_data(as_text=True)
-    assert ".game.watching > .log { grid-column: 2;" in css and ".game.watching { zoom: 1.5; }" in css
+    assert ".game.watching>.log{grid-column:2;" in css and ".game.watching{zoom:1.5}" in css  # served minified
 
 
 def test_a_spectator_is_told_the_choice_the_table_owes(client):
