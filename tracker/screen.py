@@ -594,7 +594,8 @@ def privileges_sheet(view: GameView, args: Any) -> dict[str, Any]:
     return {"sheet": "privileges", "pick": picker(state.board, chosen, me.privileges, GEM_COLORS + (PEARL,)),
             "held": me.privileges, "preview": preview(view, data) if chosen else None, "data": data,
             "replenish": preview(view, {"type": "replenish", "player": state.current_player}),
-            "after_replenish": state.replenished, "bag_empty": not state.bag}
+            "after_replenish": state.replenished, "bag_empty": not state.bag,
+            "rule": "D-2"}  # the rule a privilege after a replenish breaks (duel.py: privilege_after_replenish)
 
 
 def discard_sheet(view: GameView, args: Any) -> dict[str, Any]:
