@@ -8,18 +8,30 @@ that takes ``app`` or ``client`` runs on each backend.
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 from pathlib import Path
 
+import tempfile
+
 import pytest
+from flask import Flask
 from flask_migrate import upgrade
+from jinja2 import FileSystemBytecodeCache
 from sqlalchemy import text
 
 from appconfig import app_config
 
 from tracker import create_app
 from tracker.db import db
+
+# Every test builds its own app, and each app's Jinja environment compiled every template it drew
+# again (more than half of a page test's time): the apps of one test process share the compiled
+# templates. Jinja keys them by the template's source, so an edited template is compiled anew.
+_COMPILED = tempfile.mkdtemp(prefix="tracker-jinja-")
+atexit.register(shutil.rmtree, _COMPILED, ignore_errors=True)
+Flask.jinja_options = {**Flask.jinja_options, "bytecode_cache": FileSystemBytecodeCache(_COMPILED)}
 
 BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_POSTGRES_URL") else [])
 

@@ -267,6 +267,12 @@ def minified(filename: str, mimetype: str, body: bytes, debug: bool = False) -> 
     return minify(body.decode("utf-8")).encode("utf-8")
 
 
+#: The static files read so far in this process, by (folder, filename, debug): each app of a
+#: process (the tests build hundreds) shares them, so a file is compressed once, not per app.
+_READ: dict[tuple[str, str, bool], Asset] = {}
+_READ_LOCK = threading.Lock()
+
+
 class StaticFiles:
     """The files of the static folder, read, hashed and compressed once per process.
 
@@ -275,12 +281,11 @@ class StaticFiles:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self._assets: dict[str, Asset | None] = {}
-        self._lock = threading.Lock()
 
     def asset(self, filename: str) -> Asset | None:
         """The static file ``filename`` (a path inside the folder), or None when there is none."""
-        asset = self._assets.get(filename)
+        key = (str(self.folder), filename, current_app.debug)
+        asset = _READ.get(key)
         if asset is not None and not current_app.debug:
             return asset
         path = safe_join(str(self.folder), filename)
@@ -297,8 +302,8 @@ class StaticFiles:
             encoded["br"] = brotli.compress(body, quality=11)
             encoded["gzip"] = gzip.compress(body, compresslevel=9, mtime=0)
         asset = Asset(body, hashlib.sha256(body).hexdigest()[:12], mimetype, mtime, encoded)
-        with self._lock:
-            self._assets[filename] = asset
+        with _READ_LOCK:
+            _READ[key] = asset
         return asset
 
     def url_defaults(self, endpoint: str, values: dict[str, Any]) -> None:
