@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import shutil
 import threading
 from pathlib import Path
 
 import pytest
-from flask_migrate import upgrade
 from werkzeug.serving import make_server
 
 from tracker import create_app
@@ -34,12 +34,13 @@ def browser_context_args(browser_context_args):
 
 
 @pytest.fixture
-def live_server(tmp_path):
-    """The app on a free loopback port, on a fresh migrated SQLite file; yields its base URL."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "browser", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'b.sqlite3'}",
+def live_server(tmp_path, sqlite_template):
+    """The app on a free loopback port, on a fresh migrated SQLite file (a copy of the one the
+    migrations built for this test process); yields its base URL."""
+    database = tmp_path / "b.sqlite3"
+    shutil.copy(sqlite_template, database)
+    app = create_app({"TESTING": True, "SECRET_KEY": "browser", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
                       "CACHE_DIR": str(tmp_path / "screens")})  # the file cache the phones share, as served
-    with app.app_context():
-        upgrade()
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -6,16 +6,19 @@ joker and steal choices, the save button) and waits until the screen shows the n
 
 from __future__ import annotations
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page
 
 GEM_AND_PEARL = ("white", "blue", "green", "red", "black", "pearl")
+
+
+_SETTLED = ("!document.body.classList.contains('just-redrawn')"
+            " && !document.body.classList.contains('just-saved')")
 
 
 def settled(page: Page) -> None:
     """Wait until a tap counts: not within the moment after a poll (or this phone's own save)
     redrew the screen."""
-    page.wait_for_function("() => !document.body.classList.contains('just-redrawn')"
-                           " && !document.body.classList.contains('just-saved')")
+    page.wait_for_function(f"() => {_SETTLED}")
 
 
 class Table:
@@ -37,34 +40,47 @@ class Table:
         return int(self.page.locator("#game").get_attribute("data-version"))
 
     def _saved(self, before: int) -> None:
+        """Wait until the screen shows a version after ``before`` and the moment after this phone's
+        own save (which redraws the screen too) is over, in one look at the page."""
         self.page.wait_for_function(
-            "v => document.querySelector('#game') && Number(document.querySelector('#game').dataset.version) > v",
-            arg=before,
+            "([v, quick]) => { const game = document.querySelector('#game');"
+            " if (!game || Number(game.dataset.version) <= v) return false;"
+            " if (quick) document.body.classList.remove('just-redrawn', 'just-saved');"
+            f" return {_SETTLED}; }}",
+            arg=[before, self.quick],
         )
-        self.settled()  # this phone's own save redraws the screen too: the next tap waits out the moment
 
     def _sheet_ready(self, name: str) -> None:
-        expect(self.page.locator(f'#sheet [data-sheet="{name}"]')).to_be_visible()
+        # wait_for_function looks at every animation frame; expect() looks again only after 100 ms,
+        # then 250 ms, which a whole game tapped through paid on almost every tap.
+        self.page.wait_for_function(
+            "name => { const sheet = document.querySelector(`#sheet [data-sheet=\"${name}\"]`);"
+            " return sheet !== null && sheet.checkVisibility(); }", arg=name)
 
     def settled(self) -> None:
         """Wait out the moment after the other phone's entry redrew the screen, when a tap is
         taken as aimed at the screen before and does nothing (app.js)."""
         if self.quick:
             self.page.evaluate("() => document.body.classList.remove('just-redrawn', 'just-saved')")
-        settled(self.page)
+        else:
+            settled(self.page)
 
-    def open(self, action: str) -> None:
-        """Tap an entry tab (take, buy, reserve, privileges, correction)."""
-        self.settled()
+    def open(self, action: str, *, settle: bool = True) -> None:
+        """Tap an entry tab (take, buy, reserve, privileges, correction); ``settle=False`` when
+        the caller has just waited out the moment after a redraw."""
+        if settle:
+            self.settled()
         self.page.locator(f"#action-{action}").click()
         self._sheet_ready(action)
 
     def _tap_chips(self, tokens: dict[str, int]) -> None:
+        count = self.page.locator(".pick-chosen .chip-btn").count()
         for kind, n in tokens.items():
             for _ in range(n):
-                count = self.page.locator(".pick-chosen .chip-btn").count()
                 self.page.locator(f'.pick-source a[data-kind="{kind}"]').click()
-                expect(self.page.locator(".pick-chosen .chip-btn")).to_have_count(count + 1)
+                count += 1
+                self.page.wait_for_function(
+                    "n => document.querySelectorAll('.pick-chosen .chip-btn').length === n", arg=count)
 
     def _save(self, event_type: str, extra: str = "") -> None:
         before = self.version
@@ -91,18 +107,18 @@ class Table:
         self.settled()
         kind = event["type"]
         if kind == "take_tokens":
-            self.open("take")
+            self.open("take", settle=False)
             self._tap_chips(event["tokens"])
             self._save("take_tokens")
         elif kind == "use_privileges":
-            self.open("privileges")
+            self.open("privileges", settle=False)
             self._tap_chips(event["tokens"])
             self._save("use_privileges")
         elif kind == "replenish":
-            self.open("privileges")
+            self.open("privileges", settle=False)
             self._save("replenish")
         elif kind == "reserve":
-            self.open("reserve")
+            self.open("reserve", settle=False)
             if "card" in event:
                 level = event["card"][1]
                 self._tap(f'.tabs a[data-tab="{level}"]')
@@ -136,7 +152,7 @@ class Table:
 
     def _purchase(self, event: dict) -> None:
         card = event["card"]
-        self.open("buy")
+        self.open("buy", settle=False)
         if event.get("from_reserve"):
             self._tap('.tabs a[data-tab="reserve"]')
             named = self.page.locator(f'.grid a[data-card="{card}"]')
