@@ -613,21 +613,31 @@ def _known(key: str) -> bool:
     return db.session.scalar(select(Player.id).where(Player.normalized == key)) is not None
 
 
-def restore_series(created: Mapping[str, Any]) -> None:
-    """After a backup's games are stored: the games just created that the backup puts in one
-    "best of N" series (``series.id``, N 3, 5 or 7) and that seat the same people are one series
-    here; anything else is left a game of its own. No commit."""
-    seats = seats_of(list(created))
-    sessions: dict[Any, TableSession] = {}
-    for game_id, series in created.items():
+def restore_series(games: Mapping[str, Any]) -> None:
+    """After a backup's games are stored (``games``: stored game id -> the backup's ``series``):
+    the games the backup puts in one "best of N" series (``series.id``, N 3, 5 or 7) that seat
+    the same people are one series here. A game already in a series here stays in it, and the
+    series' other games join it (a backup restored where one of its games was imported before);
+    anything else is left a game of its own. No commit."""
+    seats = seats_of(list(games))
+    stored = dict(db.session.execute(
+        select(SessionGame.game_id, TableSession).join(TableSession, TableSession.id == SessionGame.session_id)
+        .where(SessionGame.game_id.in_(list(games)))).tuples().all())
+    wanted: dict[Any, list[str]] = {}
+    for game_id, series in games.items():
         if not isinstance(series, Mapping):
             continue
         best_of, sid = series.get("best_of"), series.get("id")
         if isinstance(best_of, bool) or best_of not in BEST_OF or not isinstance(sid, (int, str)) or isinstance(sid, bool):
             continue
-        key = (sid, best_of, frozenset(p.id for p in seats.get(game_id, [])))
-        if key not in sessions:
-            sessions[key] = TableSession(best_of=best_of, created=utcnow())
-            db.session.add(sessions[key])
-            db.session.flush()
-        db.session.add(SessionGame(game_id=game_id, session_id=sessions[key].id))
+        wanted.setdefault((sid, best_of, frozenset(p.id for p in seats.get(game_id, []))), []).append(game_id)
+    for (_sid, best_of, _people), game_ids in wanted.items():
+        session = next((stored[g] for g in game_ids if g in stored and stored[g].best_of == best_of), None)
+        for game_id in game_ids:
+            if game_id in stored:
+                continue
+            if session is None:
+                session = TableSession(best_of=best_of, created=utcnow())
+                db.session.add(session)
+                db.session.flush()
+            db.session.add(SessionGame(game_id=game_id, session_id=session.id))

@@ -1221,12 +1221,13 @@ def _import_any(data: Any) -> ImportResult:
                 created += 1
                 if log.get("deleted") is True:
                     view.row.deleted_at = utcnow()
-                if backup and log.get("series") is not None:
-                    series[view.row.id] = log["series"]
-                made.append((view.row, log.get("next_game") if backup else None))
             else:
                 existing += 1
                 deleted += view.row.deleted_at is not None
+            if backup:  # a game stored before (say, imported alone) joins its series and next game too
+                if log.get("series") is not None:
+                    series[view.row.id] = log["series"]
+                made.append((view.row, log.get("next_game")))
         people.restore_series(series)
         for row, next_id in made:  # the game each table started next, when it came along
             _restore_next_game(row, next_id)
@@ -1240,7 +1241,7 @@ def _import_any(data: Any) -> ImportResult:
 
 
 def _restore_next_game(row: Game, next_id: Any) -> None:
-    """A backup's ``next_game`` of a game just restored: kept when it names another stored game
+    """A backup's ``next_game`` of one of its games: kept when it names another stored game
     of the same people, started after it (a table's next game), else ignored."""
     if not isinstance(next_id, str) or not is_game_id(next_id) or next_id == row.id or row.next_game_id:
         return

@@ -828,6 +828,13 @@ def test_a_night_is_headed_by_its_own_day_and_only_the_current_one_is_tonight(cl
     page = client.get("/history").get_data(as_text=True)
     assert re.findall(r'<span class="day">([^<]*)</span>', page) == ["Tuesday, November 24, 2026", "Monday, November 23, 2026"]
     assert re.findall(r'data-field="tally">([^<]+)<', page) == ["Ana 1 – 1 Ben"]
+    # Tonight's two games, 50 and 25 minutes ago, fall in one night where it is not just past
+    # 6 a.m. (in Seoul from 21:00 to 23:00 UTC they fell either side of it): New York then.
+    from zoneinfo import ZoneInfo
+
+    if 5 <= datetime.now(ZoneInfo("Asia/Seoul")).hour < 8:
+        client.set_cookie("tz", "America/New_York")
+        flask_babel.refresh()
     now = (datetime.now(timezone.utc) - timedelta(minutes=50)).strftime("%Y-%m-%dT%H:%M:%SZ")
     import_log(client, fixture_log("duel-1012.json", ["Cho", "Dae"], now, minutes=20))
     tonight = import_log(client, fixture_log("duel-1069.json", ["Dae", "Cho"],
@@ -923,3 +930,37 @@ def test_a_backup_whose_people_another_import_stored_meanwhile_is_imported_over_
     names = re.findall(r'href="/players/\d+">([^<]+)<', client.get("/players").get_data(as_text=True))
     assert sorted(names) == ["Ann", "Rob"]
     assert client.get("/history/export.json").get_json()["aliases"] == {"Robby": "Rob"}
+
+
+def test_a_backup_restored_where_one_of_its_series_games_was_imported_alone_keeps_the_series(client, tmp_path):
+    """A tester exported game 1 of a best of 3 alone, then the whole backup, and restored both on
+    a new server, the game first: the series came back as "2 – 0" over games 2 and 3, game 1 left
+    out (it was stored already, and only games the backup created joined a series). Now the game
+    stored before joins its series, whichever file came first."""
+    logs = [load_fixture(name) for name in ("duel-1012.json", "duel-1102.json", "duel-1069.json")]  # 1 – 0, 1 – 1, 2 – 1
+    previous = None
+    games = []
+    for n, log in enumerate(logs):
+        form = {"player0": "Eve", "player1": "Ana", "first": str(log["first_player"])}
+        form.update({"best_of": "3"} if previous is None else
+                    {"session": str(db.session.get(SessionGame, games[0]).session_id), "after": previous})
+        gid = client.post("/games", data=form).headers["Location"].rsplit("/", 1)[-1]
+        play(client, gid, log["events"])
+        games.append(previous := gid)
+
+    def series(c) -> tuple:
+        page = c.get("/history").get_data(as_text=True)
+        return (page.count("best of 3"), re.findall(r'data-field="tally">([^<]+)<', page),
+                {g: db.session.get(SessionGame, g) is not None for g in games})
+
+    before = series(client)
+    assert before[0] == 1 and len(before[1]) == 1 and all(before[2].values())
+    alone = client.get(f"/games/{games[0]}/export").get_json()
+    backup = client.get("/history/export.json").get_json()
+    for order in ((alone, backup), (backup, alone)):
+        with fresh_server(tmp_path / f"restored-{len(order[0])}.sqlite3") as other:
+            for data in order:
+                assert upload(other, data).status_code == 200
+            assert series(other)[:2] == before[:2]
+            sessions = {db.session.get(SessionGame, g).session_id for g in games}
+            assert len(sessions) == 1
