@@ -27,6 +27,23 @@ CSV_SEATS = 4
 KEY_FIELDS = ("format", "game", "players", "first_player", "nobles", "events", "started", "finished", "result")
 
 
+def read_json(raw: bytes) -> Any:
+    """The JSON of a request body or an uploaded file (a game log, a history backup): UTF-8 with
+    or without its byte-order mark, UTF-16 or UTF-32 (as RFC 8259's readers detect them). An
+    integer of thousands of digits is still JSON, and becomes an infinite float that every field
+    refuses as not a whole number in its range (422). Raises ``ValueError`` (a body that is not
+    JSON, or not text) or ``RecursionError`` (nested too deep)."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    return json.loads(raw, parse_int=_whole_number)
+
+
+def _whole_number(digits: str) -> int | float:
+    if len(digits) > 40:
+        return float("-inf") if digits.startswith("-") else float("inf")
+    return int(digits)
+
+
 def log_key(kind: str, setup: Mapping[str, Any], events: list[dict[str, Any]], started: datetime | None,
             *, exact: bool = False) -> str:
     """A stable game id for a checked log that has none: 32 URL-safe characters hashed from the

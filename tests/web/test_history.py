@@ -378,6 +378,30 @@ def test_a_file_saved_with_a_byte_order_mark_imports(client):
     assert resp.status_code == 303 and resp.headers["Location"] == "/history?imported=1&existing=0"
 
 
+def test_the_history_page_reads_a_file_as_the_api_reads_it(app, client):
+    """A tester's UTF-16 file was imported by the API (200) but refused by the History page, and a
+    number of 5,000 digits got the API's own sentence but the page's "choose a JSON file": the
+    page now reads the file as the API does. A file over the import's limit says the limit."""
+    log = fixture_log("own-crowns.json", ["Ana", "Ben"])
+    for encoding in ("utf-16", "utf-32"):
+        resp = client.post("/history/import", data={"file": (io.BytesIO(json.dumps(log).encode(encoding)), "g.json")},
+                           content_type="multipart/form-data")
+        assert resp.status_code == 303, encoding
+    assert len(client.get("/api/games").get_json()) == 1
+    huge = json.dumps({**log, "id": None, "first_player": 0}).replace('"first_player": 0', '"first_player": ' + "9" * 5000)
+    page = client.post("/history/import", data={"file": (io.BytesIO(huge.encode()), "g.json")},
+                       content_type="multipart/form-data")
+    api = client.post("/api/games/import", data=huge, content_type="application/json")
+    assert page.status_code == api.status_code == 422
+    assert api.get_json()["error"]["message"] in page.get_data(as_text=True)
+    app.config["MAX_IMPORT_BYTES"] = 2 * 1024 * 1024
+    resp = client.post("/history/import", data={"file": (io.BytesIO(b" " * (3 * 1024 * 1024)), "g.json")},
+                       content_type="multipart/form-data")
+    assert resp.status_code == 413
+    assert "The file is larger than 2 MB, the most one import takes" in resp.get_data(as_text=True)
+    assert 'href="/history"' in resp.get_data(as_text=True)
+
+
 def test_importing_from_the_history_page_never_duplicates(client):
     log = fixture_log("duel-1069.json", ["Ana", "Ben"])
     resp = upload(client, log)

@@ -120,6 +120,9 @@ def test_renaming_changes_the_name_everywhere_but_not_the_log(client):
 
     resp = client.post(f"/players/{ana}/rename", data={"name": "ben"})
     assert resp.status_code == 422 and "Ben is already a player: merge the two instead." in resp.get_data(as_text=True)
+    # the refusal sits below a long page of figures: the name field takes the focus, brought into view
+    assert re.search(r'<input name="name" id="rename-name"[^>]* autofocus>', resp.get_data(as_text=True))
+    assert " autofocus" not in client.get(f"/players/{ana}").get_data(as_text=True)
     resp = client.post(f"/players/{ana}/rename", data={"name": "   "})
     assert resp.status_code == 422
     assert client.post("/players/999/rename", data={"name": "X"}).status_code == 404
@@ -183,6 +186,8 @@ def test_two_people_who_played_at_one_table_cannot_be_merged(client):
     for data in ({"other": str(dan)}, {"other": str(dan), "confirm": "yes"}):
         resp = client.post(f"/players/{cleo}/merge", data=data)
         assert resp.status_code == 422 and "Cleo and Dan played in the same game, so they are two people" in resp.get_data(as_text=True)
+        # on a long page of figures the refusal is brought into view with the field it is about
+        assert re.search(r'<select name="other" id="merge-other" required autofocus>', resp.get_data(as_text=True))
     assert player_id(client, "Dan") == dan
     assert stat(client.get(f"/players/{cleo}").get_data(as_text=True), "games") == "1"
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, abort, jsonify, make_response, request, url_for
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 
-from .. import service
+from .. import archive, service
 from ..i18n import error_json, tr
 from ..rules.errors import N_, RuleError
 
@@ -38,17 +37,9 @@ def _body(*, optional: bool = False) -> Any:
     if optional and not request.get_data(cache=True):
         return {}
     try:  # ``null`` is JSON: the caller says it is not an object
-        return json.loads(request.get_data(cache=True), parse_int=_whole_number)
+        return archive.read_json(request.get_data(cache=True))
     except (ValueError, RecursionError):
         raise _NotJson() from None
-
-
-def _whole_number(digits: str) -> int | float:
-    """A JSON integer; one too long for Python to read (thousands of digits) is still JSON, and
-    becomes an infinite float that every field refuses as not a whole number in its range (422)."""
-    if len(digits) > 40:
-        return float("-inf") if digits.startswith("-") else float("inf")
-    return int(digits)
 
 
 class _NotJson(Exception):

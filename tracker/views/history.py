@@ -180,8 +180,8 @@ def import_file():  # type: ignore[no-untyped-def]
     # (its body may reach MAX_IMPORT_BYTES: see tracker.LARGE_BODIES)
     upload = request.files.get("file")
     try:
-        data = json.loads(upload.read().decode("utf-8-sig")) if upload else None
-    except (ValueError, UnicodeDecodeError, RecursionError):
+        data = archive.read_json(upload.read()) if upload else None  # read as the API reads it
+    except (ValueError, RecursionError):
         data = None
     if data is None:
         return _history_page(422, import_error=_("Choose a JSON file exported by this app (a game log or a whole history)."))

@@ -13,7 +13,7 @@ import secrets
 from typing import Any
 from urllib.parse import quote, unquote, urlencode, urlsplit
 
-from flask import Blueprint, Flask, abort, flash, g, get_flashed_messages, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, abort, current_app, flash, g, get_flashed_messages, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from htmx_flask import make_response
@@ -508,14 +508,24 @@ ERROR_PAGES: dict[int, tuple[str, str]] = {
 }
 
 
+#: The sentence of a 413 on the History page's import: how much one file may weigh.
+IMPORT_TOO_LARGE = N_("The file is larger than %(mb)s MB, the most one import takes: choose the JSON file this "
+                      "app exported (History, Export).")
+
+
 def error_page(exc: HTTPException):  # type: ignore[no-untyped-def]
     """A page-side HTTP error (``exc``: 400, 403, 404, 405, 413, 429, 500 or 503) as a page of the app, in
     the reader's language, with the way home, and the error's status and headers
-    (``Allow``, ``Retry-After``)."""
+    (``Allow``, ``Retry-After``). A file too large to import says the most it may weigh."""
+    from .. import LARGE_BODIES
+
     code = exc.code or 500
     title, message = ERROR_PAGES.get(code, ERROR_PAGES[500])
+    text = _(message)
+    if code == 413 and request.endpoint in LARGE_BODIES:
+        text = _(IMPORT_TOO_LARGE, mb=current_app.config[LARGE_BODIES[request.endpoint]] // (1024 * 1024))
     return with_error_headers(make_response(render_template("error.html", status=code, title=_(title),
-                                                             message=_(message)), code), exc)
+                                                             message=text), code), exc)
 
 
 def with_error_headers(resp: Any, exc: HTTPException) -> Any:
