@@ -988,3 +988,23 @@ def test_a_backup_restored_where_one_of_its_series_games_was_imported_alone_keep
             assert series(other)[:2] == before[:2]
             sessions = {db.session.get(SessionGame, g).session_id for g in games}
             assert len(sessions) == 1
+
+
+def test_a_deleted_finished_game_of_a_series_offers_no_next_game_and_says_it_was_deleted(client):
+    """A tester opened a deleted game of a best of 3 the day after: its banner showed the series
+    at "1 – 1" (the tally without it) and "Next game of the series", the deleted notice hidden
+    under it. A deleted game's banner now says it was deleted and offers no next game nor tally;
+    restored, it has them back."""
+    log = load_fixture("duel-1012.json")
+    gid = client.post("/games", data={"player0": "Eve", "player1": "Ana", "first": str(log["first_player"]),
+                                      "best_of": "3"}).headers["Location"].rsplit("/", 1)[-1]
+    play(client, gid, log["events"])
+    screen = client.get(f"/games/{gid}").get_data(as_text=True)
+    assert 'id="next-in-series"' in screen and 'id="victory-tally"' in screen and 'id="victory-deleted"' not in screen
+    assert client.post(f"/history/{gid}/delete").status_code == 303
+    screen = client.get(f"/games/{gid}").get_data(as_text=True)
+    assert 'id="victory-deleted"' in screen and "Eve wins!" in screen and 'id="review-game"' in screen
+    for gone in ('id="next-in-series"', 'id="same-players"', 'id="victory-tally"'):
+        assert gone not in screen, gone
+    assert client.post(f"/history/{gid}/restore", data={"next": "game"}).status_code == 303
+    assert 'id="next-in-series"' in client.get(f"/games/{gid}").get_data(as_text=True)
