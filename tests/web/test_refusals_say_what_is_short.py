@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import flask_babel
-from helpers import new_game, post
+from helpers import load_fixture, new_game, post
 
 HX = {"HX-Request": "true"}
 
@@ -90,3 +90,16 @@ def test_the_sheets_that_refuse_before_a_tap_name_their_section(client):
     flask_babel.refresh()
     sheet = client.get(f"/games/{gid}/sheet/privileges", headers={**HX, "Accept-Language": "ko"}).get_data(as_text=True)
     assert '<span class="rule">(턴 진행 순서, D-2)</span></p>' in sheet
+
+
+def test_a_discard_of_one_kind_not_held_names_the_kind(client):
+    """D-10 through the API: a discard of gold a player never held read "Player B holds none of
+    1 gold." (a tester); one kind reads "Player B holds no gold.", in Korean too."""
+    log = {k: v for k, v in load_fixture("duel-1012.json").items() if k not in ("expected", "checkpoints", "source")}
+    game = client.post("/api/games/import", json={**log, "events": log["events"][:22], "result": None}).get_json()
+    assert game["pending"] == {"kind": "discard", "player": 1, "count": 1} and game["players"][1]["tokens"]["gold"] == 0
+    discard = {"type": "discard", "player": 1, "tokens": {"gold": 1}}
+    assert _error(post(client, game["id"], discard)) == ("not_enough_tokens", "Player B holds no gold.", "D-10")
+    flask_babel.refresh()
+    resp = client.post(f"/api/games/{game['id']}/events", json=discard, headers={"Accept-Language": "ko"})
+    assert resp.get_json()["error"]["message"] == "Player B 님에게는 골드 토큰이 없습니다."

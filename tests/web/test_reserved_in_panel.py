@@ -86,3 +86,16 @@ def test_a_joker_s_colour_still_to_choose_is_asked_not_refused(client):
     # a joker Ana cannot pay for is still refused with what is missing
     sheet = client.get(f"/games/{gid}/sheet/buy?src=1&card=D1-27", headers=HX).get_data(as_text=True)
     assert "preview-error" in sheet and "cannot pay for this card" in sheet
+
+
+def test_a_secret_card_recorded_elsewhere_by_mistake_is_not_listed_and_the_sheet_says_why(client):
+    """A tester: Ana was recorded reserving D2-01 by a wrong tap; Ben's secret level-2 card is
+    D2-01: the list left it out, unsaid. The sheet says a card not listed is recorded elsewhere
+    and how to free it (cards are never fixed: undo back to that entry)."""
+    gid = new_game(client)["id"]
+    assert post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}).status_code == 200
+    assert post(client, gid, {"type": "reserve", "player": 1, "level": 2}).status_code == 200
+    assert post(client, gid, {"type": "reserve", "player": 0, "card": "D2-01"}).status_code == 200
+    sheet = client.get(f"/games/{gid}/sheet/buy?src=reserve&reveal=2", headers=HX).get_data(as_text=True)
+    assert 'data-card="D2-02"' in sheet and 'data-card="D2-01"' not in sheet
+    assert 'id="reveal-not-listed"' in sheet and "Not listed? The app has it bought or in a reserve" in sheet

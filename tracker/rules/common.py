@@ -90,12 +90,16 @@ def require_held(name: str, held: Tokens, tokens: Tokens, rule: str) -> None:
     D-10/S-3.1): ``held`` is what the player named ``name`` holds.
 
     Raises ``RuleError("not_enough_tokens")`` saying what is short ("Ana is 1 red short of 2
-    red"), or that the player holds none of them (the list said once, not twice).
+    red"), or that the player holds none of them (the list said once, not twice; "Ana holds no
+    gold" for one kind).
     """
     if held.covers(tokens):
         return
     short = held.lacking(tokens)
     if short == tokens:
+        kinds = [kind for kind, n in tokens.items() if n]
+        if len(kinds) == 1:  # "Ana holds no gold.", not "none of 1 gold"
+            raise RuleError("not_enough_tokens", N_("%(name)s holds no %(kind)s."), rule, name=name, kind=kinds[0])
         raise RuleError("not_enough_tokens", N_("%(name)s holds none of %(tokens)s."), rule, name=name, tokens=tokens)
     raise RuleError("not_enough_tokens", N_("%(name)s is %(short)s short of %(tokens)s."), rule,
                     name=name, tokens=tokens, short=short)
