@@ -92,6 +92,13 @@ def test_a_complete_game_is_tapped_to_the_victory_banner_with_an_undo(page: Page
     expect(banner.locator(".routes")).to_have_text("20 prestige")
     page.screenshot(path=str(shots / "04-victory.png"))
     expect(page.locator("#action-take")).to_have_count(0)  # read-only once finished
+    # a winning entry made by mistake: the banner's own Undo asks, "Keep it" leaves the win
+    page.locator("#victory-undo").click()
+    expect(page.locator("#undo-dialog")).to_be_visible()
+    expect(page.locator("#undo-dialog")).to_contain_text("This game is over")
+    page.locator("#undo-dialog-no").click()
+    expect(page.locator("#undo-dialog")).to_be_hidden()
+    expect(banner).to_be_visible()
     page.locator("#dismiss-victory").click()
     expect(banner).to_be_hidden()
     expect(page.locator("#log summary")).to_contain_text(f"({len(log['events'])})")

@@ -257,6 +257,9 @@ def test_a_finished_game_shows_the_victory_banner_and_no_entry_controls(client):
     assert 'id="victory"' in page and "Player A wins!" in page and "10 crowns" in page
     assert 'id="sheet"' not in page and 'id="action-take"' not in page
     assert 'id="undo"' in page
+    # the banner covers the screen's Undo: a winning entry made by mistake is undone from it too
+    assert '<button type="submit" form="undo-form" class="button" id="victory-undo">' in page
+    assert 'id="undo-form"' in page
 
 
 def test_player_names_are_escaped(client):
