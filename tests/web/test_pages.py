@@ -326,7 +326,8 @@ def test_a_correction_form_sends_only_what_the_table_changed(client):
     assert set(event["set"]) == {"tokens", "board"} and event["set"]["tokens"]["blue"] == 2
     data.update({"tokens-blue": "0", "board-blue": "4", "entry_id": "c2", "expected_version": "1"})
     unchanged = client.post(f"/games/{game['id']}/events", data=data, headers=HX)
-    assert unchanged.status_code == 422 and "at least one" in unchanged.get_data(as_text=True)
+    # a Fix saved with nothing changed says so first (a tester read "A correction sets at least one of …")
+    assert unchanged.status_code == 422 and "Nothing to correct: a correction sets at least one" in unchanged.get_data(as_text=True)
 
 
 def test_the_log_says_which_token_an_ability_took(client):

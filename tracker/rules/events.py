@@ -270,7 +270,8 @@ def _parse_event(data: Any, seats: int) -> Event:
         note=note,
     )
     if corr.tokens is None and corr.privileges is None and corr.board is None and corr.bag is None:
-        raise _bad(N_("A correction sets at least one of tokens, privileges, board or bag."))
+        raise _bad(N_("Nothing to correct: a correction sets at least one of tokens, privileges, board or bag to "
+                      "the counts the table shows."))
     return corr
 
 
