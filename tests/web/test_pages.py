@@ -833,3 +833,16 @@ def test_a_duel_panel_labels_its_token_row(client):
     flask_babel.refresh()
     korean = client.get(f"/games/{game['id']}", headers={"Accept-Language": "ko"}).get_data(as_text=True)
     assert korean.count('<span class="label" aria-hidden="true">토큰</span>') == 2
+
+
+def test_the_privilege_sheet_after_a_replenish_speaks_of_privileges_only_to_a_holder(client):
+    """D-2 order: a player holding privileges who replenished is told they come first; one who
+    holds none was told the same (a tester): "No privilege to use." is what applies to them."""
+    log = {k: v for k, v in load_fixture("duel-1012.json").items() if k not in ("expected", "checkpoints", "source")}
+    for upto, holder in ((19, False), (24, True)):  # Player B replenished holding none; Player A holding 2
+        game = client.post("/api/games/import", json={**log, "id": None, "events": log["events"][:upto],
+                                                       "result": None}).get_json()
+        assert (game["players"][game["current_player"]]["privileges"] > 0) is holder
+        sheet = client.get(f"/games/{game['id']}/sheet/privileges", headers=HX).get_data(as_text=True)
+        assert ("privileges come first" in sheet) is holder
+        assert ("No privilege to use." in sheet) is not holder
