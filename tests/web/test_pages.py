@@ -846,3 +846,12 @@ def test_the_privilege_sheet_after_a_replenish_speaks_of_privileges_only_to_a_ho
         sheet = client.get(f"/games/{game['id']}/sheet/privileges", headers=HX).get_data(as_text=True)
         assert ("privileges come first" in sheet) is holder
         assert ("No privilege to use." in sheet) is not holder
+
+
+def test_the_buy_sheet_names_whose_reserve_it_shows_on_the_other_player_s_phone(client):
+    """One phone each: Ben's phone during Ana's turn labelled Ana's reserve "My reserve" (a tester)."""
+    gid = new_game(client, ("Ana", "Ben"))["id"]
+    for mine, label in (("Ben", "Ana's reserve"), ("Ana", "My reserve"), ("", "My reserve")):
+        client.get(f"/settings?mine={mine}&next=/games/{gid}")
+        sheet = client.get(f"/games/{gid}/sheet/buy", headers=HX).get_data(as_text=True)
+        assert re.search(r'data-tab="reserve"[^>]*>' + label, sheet), (mine, label)
