@@ -161,6 +161,9 @@ def test_merging_moves_every_game_and_keeps_the_old_name_as_an_alias(client):
 
     ask = client.post(f"/players/{ben}/merge", data={"other": str(benny)})
     assert ask.status_code == 200 and "Merge Benny into Ben?" in ask.get_data(as_text=True)
+    # one game, said in the singular; and that a merge is for good (a tester)
+    assert "Benny's 1 game moves to Ben, who then has 2." in ask.get_data(as_text=True)
+    assert "A merge is for good: it cannot be undone." in ask.get_data(as_text=True)
     assert player_id(client, "Benny") == benny  # asking merged nothing
 
     resp = client.post(f"/players/{ben}/merge", data={"other": str(benny), "confirm": "yes"})
