@@ -86,7 +86,8 @@ def test_the_sheets_that_refuse_before_a_tap_name_their_section(client):
     board = dict(game["board"], red=game["board"]["red"] - 1)  # a red in the bag (a Fix), to replenish
     fix = {"type": "correction", "player": 0, "set": {"board": board, "bag": dict(game["bag"], red=1)}}
     assert post(client, gid, fix).status_code == 200
-    assert post(client, gid, {"type": "replenish", "player": 0}).status_code == 200
+    assert post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"blue": 1}}).status_code == 200
+    assert post(client, gid, {"type": "replenish", "player": 1}).status_code == 200  # Ben holds a privilege
     flask_babel.refresh()
     sheet = client.get(f"/games/{gid}/sheet/privileges", headers={**HX, "Accept-Language": "ko"}).get_data(as_text=True)
     assert '<span class="rule">(턴 진행 순서, D-2)</span></p>' in sheet
