@@ -259,3 +259,22 @@ def test_a_refused_import_quotes_the_refusal_in_the_readers_language(client) -> 
     resp = client.post("/api/games/import", json=log, headers=KO)
     message = resp.get_json()["error"]["message"]
     assert resp.status_code == 422 and "지금은 Ben 차례입니다." in message and "turn" not in message
+
+
+def test_a_first_korean_game_reads_points_and_colours_as_a_table_says_them(client) -> None:
+    """A Korean first-game tester: a reserved card's points read as a count beside its ability
+    ("초 2 특권 획득": 2 privileges?), the victory table said "8 검은색", and the royal card prompt
+    drew ♛, which counts crowns everywhere else. Points say 점, the colour comes first, no ♛."""
+    from helpers import load_fixture
+
+    log = {k: v for k, v in load_fixture("duel-1012.json").items() if k not in ("expected", "checkpoints", "source")}
+    ko = {"Accept-Language": "ko"}
+    finished = client.post("/api/games/import", json=log).get_json()["id"]
+    assert "<td>검은색 8점</td>" in fetch(client, f"/games/{finished}", ko)
+    royal_due = client.post("/api/games/import", json={**log, "id": None, "events": log["events"][:45],
+                                                       "result": None}).get_json()["id"]
+    sheet = fetch(client, f"/games/{royal_due}/sheet/royal", {**ko, "HX-Request": "true"})
+    assert ">위신 3점</b>" in sheet and "♛ 위신" not in sheet
+    gid = new_game(client)["id"]
+    assert post(client, gid, {"type": "reserve", "player": 0, "card": "D1-10"}).status_code == 200
+    assert re.search(r'data-card="D1-10"[^>]*>.*?</b> 1점', fetch(client, f"/games/{gid}", ko), re.S)

@@ -82,7 +82,7 @@ def test_the_royal_sheet_names_prestige_and_ability_and_the_steal_counts(client)
     log = {**{k: log[k] for k in ("format", "game", "players", "first_player")}, "events": log["events"][:45], "result": None}
     state = client.post("/api/games/import", json=log).get_json()
     sheet = client.get(f"/games/{state['id']}/sheet/royal", headers=HX).get_data(as_text=True)
-    assert "♛ 3 prestige</b><span>no ability</span>" in sheet and "♛ 2 prestige</b><span>extra turn</span>" in sheet
+    assert ">3 prestige</b><span>no ability</span>" in sheet and ">2 prestige</b><span>extra turn</span>" in sheet
     assert "Choose it, then the token" in sheet
     steal = client.get(f"/games/{state['id']}/sheet/royal?royal=DR-4", headers=HX).get_data(as_text=True)
     other = state["players"][1 - state["current_player"]]["tokens"]
