@@ -855,3 +855,15 @@ def test_the_buy_sheet_names_whose_reserve_it_shows_on_the_other_player_s_phone(
         client.get(f"/settings?mine={mine}&next=/games/{gid}")
         sheet = client.get(f"/games/{gid}/sheet/buy", headers=HX).get_data(as_text=True)
         assert re.search(r'data-tab="reserve"[^>]*>' + label, sheet), (mine, label)
+
+
+def test_the_home_page_s_games_say_which_game_each_is(client):
+    """A first-time tester: "지호 · 민준" rows could not be told apart, a Duel from a Splendor game."""
+    new_game(client, ("Ana", "Ben"))
+    client.post("/api/games", json={"game": "splendor", "players": ["Ana", "Ben"], "first_player": 0,
+                                    "nobles": ["N-01", "N-02", "N-03"]})
+    home = client.get("/").get_data(as_text=True)
+    rows = re.findall(r'<span class="names">(.*?)</span>\s*<time', home, re.S)
+    assert len(rows) == 2
+    assert sorted(re.search(r'kind-badge kind-(\w+)">([^<]+)<', r).groups() for r in rows) == [
+        ("duel", "Duel"), ("splendor", "Splendor")]
