@@ -356,3 +356,11 @@ def test_one_phone_each_in_classic_splendor(client):
     assert re.search(rf'class="small-btn on" data-seat="{other}"', fix)
     client.get(f"/settings?mine=&next=/games/{gid}")
     assert re.search(r'<body[^>]*class="[^"]*\bmine-', client.get(f"/games/{gid}").get_data(as_text=True)) is None
+
+
+def test_a_splendor_panel_labels_its_token_count(client):
+    """A Korean first-game tester: "예약 1/3 · 8/10" in a panel's header; the 8/10 is labelled tokens."""
+    game = import_log(client, load_fixture("splendor-133.json"), upto=40)
+    page = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    totals = re.findall(r'<span class="fact token-total[^"]*">tokens <b data-field="token-total">(\d+)</b>/10</span>', page)
+    assert totals == [str(sum(p["tokens"].values())) for p in game["players"]]
