@@ -594,7 +594,8 @@ def privileges_sheet(view: GameView, args: Any) -> dict[str, Any]:
     return {"sheet": "privileges", "pick": picker(state.board, chosen, me.privileges, GEM_COLORS + (PEARL,)),
             "held": me.privileges, "preview": preview(view, data) if chosen else None, "data": data,
             "replenish": preview(view, {"type": "replenish", "player": state.current_player}),
-            "after_replenish": state.replenished, "bag_empty": not state.bag,
+            # said only to a holder: one with none has no privilege to use anyway
+            "after_replenish": state.replenished and me.privileges > 0, "bag_empty": not state.bag,
             "rule": "D-2"}  # the rule a privilege after a replenish breaks (duel.py: privilege_after_replenish)
 
 
