@@ -82,10 +82,16 @@ class Table:
                 self.page.wait_for_function(
                     "n => document.querySelectorAll('.pick-chosen .chip-btn').length === n", arg=count)
 
+    def tap_save(self, event_type: str, extra: str = "") -> None:
+        """Tap the open sheet's save for ``event_type`` once a tap counts (not in the moment after a
+        redraw, when it would do nothing), without waiting for an answer (a network test's may
+        never come)."""
+        self.settled()
+        self.page.locator(f'#sheet form[data-type="{event_type}"]{extra} button.save').click()
+
     def _save(self, event_type: str, extra: str = "") -> None:
         before = self.version
-        button = self.page.locator(f'#sheet form[data-type="{event_type}"]{extra} button.save')
-        button.click()
+        self.tap_save(event_type, extra)
         self._saved(before)
 
     def _tap(self, selector: str) -> None:

@@ -29,7 +29,7 @@ def test_a_save_that_never_answers_times_out_into_the_banner_and_is_sent_once(br
     held: list[Route] = []
     page.route("**/events", lambda route: held.append(route))  # the save hangs: no answer ever comes
     table._tap_chips({"red": 1})
-    page.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    table.tap_save("take_tokens")
     expect(page.locator("#connection .for-entry")).to_be_visible(timeout=5000)
     page.unroute("**/events")
     page.wait_for_function("() => document.querySelector('#game').dataset.version === '1'", timeout=10000)
@@ -43,7 +43,7 @@ def test_a_proxy_s_502_on_a_save_is_said_and_the_entry_sent_again(browser: Brows
     table = start(page, live_server)
     page.route("**/events", lambda route: route.fulfill(status=502, body="Bad gateway"))
     table._tap_chips({"green": 1, "red": 1})
-    page.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    table.tap_save("take_tokens")
     expect(page.locator("#connection .for-entry")).to_be_visible()
     assert _version(page, live_server) == 0
     page.unroute("**/events")
@@ -95,7 +95,7 @@ def test_an_entry_waiting_to_be_sent_goes_when_a_later_tap_gets_through(browser:
     table = start(page, live_server)
     table._tap_chips({"red": 1, "green": 1})
     page.route("**/events", lambda route: route.abort())
-    page.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    table.tap_save("take_tokens")
     expect(page.locator("#connection .for-entry")).to_be_visible()
     page.unroute("**/events")
     page.locator('.pick-source a[data-kind="blue"]').click()
@@ -169,7 +169,7 @@ def test_the_server_s_own_error_is_said_and_not_sent_again_by_itself(browser: Br
 
     page.route("**/events", broken)
     table._tap_chips({"black": 1})
-    page.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    table.tap_save("take_tokens")
     expect(page.locator("#connection .for-server")).to_be_visible()
     page.wait_for_timeout(4000)
     assert len(calls) == 1
@@ -203,7 +203,7 @@ def test_an_entry_refused_when_sent_again_is_said_until_the_next_tap(browser: Br
     held: list[Route] = []
     page.route("**/events", lambda route: held.append(route))
     table._tap_chips({"red": 1})
-    page.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    table.tap_save("take_tokens")
     expect(page.locator("#connection .for-entry")).to_be_visible(timeout=5000)
     assert page.request.post(f"{live_server}/api/games/{_game_id(page)}/events",
                              data={"type": "take_tokens", "player": 0, "tokens": {"green": 1}}).ok
@@ -264,7 +264,7 @@ def test_a_tap_s_failure_stays_said_until_the_next_tap(browser: Browser, live_se
     table = start(page, live_server)
     page.route("**/events", lambda route: route.fulfill(status=500, body="oops"))
     table._tap_chips({"red": 1})
-    page.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    table.tap_save("take_tokens")
     expect(page.locator("#connection .for-server")).to_be_visible()
     page.wait_for_timeout(4500)  # two polls answered meanwhile
     expect(page.locator("#connection .for-server")).to_be_visible()
@@ -288,8 +288,7 @@ def test_a_save_still_on_its_way_after_3_s_says_the_network_is_slow(browser: Bro
     held: list[Route] = []
     page.route("**/events", lambda route: held.append(route))
     table._tap_chips({"red": 1})
-    table.settled()  # a tap in the moment after a redraw does nothing: the save would never leave
-    page.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    table.tap_save("take_tokens")
     expect(page.locator("#connection .for-slow")).to_be_hidden(timeout=1000)
     expect(page.locator("#connection .for-slow")).to_be_visible(timeout=4000)
     held[0].continue_()
