@@ -181,9 +181,15 @@ def test_royal_cards_in_the_panels_show_prestige_and_ability(client):
     owned = [r for p in state["players"] for r in p["royals"]]
     assert owned and "♛DR-" not in page
     from tracker.rules import catalog
+    lines = re.findall(r'<div class="royal-list"[^>]*>(.*?)</div>', page, re.S)
+    assert len(lines) == len([p for p in state["players"] if p["royals"]])
     for rid in owned:
         royal = catalog.royals()[rid]
-        assert re.search(rf'data-royal-id="{rid}"[^>]*>royal {royal.points}', page), rid
+        pts = f"{royal.points} pt" + ("s" if royal.points != 1 else "")
+        # on the player's own line of royal cards, never among the reserved cards
+        assert any(re.search(rf'data-royal-id="{rid}"[^>]*>\s*<b[^>]*>{pts}</b>', line) for line in lines), rid
+    for reserved in re.findall(r'<div class="reserved-list">(.*?)</div>', page, re.S):
+        assert "data-royal-id" not in reserved
 
 
 def test_a_spectator_can_bring_the_result_back_too(client):
