@@ -27,13 +27,17 @@ SPLENDOR_PRESTIGE = 15
 
 @dataclass
 class Turn:
-    """One turn: its number, who played it, its sentences and the position after it."""
+    """One turn: its number, whose turn it was (the seat to act when it began: a correction
+    made before that player's first entry belongs to their turn too), its sentences, the
+    position after it, and ``going``: the game's last turn, not yet ended (a pending discard or
+    royal card, a privilege used before the main action, or a correction alone)."""
 
     number: int
     seat: int | None
     name: str
     lines: list[str] = field(default_factory=list)
     after: Any = None
+    going: bool = False
 
 
 def _sentence(event: Any, before: Any, after: Any) -> str:
@@ -55,13 +59,14 @@ def _replay(view: GameView, names: list[str]) -> tuple[Any, list[Turn]]:
     turns: list[Turn] = []
     for event, before, after in steps:
         if not turns or turns[-1].number != before.turn:
-            turns.append(Turn(number=before.turn, seat=None, name=""))
+            seat = before.current_player
+            turns.append(Turn(number=before.turn, seat=seat, name=before.players[seat].name))
         turn = turns[-1]
-        if turn.seat is None and event.type != "correction":
-            turn.seat = event.player
-            turn.name = before.players[event.player].name
         turn.lines.append(_sentence(event, before, after))
         turn.after = after
+    if turns:
+        last = turns[-1].after
+        turns[-1].going = last.winner is None and last.turn == turns[-1].number
     return start, turns
 
 

@@ -223,3 +223,22 @@ def test_a_splendor_review_shows_each_players_nobles_the_table_and_the_final_rou
     assert len(re.findall(r'data-noble-id', re.search(r'id="review-table">(.*?)</div>', setup, re.S).group(1))) == 4
     during = client.get(f"/games/{game['id']}/review?turn={final_turn}").get_data(as_text=True)
     assert 'id="review-final-round"' in during and "Final round" in during
+
+
+def test_a_turn_still_going_is_told_as_so_far_and_a_lone_fix_names_whose_turn(client):
+    """The review of a game in progress: its last turn, a correction alone so far, reads "Turn 2
+    so far · Ben's turn" (not "After turn 2" and no name); a correction made before a player's
+    first entry of a turn is listed under that player's turn."""
+    gid = new_game(client)["id"]
+    state = play(client, gid, [{"type": "take_tokens", "player": 0, "tokens": {"red": 1, "blue": 1, "green": 1}}])
+    bag = dict(state["bag"], green=state["bag"].get("green", 0) + 1)  # a green token went back to the bag
+    play(client, gid, [{"type": "correction", "player": 0,
+                        "set": {"tokens": {"red": 1, "blue": 1, "green": 0}, "bag": bag}}])
+    page = client.get(f"/games/{gid}/review").get_data(as_text=True)
+    assert "<h2>Turn 2 so far · Ben's turn</h2>" in page
+    assert re.search(r'>Turn 2 · Ben <small>\(so far\)</small></a>', page)
+    play(client, gid, [{"type": "take_tokens", "player": 1, "tokens": {"white": 1, "black": 1, "pearl": 1}}])
+    page = client.get(f"/games/{gid}/review?turn=2").get_data(as_text=True)
+    assert "<h2>After turn 2 · Ben played</h2>" in page and "so far" not in page
+    assert re.search(r'>Turn 1 · Ana</a>', page) and re.search(r'>Turn 2 · Ben</a>', page)
+    assert "Turn 3" not in page  # nothing entered in turn 3 yet
