@@ -1008,3 +1008,16 @@ def test_a_deleted_finished_game_of_a_series_offers_no_next_game_and_says_it_was
         assert gone not in screen, gone
     assert client.post(f"/history/{gid}/restore", data={"next": "game"}).status_code == 303
     assert 'id="next-in-series"' in client.get(f"/games/{gid}").get_data(as_text=True)
+
+
+def test_the_deleted_games_list_shows_no_tally(client):
+    """Two games of one night have a tally ("Ana 2 – 0 Cho"); deleted, they are counted in no
+    tally, so their list under "deleted" shows none either (it showed one over the deleted games)."""
+    first = import_log(client, fixture_log("own-prestige.json", ["Ana", "Cho"], "2026-11-01T19:00:00Z", minutes=47))
+    second = import_log(client, fixture_log("own-prestige.json", ["Ana", "Cho"], "2026-11-01T20:00:00Z", minutes=47))
+    page = client.get("/history").get_data(as_text=True)
+    assert re.search(r'data-field="tally">Ana 2 – 0 Cho<', page)
+    for game in (first, second):
+        assert client.post(f"/history/{game['id']}/delete").status_code == 303
+    deleted = client.get("/history?status=deleted").get_data(as_text=True)
+    assert sorted(listed(deleted)) == sorted([first["id"], second["id"]]) and 'data-field="tally"' not in deleted
