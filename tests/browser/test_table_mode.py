@@ -127,6 +127,25 @@ def test_the_undo_question_toasts_victory_and_long_sheets_face_the_player_they_c
     assert not turned(page, ".victory-card")
 
 
+def test_a_discard_prompt_faces_its_player_with_its_fix_and_undo(page: Page, live_server: str, shots: Path):
+    """Table mode: the discard owed by the player across the table faces them, with the "Counts
+    on the screen wrong? Fix" line and the Undo under it (the Fix line stayed facing the near
+    player); turned, all of it faces the near side."""
+    import json
+
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / "duel-1012.json").read_text())
+    gid = page.request.post(live_server + "/api/games/import", data={
+        **{k: log[k] for k in ("format", "game", "players", "first_player")}, "events": log["events"][:22]}).json()["id"]
+    page.goto(f"{live_server}/settings?table=on&next=/games/{gid}")
+    expect(page.locator('#sheet [data-sheet="discard"]')).to_be_visible()
+    parts = ("#sheet > .sheet-body", "#sheet > .prompt-fix", "#entry > .undo-form")
+    assert [turned(page, part) for part in parts] == [True, True, True]
+    page.screenshot(path=str(shots / "table-mode-far-discard.png"))
+    page.goto(f"{live_server}/settings?table=turned&next=/games/{gid}")
+    expect(page.locator('#sheet [data-sheet="discard"]')).to_be_visible()
+    assert [turned(page, part) for part in parts] == [False, False, False]
+
+
 def test_one_phone_each_keeps_its_own_players_panel_at_the_bottom(page: Page, live_server: str, shots: Path):
     """A Korean two-phone table: the panel of the player to act sat at the bottom, so each phone's
     own panel jumped up and down every turn. "At the bottom: Ben" keeps Ben's panel there,
