@@ -242,6 +242,9 @@ def describe(event: Event, before: Any, after: Any, *, consequences: bool = True
             fixed.append(_("tokens: %(tokens)s", tokens=_bag_change(me_before.tokens, me_after.tokens)))
         if event.privileges is not None and me_before.privileges != me_after.privileges:
             fixed.append(_("privileges: %(n)s", n=_("%(a)s → %(b)s", a=me_before.privileges, b=me_after.privileges)))
+            if before.privileges_supply != after.privileges_supply:  # the supply holds the rest (D-3.3)
+                fixed.append(_("privileges in supply: %(n)s",
+                               n=_("%(a)s → %(b)s", a=before.privileges_supply, b=after.privileges_supply)))
         if event.board is not None and before.board != after.board:
             if getattr(before, "game", "duel") == "splendor":  # classic Splendor's tokens lie in the supply
                 fixed.append(_("supply: %(tokens)s", tokens=_bag_change(before.board, after.board)))

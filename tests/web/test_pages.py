@@ -585,7 +585,9 @@ def test_the_fix_form_says_what_it_would_record_before_it_is_saved(client):
     assert unchanged.status_code == 200 and unchanged.get_data(as_text=True).strip() == ""
     said = client.get(url, headers=HX, query_string={"type": "correction", "player": "1", "privileges": "2",
                                                      "orig-privileges": "1", "note": "forgot one"})
-    assert "Saving will record: Correction for Ben: privileges: 1 → 2. “forgot one”" in said.get_data(as_text=True)
+    # the supply gives the scroll (D-3.3): the preview says so too
+    assert ("Saving will record: Correction for Ben: privileges: 1 → 2; privileges in supply: 2 → 1. “forgot one”"
+            in said.get_data(as_text=True))
     board = {"white": 4, "blue": 4, "green": 4, "red": 4, "black": 4, "pearl": 2, "gold": 3}
     fields = {**{f"board-{k}": str(n) for k, n in board.items()}, **{f"orig-board-{k}": str(n) for k, n in board.items()}}
     refused = client.get(url, headers=HX, query_string={"type": "correction", "player": "1", **fields, "board-red": "9"})
