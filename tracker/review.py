@@ -95,8 +95,10 @@ def _series(start: Any, turns: list[Turn], pick: Any) -> list[list[int]]:
     return [[pick(s.players[seat]) for s in states] for seat in range(len(start.players))]
 
 
-def review_context(view: GameView, at: Any = None) -> dict[str, Any]:
-    """The review of a game, positioned after turn ``at`` (default: the last turn; 0 = setup)."""
+def review_context(view: GameView, at: Any = None, sid: str | None = None) -> dict[str, Any]:
+    """The review of a game, positioned after turn ``at`` (default: the last turn; 0 = setup).
+    ``sid``: a spectator's review, reached from their link, whose page must not reveal the
+    game's id (its write key): ``game_id`` is None and its own links are ``/watch/<sid>/review``."""
     row = view.row
     names = people.display_names(row)
     start, turns = _replay(view, names)
@@ -130,7 +132,10 @@ def review_context(view: GameView, at: Any = None) -> dict[str, Any]:
     winners = people.winner_seats(row) if winner else []
     return {
         "view": view,
-        "game_id": row.id,
+        "game_id": None if sid else row.id,
+        "sid": sid,
+        "review_endpoint": "share.watch_review" if sid else "history.game_review",
+        "review_args": {"sid": sid} if sid else {"game_id": row.id},
         "kind": row.game,
         "kind_name": KIND_NAMES.get(row.game, row.game),
         "row": row,

@@ -477,14 +477,15 @@ def test_the_import_command_does_not_duplicate_a_log_without_id(app, tmp_path):
     assert "imported 0 game(s), 1 already stored" in runner.invoke(args=["import", str(path)]).output
 
 
-def test_a_spectator_of_a_finished_game_gets_no_review_link(app, client):
+def test_a_spectator_of_a_finished_game_gets_a_review_link_by_the_spectator_link(app, client):
     from tracker import service
 
     game = import_log(client, fixture_log("own-color.json", ["Ana", "Ben"]))
-    page = client.get(f"/watch/{service.spectator_id(game['id'])}")
+    sid = service.spectator_id(game["id"])
+    page = client.get(f"/watch/{sid}")
     text = page.get_data(as_text=True)
     assert page.status_code == 200 and "Ana wins!" in text
-    assert game["id"] not in text and "Review the game" not in text
+    assert game["id"] not in text and f'id="review-game" href="/watch/{sid}/review"' in text
 
 
 def test_out_of_range_ids_are_ignored_or_404(client, three_games):

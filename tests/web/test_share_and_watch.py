@@ -213,8 +213,9 @@ def test_the_share_sheet_has_the_spectator_links_qr_and_other_watch_pages_are_no
     assert f'src="/watch/{sid}/qr.svg"' in page and 'id="watch-qr"' in page
     qr = client.get(f"/watch/{sid}/qr.svg")
     assert qr.status_code == 200 and qr.headers["Content-Type"] == "image/svg+xml"
-    for path in ("review", "export", "a/b"):
+    for path in ("export", "a/b", "undo"):
         assert client.get(f"/watch/{sid}/{path}").status_code == 404
+    assert client.get(f"/watch/{sid}/review").status_code == 200  # the spectator's own review (no id in it)
     assert client.post(f"/watch/{sid}/review").status_code == 403
     assert client.get(f"/watch/{sid}/poll?v=0", headers=HX).status_code == 204  # the real pages still answer
 
@@ -360,3 +361,27 @@ def test_a_phone_in_table_mode_is_not_asked_whose_it_is(client):
     assert 'id="whose-phone"' not in client.get(f"/games/{game['id']}?whose=ask").get_data(as_text=True)
     client.get(f"/settings?table=off&next=/games/{game['id']}")
     assert 'id="whose-phone"' in client.get(f"/games/{game['id']}?whose=ask").get_data(as_text=True)
+
+
+def test_a_spectator_link_of_a_finished_game_opens_its_review_without_its_id(client):
+    """The banner of a finished game on a spectator's screen leads to the review, by the
+    spectator link: turn by turn, stepping, charts, and nothing that reveals the game's id (no
+    game screen, no log file, no History or player links)."""
+    from helpers import load_fixture
+
+    log = load_fixture("duel-1012.json")
+    gid = client.post("/api/games/import", json=log).get_json()["id"]
+    watch = re.search(r'id="watch-link">[^<]*(/watch/[A-Za-z0-9_-]+)<', share_page(client, gid)).group(1)
+    banner = client.get(watch).get_data(as_text=True)
+    assert f'id="review-game" href="{watch}/review"' in banner and gid not in banner
+    page = client.get(f"{watch}/review")
+    body = page.get_data(as_text=True)
+    assert page.status_code == 200 and gid not in body
+    assert "won" in body and 'data-turn="70"' in body and f'href="{watch}/review?turn=69"' in body
+    assert 'id="download-log"' not in body and "/history" not in body and f'href="{watch}"' in body
+    step = client.get(f"{watch}/review?turn=12", headers=HX).get_data(as_text=True)
+    assert step.lstrip().startswith('<section id="replay"') and "After turn 12" in step and gid not in step
+    assert client.get("/watch/no-such-spectator-link-xxxx/review").status_code == 404
+    # the table's own review is unchanged
+    own = client.get(f"/games/{gid}/review").get_data(as_text=True)
+    assert 'id="download-log"' in own and f'href="/games/{gid}/review?turn=69"' in own

@@ -137,6 +137,20 @@ def watch(sid: str):  # type: ignore[no-untyped-def]
     return render_template(ctx["template"], **ctx)
 
 
+@bp.get("/watch/<sid>/review")
+def watch_review(sid: str):  # type: ignore[no-untyped-def]
+    """A spectator's review of the game (turn by turn, the position after any turn, the charts),
+    as History's review shows it but without anything that reveals the game's id."""
+    from .. import people, review
+
+    view = _watch_context(sid)["view"]
+    people.sync()
+    ctx = review.review_context(view, request.args.get("turn"), sid=sid)
+    if getattr(request, "htmx", False):
+        return render_block("review.html", "replay", **ctx)
+    return render_template("review.html", **ctx)
+
+
 @bp.get("/watch/<sid>/log")
 def watch_log(sid: str):  # type: ignore[no-untyped-def]
     """The whole game log for spectators (the log drawer, open)."""
