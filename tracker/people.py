@@ -304,6 +304,32 @@ def merge(keep_id: int, other_id: int) -> Player:
     return keep
 
 
+def aliases_of(player_id: int) -> list[Player]:
+    """The other names that lead to this person (left by renames and merges), by name."""
+    rows = db.session.scalars(select(Player).where(Player.merged_into == player_id))
+    return sorted(rows, key=lambda p: (p.normalized, p.id))
+
+
+def forget_alias(player_id: int, alias_id: Any) -> str:
+    """Forget one of a person's other names (a rename's typo): typed at the table again, it
+    is a new person's name. The person's games stay theirs. Returns the name forgotten.
+
+    Raises ``RuleError``: ``not_found`` (no such person, or not one of their names),
+    ``alias_seated`` (an imported game seats the person under that name: it is still theirs).
+    """
+    wanted = small_int(alias_id)
+    alias = db.session.get(Player, wanted) if wanted is not None else None
+    if alias is None or alias.merged_into != player_id:
+        raise RuleError("not_found", N_("That is not one of this player's names (forgotten already?)."))
+    if db.session.scalar(select(GamePlayer.game_id).where(GamePlayer.player_id == alias.id).limit(1)):
+        raise RuleError("alias_seated", N_("A game seats %(person)s as %(name)s, so that name stays theirs."),
+                        person=_kept(alias).name, name=alias.name)
+    name = alias.name
+    db.session.delete(alias)
+    db.session.commit()
+    return name
+
+
 def check_merge(keep_id: int, other_id: int) -> tuple[Player, Player]:
     """The two players ``merge`` would join, ``(keep, other)``, when they may be joined; raises
     the ``RuleError`` ``merge`` documents otherwise (asked before the confirmation too)."""

@@ -471,3 +471,48 @@ def test_the_entry_that_ends_a_renamed_players_game_says_the_name_of_now(client)
     assert victory["player"] == 1 and victory["message"] == "Pina wins!"
     assert "Pia" not in body and "Pia" not in resp.headers["HX-Trigger"]
     assert re.search(r'class="alert alert-done"[^>]*>✓ Pina ', body)
+
+
+def test_a_typo_left_as_another_name_can_be_forgotten(app, client):
+    """Ana renamed "Anaa" by mistake, then "Ana Kim": both old names lead to her. The player
+    page lists them; forgetting "Anaa" frees it (a new game's "Anaa" is a new person) while her
+    games and her other names stay hers; a name not hers, or a name a game seats her under, is
+    refused with a sentence (422), nothing deleted."""
+    from tracker.db import db
+    from tracker.models import GamePlayer
+
+    import_log(client, fixture_log("own-prestige.json", ["Ana", "Ben"], "2026-11-01T19:00:00Z"))
+    ana = player_id(client, "Ana")
+    for name in ("Anaa", "Ana Kim"):
+        assert client.post(f"/players/{ana}/rename", data={"name": name}).status_code == 303
+    page = client.get(f"/players/{ana}").get_data(as_text=True)
+    names = re.findall(r'<span class="alias-name">([^<]+)</span>', page)
+    assert names == ["Ana", "Anaa"] and "Other names (2)" in page
+    ids = dict(zip(names, re.findall(r'name="alias" value="(\d+)"', page)))
+    resp = client.post(f"/players/{ana}/forget-name", data={"alias": ids["Anaa"]})
+    assert resp.status_code == 303 and resp.headers["Location"] == f"/players/{ana}"
+    page = client.get(f"/players/{ana}").get_data(as_text=True)
+    assert "“Anaa” is forgotten: typed again, it is a new player." in page
+    assert re.findall(r'<span class="alias-name">([^<]+)</span>', page) == ["Ana"] and stat(page, "games") == "1"
+    assert "is forgotten" not in client.get(f"/players/{ana}").get_data(as_text=True)  # said once
+    # "Anaa" typed at a new game is a new person; "Ana" still means Ana Kim
+    client.post("/api/games", json={"game": "duel", "players": ["Anaa", "Ben"], "first_player": 0})
+    client.post("/api/games", json={"game": "duel", "players": ["Ana", "Cho"], "first_player": 0})
+    listing = client.get("/players").get_data(as_text=True)
+    assert sorted(re.findall(r'href="/players/\d+">([^<]+)<', listing)) == ["Ana Kim", "Anaa", "Ben", "Cho"]
+    assert stat(client.get(f"/players/{ana}").get_data(as_text=True), "games") == "2"
+    # refusals: a name of someone else (Ben has none), the same name twice, a name a game seats her under
+    ben = player_id(client, "Ben")
+    refused = client.post(f"/players/{ben}/forget-name", data={"alias": ids["Ana"]})
+    assert refused.status_code == 422 and "That is not one of this player&#39;s names" in refused.get_data(as_text=True)
+    assert client.post(f"/players/{ana}/forget-name", data={"alias": ids["Anaa"]}).status_code == 422
+    assert client.post(f"/players/{ana}/forget-name", data={"alias": "x"}).status_code == 422
+    with app.app_context():
+        seat = db.session.scalars(db.select(GamePlayer).where(GamePlayer.player_id == ana)).first()
+        seat.player_id = int(ids["Ana"])  # an imported game seating her under her old name
+        db.session.commit()
+    refused = client.post(f"/players/{ana}/forget-name", data={"alias": ids["Ana"]})
+    assert refused.status_code == 422 and "A game seats Ana Kim as Ana, so that name stays theirs." in \
+        refused.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.get(Player, int(ids["Ana"])) is not None

@@ -12,7 +12,7 @@ from urllib.parse import quote
 from datetime import date, datetime
 from typing import Any
 
-from flask import Blueprint, Flask, Response, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, Response, abort, flash, get_flashed_messages, redirect, render_template, request, url_for
 from babel.dates import get_datetime_format
 from flask_babel import format_date, format_time, get_locale, to_user_timezone
 from flask_babel import gettext as _
@@ -223,8 +223,10 @@ def player(player_id: int):  # type: ignore[no-untyped-def]
 
 
 def _player_page(found: Any, status: int = 200, **extra: Any):  # type: ignore[no-untyped-def]
+    said = get_flashed_messages(category_filter=["notice"])  # once: a reload does not say it again
     ctx = {"s": stats.player_stats(found), "others": [p for p in people.players() if p.id != found.id],
-           "kinds": stats.KINDS, **extra}
+           "aliases": people.aliases_of(found.id), "kinds": stats.KINDS, "notice": said[0] if said else None,
+           **extra}
     return render_template("player.html", **ctx), status
 
 
@@ -235,6 +237,18 @@ def rename(player_id: int):  # type: ignore[no-untyped-def]
         people.rename(found.id, request.form.get("name", ""))
     except RuleError as err:
         return _player_page(found, 422, rename_error=error_message(err))
+    return redirect(url_for("history.player", player_id=found.id), code=303)
+
+
+@bp.post("/players/<int(max=2147483647):player_id>/forget-name")
+def forget_name(player_id: int):  # type: ignore[no-untyped-def]
+    """Forget one of the person's other names (form field ``alias``: its player id)."""
+    found, _alias = _player(player_id)
+    try:
+        name = people.forget_alias(found.id, request.form.get("alias"))
+    except RuleError as err:
+        return _player_page(found, 422, alias_error=error_message(err))
+    flash(_("“%(name)s” is forgotten: typed again, it is a new player.", name=name), "notice")
     return redirect(url_for("history.player", player_id=found.id), code=303)
 
 
