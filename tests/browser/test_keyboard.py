@@ -63,3 +63,40 @@ def test_a_buy_or_reserve_sheet_starts_with_a_skip_to_the_cards(page: Page, live
     page.focus("#action-take")
     page.keyboard.press("Enter")
     expect(page.locator("#sheet a.skip-link")).to_have_count(0)  # the take sheet has no grid
+
+
+def test_the_victory_banners_undo_question_is_answered_with_keys(page: Page, live_server: str):
+    """The banner keeps the focus inside it, but not from the undo question asked over it: Tab
+    reaches "Undo it" (it went round "Keep it" alone), Esc closes the question and leaves the
+    banner up."""
+    import json
+    from pathlib import Path
+
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / "duel-1069.json").read_text())
+    gid = page.request.post(live_server + "/api/games/import", data=log).json()["id"]
+    page.goto(f"{live_server}/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    expect(page.locator("#victory")).to_be_visible()
+    page.focus("#victory-undo")
+    page.keyboard.press("Enter")
+    expect(page.locator("#undo-dialog")).to_be_visible()
+    assert focused(page) == "undo-dialog-no"
+    page.keyboard.press("Shift+Tab")
+    assert focused(page) == "undo-dialog-yes"
+    page.keyboard.press("Escape")
+    expect(page.locator("#undo-dialog")).to_be_hidden()
+    expect(page.locator("#victory")).to_be_visible()
+    assert page.request.get(f"{live_server}/api/games/{gid}").json()["status"] == "finished"
+
+
+def test_space_presses_a_button_drawn_as_a_link(page: Page, live_server: str):
+    """A secret card's level (a link drawn as a button) opens with Space as with Enter."""
+    gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"],
+                                                             "first_player": 0}).json()["id"]
+    page.goto(f"{live_server}/games/{gid}?sheet=reserve")
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.focus("#secret-2")
+    page.keyboard.press(" ")
+    form = page.locator('#sheet form[data-type="reserve"]')
+    expect(form).to_have_count(1)  # the secret level-2 reserve, ready to save
+    assert '"level": 2' in (form.locator('input[name="event"]').get_attribute("value") or "")

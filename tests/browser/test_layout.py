@@ -336,3 +336,35 @@ def test_one_phone_each_the_phone_whose_turn_comes_shows_its_sheet_as_the_saving
         " const keep = document.getElementById('turnbar').getBoundingClientRect();"
         " return window.scrollY > 0 && keep.top >= 7 && (s.bottom <= bar.top || keep.top < 9); }")
     context.close()
+
+
+@pytest.mark.parametrize("width, text", [(320, "100%"), (390, "150%"), (390, "200%")])
+def test_token_counts_are_never_cut_and_the_page_never_scrolls_sideways(browser, live_server: str, width: int, text: str):
+    """A 320 px phone, or the reader's larger text (their default font size; the page followed
+    only its own 16 px): a panel's token chips shrank under their counts ("★1" ran into "4/10"
+    as "★14/10"), the meters pushed the page wider than the phone and the tab words broke out of
+    their borders. Now every chip shows its whole count apart from the total, nothing is wider
+    than the screen, and each tab's words fit it."""
+    page = browser.new_page(viewport={"width": width, "height": 700})
+    page.add_init_script(f"document.addEventListener('DOMContentLoaded', () => "
+                         f"document.documentElement.style.fontSize = '{text}')")
+    import json
+    from pathlib import Path
+
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / "duel-1012.json").read_text())
+    gid = page.request.post(live_server + "/api/games/import", data={
+        **{k: log[k] for k in ("format", "game", "players", "first_player")}, "events": log["events"][:60]}).json()["id"]
+    page.goto(f"{live_server}/games/{gid}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    cut = page.evaluate("""() => [...document.querySelectorAll('.panel .tokens .chip, .panel .token-total, nav.actions > .action')]
+        .filter(el => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1).map(el => el.textContent.trim())""")
+    assert cut == []
+    for seat in (0, 1):
+        chips = page.locator(f"#panel-{seat} .tokens .chip")
+        total = page.locator(f"#panel-{seat} .tokens .token-total").bounding_box()
+        assert chips.count() == 7 and total
+        for i in range(7):
+            box = chips.nth(i).bounding_box()
+            assert box and (box["x"] + box["width"] <= total["x"] or box["y"] + box["height"] <= total["y"]
+                            or box["y"] >= total["y"] + total["height"]), (seat, i)
+    page.close()

@@ -96,7 +96,9 @@
   }
   document.addEventListener("keydown", function (evt) {
     var el = openVictory();
-    if (!el) { return; }
+    // (the undo question asked over the banner is a modal dialog: its keys are its own, Esc
+    // closes it and Tab goes round its two buttons)
+    if (!el || document.querySelector("dialog[open]")) { return; }
     if (evt.key === "Escape") { el.hidden = true; victoryClosed(); evt.preventDefault(); return; }
     if (evt.key !== "Tab") { return; }
     var all = Array.prototype.filter.call(el.querySelectorAll("a[href], button, input, select, textarea"),
@@ -564,13 +566,14 @@
     if (below > 0 && room > 0) { window.scrollBy(0, Math.min(below, room)); }
   });
 
-  // Keyboard play: the entry tabs, chips, filters and cards are links that act like buttons, so
-  // Space presses them too; a screen redrawn after a saved entry gives the focus to its sheet's
+  // Keyboard play: the entry tabs, chips, filters, cards and the buttons drawn as links (a secret
+  // card's level, a royal card, "← other card", the skip link) act like buttons, so Space presses
+  // them too; a screen redrawn after a saved entry gives the focus to its sheet's
   // first control (else it fell to the page; a redrawn sheet is handled below).
   var byKey = false;
   document.addEventListener("keydown", function (evt) {
     byKey = true;
-    var link = evt.key === " " && evt.target.closest ? evt.target.closest("a.chip-btn, a.action, a.filter, a.tab, a.card") : null;
+    var link = evt.key === " " && evt.target.closest ? evt.target.closest("a.chip-btn, a.action, a.filter, a.tab, a.card, a.small-btn, a.button, a.royal-card, a.mini-card") : null;
     if (link) { evt.preventDefault(); link.click(); }
   }, true);
   document.addEventListener("pointerdown", function () { byKey = false; }, true);
