@@ -100,3 +100,25 @@ def test_space_presses_a_button_drawn_as_a_link(page: Page, live_server: str):
     form = page.locator('#sheet form[data-type="reserve"]')
     expect(form).to_have_count(1)  # the secret level-2 reserve, ready to save
     assert '"level": 2' in (form.locator('input[name="event"]').get_attribute("value") or "")
+
+
+def test_a_joker_card_chosen_with_keys_hands_the_focus_to_its_colours(page: Page, live_server: str):
+    """A joker card chosen from the grid by Enter: its save waits for the colour, so the focus
+    goes to the colour choices (it fell to the page: the next Tab went past them), each named by
+    its colour; the colour chosen hands it to the save."""
+    import json
+    from pathlib import Path
+
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / "duel-1012.json").read_text())
+    gid = page.request.post(live_server + "/api/games/import", data={
+        **{k: log[k] for k in ("format", "game", "players", "first_player")}, "events": log["events"][:46]}).json()["id"]
+    page.goto(f"{live_server}/games/{gid}?sheet=buy")
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.focus('#cards a.card[data-card="D1-28"]')
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => !!document.activeElement.closest('[data-wild]')")
+    names = page.locator("#sheet [data-wild]").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+    assert "white" in names and all(n and len(n) > 1 for n in names)
+    page.focus('#sheet [data-wild="white"]')
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement.matches('#sheet form button.save')")

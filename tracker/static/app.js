@@ -876,9 +876,12 @@
     // chip a full pick removed): the focus goes to the save it led to, not to the sheet's first link
     // (a blind player pressed Enter again on "Level 1" and lost the choice)
     // so does the last choice before a save (the token to steal, a joker's colour)
+    // A card chosen whose save cannot be made yet (a joker's colour to choose, a card the player
+    // cannot pay for): its next choice, else its save, which says why (the focus fell to the page).
     var gone = !document.querySelector("#sheet " + refocus) && !/^#remove-/.test(refocus);
     var chosen = gone || /data-steal|data-wild/.test(refocus) ?
-      document.querySelector("#sheet form button.save:not([aria-disabled='true'])") : null;
+      document.querySelector("#sheet form button.save:not([aria-disabled='true'])") ||
+      (gone ? document.querySelector("#sheet [data-wild], #sheet form button.save") : null) : null;
     again = again || chosen || document.querySelector("#sheet " + refocus) || document.querySelector("#sheet a[href], #sheet button");
     refocus = null;
     if (again) { again.focus({ preventScroll: true }); }
