@@ -359,6 +359,9 @@ def test_token_counts_are_never_cut_and_the_page_never_scrolls_sideways(browser,
     cut = page.evaluate("""() => [...document.querySelectorAll('.panel .tokens .chip, .panel .token-total, nav.actions > .action')]
         .filter(el => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1).map(el => el.textContent.trim())""")
     assert cut == []
+    if text == "100%":  # (each tab at least a thumb wide)
+        assert min(page.locator("nav.actions > .action").evaluate_all(
+            "els => els.map(e => e.getBoundingClientRect().width)")) >= 44
     for seat in (0, 1):
         chips = page.locator(f"#panel-{seat} .tokens .chip")
         total = page.locator(f"#panel-{seat} .tokens .token-total").bounding_box()
@@ -367,4 +370,18 @@ def test_token_counts_are_never_cut_and_the_page_never_scrolls_sideways(browser,
             box = chips.nth(i).bounding_box()
             assert box and (box["x"] + box["width"] <= total["x"] or box["y"] + box["height"] <= total["y"]
                             or box["y"] >= total["y"] + total["height"]), (seat, i)
+    page.close()
+
+
+def test_in_high_contrast_the_tab_level_and_filter_chosen_are_marked(browser, live_server: str):
+    """Forced colours drop backgrounds and shadows: the open tab, level and filter were drawn
+    like the others. They carry an outline in the system's highlight colour."""
+    page = browser.new_page(viewport={"width": 390, "height": 844}, forced_colors="active")
+    gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"],
+                                                             "first_player": 0}).json()["id"]
+    page.goto(f"{live_server}/games/{gid}?sheet=buy")
+    for chosen, other in (("#action-buy", "#action-take"), ('.tab.on', '.tab:not(.on)'), ('.filter.on', '.filter:not(.on)')):
+        marked = page.locator(chosen).first.evaluate("e => getComputedStyle(e).outlineStyle")
+        plain = page.locator(other).first.evaluate("e => getComputedStyle(e).outlineStyle")
+        assert (marked, plain) == ("solid", "none"), chosen
     page.close()
