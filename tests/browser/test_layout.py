@@ -385,3 +385,25 @@ def test_in_high_contrast_the_tab_level_and_filter_chosen_are_marked(browser, li
         plain = page.locator(other).first.evaluate("e => getComputedStyle(e).outlineStyle")
         assert (marked, plain) == ("solid", "none"), chosen
     page.close()
+
+
+def test_the_victory_banner_fits_a_320_px_phone_with_long_names(browser, live_server: str):
+    """"Bartholomew" beside "Alexandrina" pushed the banner's table 33 px past a 320 px screen
+    (the loser's column cut off): the cells wrap instead."""
+    import json
+    from pathlib import Path
+
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / "duel-1069.json").read_text())
+    page = browser.new_page(viewport={"width": 320, "height": 568})
+    gid = page.request.post(live_server + "/api/games/import", data={
+        **{k: log[k] for k in ("format", "game", "first_player", "events", "result")},
+        "players": ["Alexandrina", "Bartholomew"]}).json()["id"]
+    page.goto(f"{live_server}/games/{gid}")
+    card = page.locator(".victory-card")
+    expect(card).to_be_visible()
+    box = card.bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= 320
+    assert page.locator("#victory").evaluate("e => e.scrollWidth <= e.clientWidth")
+    table = page.locator(".final").bounding_box()
+    assert table and table["x"] + table["width"] <= box["x"] + box["width"]
+    page.close()
