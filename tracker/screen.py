@@ -569,6 +569,11 @@ def _take_hint(view: GameView, data: dict[str, Any], chosen: Tokens) -> str:
     doubled = Tokens.of({kinds[0]: 2}).to_dict(skip_zero=True)
     if preview(view, {**data, "tokens": doubled}).ok:
         return _("Go on: two more colours, or one more %(color)s for 2 alike.", color=narrate.TOKEN_NAMES[kinds[0]])
+    supply = view.state.board.get(kinds[0])
+    if view.row.game == "splendor" and supply < splendor.TAKE_TWO_MIN_SUPPLY:
+        # why its chip went grey: 2 alike need 4 of that colour in the supply (S-2.2)
+        return _("Go on: two more colours (2 alike need at least 4 %(color)s in the supply; there are %(n)s).",
+                 color=narrate.TOKEN_NAMES[kinds[0]], n=supply)
     return _("Go on: two more colours.")
 
 

@@ -308,6 +308,15 @@ def test_a_take_on_its_way_to_three_colours_or_two_alike_is_no_refusal_yet(clien
     assert "Saving will record:" in alike and "preview-hint" not in alike
     wrong = client.get(url + "?t=red&t=red&t=blue", headers=HX).get_data(as_text=True)
     assert "preview-error" in wrong and "preview-hint" not in wrong
+    # a colour with 3 left: its chip goes grey after one, and the hint says why (S-2.2; a family
+    # wondered why they could not tap it again)
+    gid = client.post("/api/games", json={"game": "splendor", "players": ["Ana", "Ben"], "first_player": 0,
+                                          "nobles": ["N-01", "N-02", "N-03"]}).get_json()["id"]
+    assert client.post(f"/api/games/{gid}/events", json={"type": "take_tokens", "player": 0,
+                                                         "tokens": {"red": 1, "blue": 1, "green": 1}}).status_code == 200
+    said = client.get(f"/games/{gid}/sheet/take?t=red", headers=HX).get_data(as_text=True)
+    assert ('<p class="preview preview-hint">Go on: two more colours (2 alike need at least 4 red in the supply; '
+            'there are 3).</p>') in said
 
 
 def test_the_take_sheet_chips_stop_where_no_gem_can_complete_the_take(client):
