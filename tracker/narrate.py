@@ -322,7 +322,11 @@ def victory_sentence(state: Any) -> str:
         routes = ", ".join(str(ROUTE_NAMES[r]) for r in winner.routes)
         return _("%(name)s wins by %(routes)s!", name=state.players[winner.player].name, routes=routes)
     if len(winner.players) == 1:
-        return _("Game over: %(name)s wins with %(p)s prestige.", name=state.players[winner.players[0]].name,
-                 p=winner.prestige)
+        name = state.players[winner.players[0]].name
+        tied = [p.name for i, p in enumerate(state.players) if p.prestige == winner.prestige and i != winner.players[0]]
+        if tied:  # S-4's tie-break said where the win is told (the preview of the entry that ends the game too)
+            return _("Game over: %(name)s wins with %(p)s prestige, tied with %(others)s but with fewer "
+                     "development cards (%(n)s).", name=name, p=winner.prestige, others=", ".join(tied), n=winner.cards)
+        return _("Game over: %(name)s wins with %(p)s prestige.", name=name, p=winner.prestige)
     names = ", ".join(state.players[s].name for s in winner.players)
     return _("Game over: %(names)s share the win with %(p)s prestige.", names=names, p=winner.prestige)

@@ -83,6 +83,14 @@ def test_a_tie_on_prestige_is_decided_by_fewest_cards_and_explained(client):
     assert len(state["winner"]["players"]) == 1
     page = client.get(f"/games/{state['id']}").get_data(as_text=True)
     assert 'id="tie-note"' in page and "fewest development cards wins" in page
+    # the log's last line (and the preview of the entry that ended it) says the tie-break too
+    winner = state["winner"]
+    seat = winner["players"][0]
+    tied = [p["name"] for i, p in enumerate(state["players"]) if p["prestige"] == winner["prestige"] and i != seat]
+    assert tied
+    log = client.get(f"/games/{state['id']}/log").get_data(as_text=True)
+    assert (f"Game over: {state['players'][seat]['name']} wins with {winner['prestige']} prestige, tied with "
+            f"{', '.join(tied)} but with fewer development cards ({winner['cards']}).") in log
 
 
 def test_a_full_tie_is_a_shared_win(client):
