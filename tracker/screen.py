@@ -80,9 +80,9 @@ ABILITY_NAMES = _Names(narrate.ABILITY_NAMES)
 
 
 @functools.lru_cache(maxsize=4096, typed=True)  # a screen draws ~45 chips, nearly all seen before
-def _chip_html(kind: str, text: Any, extra: str, letter: str, name: str) -> str:
+def _chip_html(kind: str, text: Any, extra: str, letter: str, name: str, spoken: str = "") -> str:
     count = "" if text == "" else f"<i>{escape(text)}</i>"
-    label = name if text == "" else f"{name} {text}"
+    label = spoken or (name if text == "" else f"{name} {text}")
     return (f'<span class="chip gem-{escape(kind)} {escape(extra)}" role="img" aria-label="{escape(label)}" '
             f'title="{escape(name)}"><b>{escape(letter)}</b>{count}</span>')
 
@@ -119,7 +119,17 @@ def pips(context: Any, items: Any, extra: str = "pip") -> Markup:
     ``pips`` (``"6→3"`` where bonuses lower it), in one call: ``{{ pips(c.pips) }}``."""
     letters = context["letters"]
     names = _names(context)
-    return Markup("".join(_chip_html(kind, text, extra, letters[kind], names.get(kind, kind)) for kind, text in items))
+    return Markup("".join(_chip_html(kind, text, extra, letters[kind], names.get(kind, kind), _spoken_cost(names, kind, text))
+                          for kind, text in items))
+
+
+def _spoken_cost(names: Mapping[str, str], kind: str, text: Any) -> str:
+    """A lowered cost as a screen reader should say it: "green 2, 0 after bonuses" (it read
+    "green 2 right arrow 0"); "" for a cost as printed."""
+    printed, arrow, now = str(text).partition("→")
+    if not arrow:
+        return ""
+    return _("%(color)s %(printed)s, %(now)s after bonuses", color=names.get(kind, kind), printed=printed, now=now)
 
 
 @pass_context
@@ -135,7 +145,7 @@ def card_label(context: Any, c: Mapping[str, Any]) -> str:
         parts.append(ngettext("%(num)s crown", "%(num)s crowns", c["crowns"]))
     if c["ability_name"]:
         parts.append(str(c["ability_name"]))
-    cost = ", ".join(f"{names.get(kind, kind)} {text}" for kind, text in c["pips"])
+    cost = ", ".join(_spoken_cost(names, kind, text) or f"{names.get(kind, kind)} {text}" for kind, text in c["pips"])
     parts.append(_("costs %(cost)s", cost=cost) if cost else _("free"))
     if c.get("affordable"):
         parts.append(_("affordable"))
