@@ -250,16 +250,22 @@ def test_a_correction_from_the_form_is_kept_in_the_log(client):
     assert client.post(f"/games/{game['id']}/events", data=data, headers=HX).status_code == 422
 
 
-def test_a_finished_game_shows_the_victory_banner_and_no_entry_controls(client):
-    log = load_fixture("duel-1069.json")
+@pytest.mark.parametrize("fixture, winner", [("duel-1069.json", "Player A wins!"), ("splendor-153.json", "Player B wins!")])
+def test_a_finished_game_shows_the_victory_banner_and_no_entry_controls(client, fixture: str, winner: str):
+    log = load_fixture(fixture)
     state = client.post("/api/games/import", json=log).get_json()
     page = client.get(f"/games/{state['id']}").get_data(as_text=True)
-    assert 'id="victory"' in page and "Player A wins!" in page and "10 crowns" in page
+    assert 'id="victory"' in page and winner in page
     assert 'id="sheet"' not in page and 'id="action-take"' not in page
     assert 'id="undo"' in page
     # the banner covers the screen's Undo: a winning entry made by mistake is undone from it too
+    # (both games: the Splendor banner had none)
     assert '<button type="submit" form="undo-form" class="button" id="victory-undo">' in page
-    assert 'id="undo-form"' in page
+    assert 'id="undo-form"' in page and 'id="same-players"' in page
+    # deleted: said on the banner, no new game from it and no undo
+    assert client.post(f"/history/{state['id']}/delete").status_code == 303
+    page = client.get(f"/games/{state['id']}").get_data(as_text=True)
+    assert 'id="victory-deleted"' in page and 'id="victory-undo"' not in page and 'id="same-players"' not in page
 
 
 def test_player_names_are_escaped(client):
