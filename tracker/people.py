@@ -358,12 +358,17 @@ MAX_ID = 2**31 - 1
 
 
 def small_int(value: Any) -> int | None:
-    """``value`` as a positive database id, or None (bad text, bool, out of range)."""
-    if isinstance(value, bool):
-        return None
-    try:
+    """``value`` as a positive database id, or None (bad text, bool, float, out of range). Text
+    is ASCII digits only: Python's ``int()`` also reads "٣" or "３" (a tester merged a player
+    with an Arabic-Indic digit) and "1_0"."""
+    if isinstance(value, str):
+        value = value.strip()
+        if not (value.isascii() and value.isdigit() and len(value) <= 10):
+            return None
         number = int(value)
-    except (TypeError, ValueError, OverflowError):
+    elif isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    else:
         return None
     return number if 0 < number <= MAX_ID else None
 

@@ -105,7 +105,7 @@ def review_context(view: GameView, at: Any = None, sid: str | None = None) -> di
     last = turns[-1].number if turns else 0
     numbers = [0] + [t.number for t in turns]
     try:
-        wanted = int(at) if at not in (None, "") else last
+        wanted = int(at) if at not in (None, "") and str(at).isascii() else last  # (not "３" or "٣")
     except (TypeError, ValueError):
         wanted = last
     wanted = min(max(wanted, 0), last)

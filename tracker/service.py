@@ -878,8 +878,16 @@ def _same_result(recorded: Any, replayed: dict[str, Any] | None) -> bool:
     if recorded is None or replayed is None:
         return recorded is None and replayed is None
     winner = recorded.get("winner")
-    return (isinstance(winner, Mapping) and recorded.get("turns") == replayed["turns"]
-            and all(winner.get(k) == v for k, v in replayed["winner"].items()))
+    return (isinstance(winner, Mapping) and _same_value(recorded.get("turns"), replayed["turns"])
+            and all(_same_value(winner.get(k), v) for k, v in replayed["winner"].items()))
+
+
+def _same_value(recorded: Any, replayed: Any) -> bool:
+    """JSON equality as a log means it: a number is not a bool and a whole number is not a
+    float (``false`` for seat 0 or ``70.0`` turns are refused, as the events refuse them)."""
+    if isinstance(recorded, list) and isinstance(replayed, list):
+        return len(recorded) == len(replayed) and all(map(_same_value, recorded, replayed))
+    return type(recorded) is type(replayed) and recorded == replayed
 
 
 def _result_text(players: Sequence[str], result: Any) -> Phrase:

@@ -300,7 +300,17 @@ def test_an_import_whose_replay_disagrees_with_its_result_is_refused(client):
     log = load_fixture("duel-1012.json")
     log["events"][3]["tokens"] = {"gold": 1}
     assert error_of(client.post("/api/games/import", json=log)) == "import_mismatch"
+    # a result with a bool for seat 0 or a float for its turns says something else (a tester's
+    # hand-edited file was accepted: Python's False == 0 and 70.0 == 70)
+    for winner, turns in (({"player": False, "routes": ["prestige"]}, 70), ({"player": 0, "routes": ["prestige"]}, 70.0),
+                          ({"player": 0.0, "routes": ["prestige"]}, 70)):
+        log = load_fixture("duel-1012.json")
+        log["result"] = {"winner": winner, "turns": turns}
+        assert error_of(client.post("/api/games/import", json=log)) == "import_mismatch", (winner, turns)
     assert client.get("/api/games").get_json() == []
+    log = load_fixture("duel-1012.json")
+    assert log["result"] == {"winner": {"player": 0, "routes": ["prestige"]}, "turns": 70}
+    assert client.post("/api/games/import", json=log).status_code == 201  # as recorded: accepted
 
 
 @pytest.mark.parametrize("log", [

@@ -88,3 +88,31 @@ def test_a_name_that_swells_when_matched_is_refused_not_a_500(client):
     form = client.post("/games", data={"player0": "ﷺ" * 9, "player1": "Ben", "first": "0"})
     assert form.status_code == 422 and "1 to 40 characters" in form.get_data(as_text=True)
     assert client.get("/api/games").get_json() == []
+
+
+@pytest.mark.parametrize("event", ["0", "-1", "1.5", "1e400", "NaN", '"x"', "[]", "null", "true"])
+def test_an_entry_field_that_is_json_but_no_object_is_refused_by_the_fix_preview_too(client, event):
+    """A tester's fix-preview with ``event=0`` (JSON, but no object) answered 500: it says what
+    an entry must be, as the save does (422), and stores nothing."""
+    game = new_game(client)
+    said = client.get(f"/games/{game['id']}/fix-preview", query_string={"event": event}, headers={"HX-Request": "true"})
+    assert said.status_code == 200 and "An entry must be a JSON object." in said.get_data(as_text=True)
+    saved = client.post(f"/games/{game['id']}/events", data={"event": event}, headers={"HX-Request": "true"})
+    assert saved.status_code == 422
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
+
+
+@pytest.mark.parametrize("typed", ["٣", "３", "1_0", " 1.5", "1e1", "+1"])
+def test_an_id_is_ascii_digits_only(client, typed):
+    """``int()`` reads "٣" (Arabic-Indic three) and "３": a tester merged a player by posting one.
+    A form's player id is ASCII digits only, else refused with the form's sentence."""
+    import_log(client, fixture_log("own-prestige.json", ["Ana", "Ben"], "2026-11-01T19:00:00Z"))
+    import_log(client, fixture_log("own-crowns.json", ["Ana", "Benny"], "2026-11-02T19:00:00Z"))
+    import re
+
+    listing = client.get("/players").get_data(as_text=True)
+    ids = {n: int(i) for i, n in re.findall(r'href="/players/(\d+)">([^<]+)<', listing)}
+    resp = client.post(f"/players/{ids['Ben']}/merge", data={"other": typed, "confirm": "yes"})
+    assert resp.status_code == 422 and "Choose the other player" in resp.get_data(as_text=True)
+    assert sorted(re.findall(r'href="/players/\d+">([^<]+)<', client.get("/players").get_data(as_text=True))) == \
+        ["Ana", "Ben", "Benny"]

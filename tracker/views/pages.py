@@ -325,6 +325,7 @@ def _bag_fields(form: Any, prefix: str) -> dict[str, int]:
 
 def form_event(form: Any) -> dict[str, Any]:
     """The GAME-LOG.md event a form posts: a composed ``event`` JSON field, or correction fields.
+    Raises ``RuleError("bad_event")`` when ``event`` is not a JSON object.
 
     A correction form carries the values it was built with (``orig-…``); only the parts the
     table changed are sent, so the log says what was fixed.
@@ -349,7 +350,9 @@ def form_event(form: Any) -> dict[str, Any]:
     try:
         data = json.loads(form.get("event", ""))
     except (ValueError, RecursionError):
-        raise RuleError("bad_event", N_("An entry must be a JSON object.")) from None
+        data = None
+    if not isinstance(data, dict):  # (a number, list or string is JSON too: no entry either)
+        raise RuleError("bad_event", N_("An entry must be a JSON object."))
     return data
 
 
