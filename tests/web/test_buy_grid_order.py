@@ -49,3 +49,6 @@ def test_the_my_reserve_tab_is_marked_while_a_reserved_card_can_be_paid_for(clie
     assert post(client, gid, fix).status_code == 200
     assert tab() == "My reserve\u00a0✓"  # 2 blue and the gold pay for it (the mark never alone on a line)
     assert tab("reserve") == "My reserve\u00a0✓"  # and while that tab is open
+    # said in words, not "check mark"
+    sheet = client.get(f"/games/{gid}/sheet/buy?src=1", headers=HX).get_data(as_text=True)
+    assert 'data-tab="reserve" aria-label="My reserve: a card there can be paid for">' in sheet
