@@ -14,10 +14,11 @@ from tables import stuck_splendor
 pytestmark = pytest.mark.browser
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
-#: The entries of splendor-133.json made on the other players' phones: the 1st to 37th (every kind
-#: of entry: takes, reserves seen and secret, purchases with gold and from the reserve) and the 78th
-#: to the last (a discard, the final round) are tapped on this one.
-OTHER_PHONES = range(38, 78)
+#: The entries of splendor-133.json made on the other players' phones (three stretches of takes,
+#: purchases and a reserve): the 1st, the 13th and 14th, the 23rd to 37th (every kind of entry:
+#: takes of 3 and of 2 alike, reserves seen and secret, purchases with gold and from the reserve)
+#: and the 78th to the last (a discard, the final round) are tapped on this one.
+OTHER_PHONES = (range(2, 13), range(15, 23), range(38, 78))
 
 
 def test_a_three_player_game_is_tapped_to_the_final_ranking(page: Page, live_server: str, shots: Path):
@@ -37,11 +38,12 @@ def test_a_three_player_game_is_tapped_to_the_final_ranking(page: Page, live_ser
     gid = page.locator("#game").get_attribute("data-game")
     final_round_seen = False
     for n, event in enumerate(log["events"], start=1):
-        if n in OTHER_PHONES:
-            # The long middle of the game (takes and purchases, all tapped before and after it) is
-            # entered on the other players' phones; this phone's poll brings it to the screen.
+        stretch = next((r for r in OTHER_PHONES if n in r), None)
+        if stretch is not None:
+            # Stretches of the game (takes and purchases, all tapped before and after them) are
+            # entered on the other players' phones; this phone's poll brings them to the screen.
             assert page.request.post(f"{live_server}/api/games/{gid}/events", data=event).ok, n
-            if n == OTHER_PHONES[-1]:
+            if n == stretch[-1]:
                 page.wait_for_function("v => Number(document.querySelector('#game').dataset.version) === v", arg=n)
                 expect(page.locator("#log summary")).to_contain_text(f"({n})")
             continue
