@@ -64,15 +64,31 @@ class _Setup:
     entry_mark: str
 
 
+#: The code's fingerprint by the files' names, sizes and times (read once per process while
+#: they stay the same: a test run builds an app per test).
+_CODE_DIGESTS: dict[tuple[tuple[str, int, int], ...], bytes] = {}
+
+
+def _code_digest() -> bytes:
+    """SHA-256 of the package's code, templates, translations, scripts, styles and catalogues."""
+    root = Path(__file__).parent
+    files = [path for path in sorted(root.rglob("*"))
+             if path.suffix in {".py", ".html", ".mo", ".js", ".css", ".csv"} and "__pycache__" not in path.parts]
+    key = tuple((str(path.relative_to(root)), *(lambda st: (st.st_size, st.st_mtime_ns))(path.stat())) for path in files)
+    found = _CODE_DIGESTS.get(key)
+    if found is None:
+        digest = hashlib.sha256()
+        for path in files:
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
+        found = _CODE_DIGESTS[key] = digest.digest()
+    return found
+
+
 def _release(app: Flask) -> str:
     """A fingerprint of what draws a screen: the package's code, templates, translations, the
     settings the screen shows and the database it reads."""
-    root = Path(__file__).parent
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*")):
-        if path.suffix in {".py", ".html", ".mo", ".js", ".css", ".csv"} and "__pycache__" not in path.parts:
-            digest.update(str(path.relative_to(root)).encode())
-            digest.update(path.read_bytes())
+    digest = hashlib.sha256(_code_digest())
     for name in ("POLL_SECONDS", "NEAR_WIN_DISTANCE", "SQLALCHEMY_DATABASE_URI"):  # the database too:
         digest.update(f"{name}={app.config.get(name)!r}".encode())  # two instances never share a key
     return digest.hexdigest()[:16]
