@@ -3,7 +3,7 @@
 The schema is created once per session and backend by Flask-Migrate (never ``create_all``).
 SQLite: each test copies a migrated template file. PostgreSQL (when ``TEST_POSTGRES_URL`` is
 set, as ``scripts/test.sh`` does): one migrated database, emptied before each test. Every test
-that takes ``app`` or ``client`` runs on each backend.
+that takes ``app`` or ``client`` runs on each backend, but those of what the screens draw.
 """
 
 from __future__ import annotations
@@ -111,10 +111,23 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return f"sqlite:///{target}"
 
 
+#: Modules that test what the screens draw and say (sheets, previews, refusals, translations,
+#: colours): they store and read through the same calls as every other test, so they run on
+#: SQLite only; everything that stores, lists, imports, merges or races runs on both backends.
+SCREEN_MODULES = frozenset({
+    "test_best_colour_ties", "test_buy_grid_order", "test_contrast", "test_i18n", "test_level_out", "test_pages",
+    "test_preview_follows", "test_refusals_name_cards_in_words", "test_refusals_say_what_is_short",
+    "test_reserve_sheet_when_full", "test_reserved_in_panel", "test_review", "test_sheet_address",
+    "test_splendor_pages", "test_table_feedback", "test_template_urls",
+})
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Run every database test once per backend (``[sqlite]``, ``[postgresql]``)."""
+    """Run every database test once per backend (``[sqlite]``, ``[postgresql]``); the tests of
+    what the screens draw (``SCREEN_MODULES``) on SQLite only."""
     if "database_url" in metafunc.fixturenames:
-        metafunc.parametrize("database_url", BACKENDS, indirect=True)
+        screen_only = metafunc.module.__name__.rpartition(".")[2] in SCREEN_MODULES
+        metafunc.parametrize("database_url", BACKENDS[:1] if screen_only else BACKENDS, indirect=True)
 
 
 @pytest.fixture

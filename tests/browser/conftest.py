@@ -42,7 +42,8 @@ def live_server(tmp_path, sqlite_template):
     app = create_app({"TESTING": True, "SECRET_KEY": "browser", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
                       "CACHE_DIR": str(tmp_path / "screens")})  # the file cache the phones share, as served
     server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # (its shutdown waits for the serving loop's next look: every 0.05 s, not Werkzeug's 0.5)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
