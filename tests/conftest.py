@@ -143,3 +143,18 @@ def app(database_url: str):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+#: The longest tests (whole games tapped in Chromium, half a minute each) go first: the two workers
+#: take the rest as they come, so no long test is left alone at the end of the run.
+LONGEST_FIRST = ("test_a_complete_game_is_tapped_to_the_victory_banner_with_an_undo",
+                 "test_a_three_player_game_is_tapped_to_the_final_ranking")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Order the run: the longest tests, then the browser tests, then the rest as collected."""
+    def rank(item: pytest.Item) -> int:
+        if getattr(item, "originalname", item.name) in LONGEST_FIRST:
+            return 0
+        return 1 if "browser/" in item.nodeid else 2
+    items.sort(key=rank)  # (stable: the order within each rank is kept)
