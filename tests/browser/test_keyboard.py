@@ -13,11 +13,17 @@ def focused(page: Page) -> str:
     return page.evaluate("document.activeElement.id || document.activeElement.className")
 
 
-def test_an_entry_is_made_with_keys_only_and_the_focus_follows(page: Page, live_server: str):
+def new_duel(page: Page, live_server: str, query: str = "") -> str:
+    """A new Duel (Ana starts) opened on this page, htmx loaded; its id."""
     gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"],
                                                              "first_player": 0}).json()["id"]
-    page.goto(f"{live_server}/games/{gid}")
+    page.goto(f"{live_server}/games/{gid}{query}")
     page.wait_for_function("() => window.htmx !== undefined")
+    return gid
+
+
+def test_an_entry_is_made_with_keys_only_and_the_focus_follows(page: Page, live_server: str):
+    gid = new_duel(page, live_server)
     page.focus("#add-red")
     page.keyboard.press("Enter")  # a chip: the redrawn sheet keeps the focus on it
     expect(page.locator(".pick-chosen .chip-btn")).to_have_count(1)
@@ -43,10 +49,7 @@ def test_an_entry_is_made_with_keys_only_and_the_focus_follows(page: Page, live_
 def test_a_buy_or_reserve_sheet_starts_with_a_skip_to_the_cards(page: Page, live_server: str):
     """A blind player's pass: the level tabs and eight colour filters were 12-15 Tab stops before
     the first card. The sheet's first stop is "Skip to the cards (N)", shown while focused."""
-    gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"],
-                                                             "first_player": 0}).json()["id"]
-    page.goto(f"{live_server}/games/{gid}")
-    page.wait_for_function("() => window.htmx !== undefined")
+    new_duel(page, live_server)
     for action in ("buy", "reserve"):
         page.focus(f"#action-{action}")
         page.keyboard.press("Enter")
@@ -91,10 +94,7 @@ def test_the_victory_banners_undo_question_is_answered_with_keys(page: Page, liv
 
 def test_space_presses_a_button_drawn_as_a_link(page: Page, live_server: str):
     """A secret card's level (a link drawn as a button) opens with Space as with Enter."""
-    gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"],
-                                                             "first_player": 0}).json()["id"]
-    page.goto(f"{live_server}/games/{gid}?sheet=reserve")
-    page.wait_for_function("() => window.htmx !== undefined")
+    new_duel(page, live_server, "?sheet=reserve")
     page.focus("#secret-2")
     page.keyboard.press(" ")
     form = page.locator('#sheet form[data-type="reserve"]')
