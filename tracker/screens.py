@@ -74,7 +74,7 @@ def _code_digest() -> bytes:
     root = Path(__file__).parent
     files = [path for path in sorted(root.rglob("*"))
              if path.suffix in {".py", ".html", ".mo", ".js", ".css", ".csv"} and "__pycache__" not in path.parts]
-    key = tuple((str(path.relative_to(root)), *(lambda st: (st.st_size, st.st_mtime_ns))(path.stat())) for path in files)
+    key = tuple((str(path.relative_to(root)), path.stat().st_size, path.stat().st_mtime_ns) for path in files)
     found = _CODE_DIGESTS.get(key)
     if found is None:
         digest = hashlib.sha256()
