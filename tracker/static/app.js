@@ -258,8 +258,10 @@
       }
       return;
     }
-    // a poll that gets through says nothing about a failed tap; everything else the network's return ends
-    if (!(lasting() && evt.detail.elt && evt.detail.elt.id === "poller")) { showOffline(null); }
+    // a poll that gets through says nothing about a failed tap, nor about a save still on its way
+    // (it hid "the network is slow" while the save stalled); everything else the network's return ends
+    var said = lasting() || (!!banner && !banner.hidden && banner.getAttribute("data-kind") === "slow");
+    if (!(said && evt.detail.elt && evt.detail.elt.id === "poller")) { showOffline(null); }
     document.body.removeAttribute("data-stale");  // the server answers: what it draws is no old copy
     if (pending && evt.detail.elt === pending) { pending = null; forget(); }
     if (sending && savedForm(evt) === sending) { sending = null; if (!pending && !resending) { forget(); } }
