@@ -385,3 +385,23 @@ def test_a_spectator_link_of_a_finished_game_opens_its_review_without_its_id(cli
     # the table's own review is unchanged
     own = client.get(f"/games/{gid}/review").get_data(as_text=True)
     assert 'id="download-log"' in own and f'href="/games/{gid}/review?turn=69"' in own
+
+
+def test_the_game_log_leads_to_the_review_so_far_players_by_the_game_spectators_by_their_link(client):
+    """A game in progress: under its log, "Turn by turn" opens the review so far; on a
+    spectator's live screen (and its log drawer) by the spectator link, never the game's id.
+    A game with no entry yet has nothing to review and no link."""
+    game = new_game(client)
+    gid = game["id"]
+    assert 'id="review-so-far"' not in client.get(f"/games/{gid}").get_data(as_text=True)
+    post(client, gid, {"type": "take_tokens", "player": game["current_player"], "tokens": {"red": 1}})
+    own = client.get(f"/games/{gid}").get_data(as_text=True)
+    assert f'id="review-so-far" href="/games/{gid}/review"' in own
+    review = client.get(f"/games/{gid}/review").get_data(as_text=True)
+    assert "After turn 1 · " in review
+    watch = re.search(r'id="watch-link">[^<]*(/watch/[A-Za-z0-9_-]+)<', share_page(client, gid)).group(1)
+    for page in (client.get(watch), client.get(f"{watch}/log", headers=HX)):
+        body = page.get_data(as_text=True)
+        assert f'id="review-so-far" href="{watch}/review"' in body and gid not in body
+    spectator = client.get(f"{watch}/review")
+    assert spectator.status_code == 200 and gid not in spectator.get_data(as_text=True)
