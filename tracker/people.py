@@ -653,7 +653,7 @@ def restore_series(games: Mapping[str, Any]) -> None:
     seats = seats_of(list(games))
     stored = dict(db.session.execute(
         select(SessionGame.game_id, TableSession).join(TableSession, TableSession.id == SessionGame.session_id)
-        .where(SessionGame.game_id.in_(list(games)))).tuples().all())
+        .where(SessionGame.game_id.in_(list(games)))).all())
     wanted: dict[Any, list[str]] = {}
     for game_id, series in games.items():
         if not isinstance(series, Mapping):
