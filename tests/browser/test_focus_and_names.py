@@ -174,6 +174,26 @@ def test_a_sheet_opened_by_its_tab_says_which_sheet_it_is(page: Page, live_serve
     expect(page.locator("#announcer")).to_contain_text("uses privileges (scrolls)")
 
 
+def test_a_level_tab_or_colour_filter_says_what_is_listed_now(page: Page, live_server: str):
+    """A level tab or a colour filter redrew the cards and said nothing; it reads out the level,
+    the colour and how many cards are listed."""
+    gid = new_duel(page, live_server)
+    page.goto(f"{live_server}/games/{gid}?sheet=buy")
+    page.focus('#sheet .tabs a[data-tab="2"]')
+    page.keyboard.press("Enter")
+    expect(page.locator("#sheet .tabs a.on")).to_have_attribute("data-tab", "2")
+    count = page.locator("#sheet #cards a.card").count()
+    assert count > 0
+    expect(page.locator("#announcer")).to_have_text(f"Level 2 {count} cards listed.")
+    colour = "red"
+    page.focus(f'#sheet .filters a[data-filter="{colour}"]')
+    page.keyboard.press("Enter")
+    expect(page.locator("#sheet .filters a.on")).to_have_attribute("data-filter", colour)
+    shown = page.locator("#sheet #cards a.card").count()
+    expect(page.locator("#announcer")).to_contain_text(f"Level 2 Only {colour} cards")
+    expect(page.locator("#announcer")).to_contain_text(f"{shown} card{'s' if shown != 1 else ''} listed.")
+
+
 def test_a_prompt_raised_by_the_other_phone_stays_in_view_over_an_open_sheet(browser, live_server: str):
     """Phone A had Buy open (a history step): Ben's entry raised a royal card; A scrolled the
     prompt into view, then taking the dead step back scrolled the page to the top again."""
@@ -191,4 +211,24 @@ def test_a_prompt_raised_by_the_other_phone_stays_in_view_over_an_open_sheet(bro
     page.wait_for_timeout(300)
     box = page.locator("#sheet .prompt h3").bounding_box()
     assert page.evaluate("() => window.scrollY") > 0 and -1 <= box["y"] < 844, box  # (a subpixel above 0 when aligned to the top)
+    context.close()
+
+
+def test_a_save_tapped_with_touch_leaves_the_focus_in_the_new_sheet_quietly(browser, live_server: str):
+    """With touch (TalkBack, VoiceOver: their swipes go on from the focus) a save's redraw left the
+    focus on the page's top; it goes to the new sheet's first control now, without scrolling the
+    page, without a focus ring for the sighted, and never into a field (the keyboard would open)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"],
+                                                             "first_player": 0}).json()["id"]
+    page.goto(f"{live_server}/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.tap("#add-red")
+    expect(page.locator(".pick-chosen .chip-btn")).to_have_count(1)
+    page.tap("#sheet form button.save")
+    page.wait_for_function("() => document.querySelector('#game').dataset.version === '1'")
+    page.wait_for_function("() => !!document.activeElement.closest('#sheet .sheet-body')")
+    focus = page.evaluate("() => [document.activeElement.tagName, document.activeElement.matches(':focus-visible')]")
+    assert focus == ["A", False], focus
     context.close()

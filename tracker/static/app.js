@@ -57,12 +57,20 @@
     var cfg = evt.detail.requestConfig;
     if (!announcer || !cfg || !cfg.triggeringEvent || !evt.detail.target || evt.detail.target.id !== "sheet") { return; }
     // (the royal sheet lists one preview per card: the token to steal chosen, its save's is the news)
-    var line = document.querySelector("#sheet form[data-steal] :is(.preview, .preview-error)") ||
+    // (a royal card that steals, chosen: the question which token, not another card's preview)
+    var tapped = function (selector) { return !!(cfg.elt && cfg.elt.closest && cfg.elt.closest(selector)); };
+    var question = tapped("[data-royal]") && !document.querySelector("#sheet form[data-steal]") ?
+      document.getElementById("steal-question") : null;
+    var line = question || document.querySelector("#sheet form[data-steal] :is(.preview, .preview-error)") ||
                document.querySelector("#sheet .preview, #sheet .preview-error");
     // a sheet opened by its tab says which sheet it is (its heading: the focus is on its first control)
-    var opened = cfg.elt && cfg.elt.closest && cfg.elt.closest("nav.actions") ?
-      document.querySelector("#sheet .sheet-body h3") : null;
-    var said = [opened, line].filter(Boolean).map(function (el) { return el.textContent.replace(/\s+/g, " ").trim(); });
+    var opened = tapped("nav.actions") ? document.querySelector("#sheet .sheet-body h3") : null;
+    // a level tab or colour filter says what is listed now ("Level 2", "Only red cards", "5 cards listed")
+    var listed = tapped("a.tab, a.filter") ? [document.querySelector("#sheet nav.tabs a.tab.on"), document.getElementById("filter-shown"),
+      document.querySelector("#sheet #grid-said, #sheet #level-out, #sheet #cards > p.hint")] : [];
+    var said = [opened].concat(listed, [line]).filter(Boolean).map(function (el) {
+      return (el.getAttribute("aria-label") || el.textContent).replace(/\s+/g, " ").trim();
+    });
     if (!said.length) { return; }
     announcer.textContent = "";
     setTimeout(function () { announcer.textContent = said.join(" "); }, 50);
@@ -579,13 +587,16 @@
     if (link) { evt.preventDefault(); link.click(); }
   }, true);
   document.addEventListener("pointerdown", function () { byKey = false; }, true);
+  // With touch too (a screen reader's swipes go on from the focus: it fell to the page's top, a
+  // tester with TalkBack): quietly, no scroll, and never into a field (the keyboard would open).
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     var target = evt.detail.target;
-    if (!byKey || !target || target.id !== "game") { return; }
+    if (!target || target.id !== "game") { return; }
     var focused = document.activeElement;
     if (focused && focused !== document.body && document.body.contains(focused)) { return; }
     var first = firstControl();
-    if (first) { first.focus(); }
+    if (!first || (!byKey && first.matches("input, select, textarea"))) { return; }
+    if (byKey) { first.focus(); } else { first.focus({ preventScroll: true }); }
   });
   function firstControl() {
     // (nothing to press in the sheet, say an empty board: the tabs, where the next step is)
