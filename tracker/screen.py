@@ -91,6 +91,13 @@ def _names(context: Any) -> dict[str, str]:
     return context.get("chip_names") or CHIP_NAMES.table()
 
 
+def slash_breaks(text: Any) -> Markup:
+    """``text`` escaped, a line allowed to break after each "/": colours tied for the best
+    ("white/blue/red/black") fit a narrow column whole, one per line if need be, instead of cut
+    ("whi…") or broken mid-word ("re/d")."""
+    return Markup("/<wbr>").join(escape(part) for part in str(text).split("/"))
+
+
 @pass_context
 def chip(context: Any, kind: str, text: Any, extra: str = "") -> Markup:
     """A gem chip as HTML: ``<span class="chip gem-red small" role="img" aria-label="red 3"
@@ -291,6 +298,7 @@ def panel(state: duel.DuelState, seat: int) -> dict[str, Any]:
         "best_color_name": "/".join(CHIP_NAMES.table()[c] for c in GEM_COLORS if points[c] == best_points)
         if best else "",
         "best_points": best_points,
+        "best_color_tied": best is not None and sum(points[c] == best_points for c in GEM_COLORS) > 1,
         "bonuses": [{"kind": c, "letter": letters[c], "count": p.bonuses[c], "points": points[c]} for c in GEM_COLORS],
         "tokens": token_row(p.tokens),
         "token_total": p.tokens.total,

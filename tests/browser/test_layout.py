@@ -416,3 +416,47 @@ def test_the_victory_banner_fits_a_320_px_phone_with_long_names(browser, live_se
     for label in page.locator(".final tr > td:first-child").all():
         assert label.evaluate("e => e.scrollWidth <= e.clientWidth") and label.evaluate(widest_word), label.inner_text()
     page.close()
+
+
+def test_tied_best_colours_a_full_token_row_and_a_royal_ability_read_whole_at_390(page: Page, live_server: str):
+    """A tester's game (tests/fixtures/tied-colours.json): Ana's best colour tied four ways read
+    "best colour whi…"; Ben's 10 tokens with a gold pushed "10/10" to a line of its own at 390 px;
+    a royal card's ability wrapped into half the card ("take a / privilege")."""
+    import json
+    from pathlib import Path
+
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / "tied-colours.json").read_text())
+    gid = page.request.post(live_server + "/api/games/import", data=log).json()["id"]
+    page.goto(f"{live_server}/games/{gid}")
+    expect(page.locator("#victory")).to_be_visible()
+    page.keyboard.press("Escape")
+    label = page.locator(".panel", has_text="Ana").locator(".m-color .meter-label")
+    expect(label).to_contain_text("white/blue/red/black")
+    assert label.evaluate("e => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight")
+    bars = page.locator(".panel", has_text="Ana").locator(".meter progress")
+    tops = {round(bars.nth(i).bounding_box()["y"]) for i in range(3)}
+    assert len(tops) == 1, tops  # the three bars stay level
+    page.set_viewport_size({"width": 320, "height": 640})  # the banner's table: no name squeezed to "Be/n"
+    page.locator("#show-result").click()
+    heights = page.locator("#victory table.final tr").first.evaluate(
+        "r => [...r.children].map(c => c.getBoundingClientRect().height)")
+    row_h = page.locator("#victory table.final tr").nth(1).bounding_box()["height"]
+    assert max(heights) <= row_h + 2, (heights, row_h)
+    expect(page.locator("#victory table.final")).to_contain_text("2 white/blue/red/black")
+    page.keyboard.press("Escape")
+    page.set_viewport_size({"width": 390, "height": 844})
+    row = page.locator(".panel", has_text="Ben").locator(".tokens")
+    expect(row.locator(".token-total")).to_have_text("10/10")
+    tops = row.evaluate("r => [...r.children].map(k => Math.round(k.getBoundingClientRect().bottom))")
+    assert max(tops) - min(tops) <= 8, tops  # one line
+    # the royal card prompt (the 3rd crown of duel-1012): each ability beside its prestige, whole
+    first = json.loads((Path(__file__).parents[1] / "fixtures" / "duel-1012.json").read_text())
+    part = {**{k: first[k] for k in ("format", "game", "players", "first_player")}, "events": first["events"][:45], "result": None}
+    gid = page.request.post(live_server + "/api/games/import", data=part).json()["id"]
+    page.goto(f"{live_server}/games/{gid}")
+    faces = page.locator('#sheet [data-sheet="royal"] .royal-card')
+    expect(faces.first).to_be_visible()
+    for i in range(faces.count()):
+        card, points, ability = (faces.nth(i).bounding_box(), faces.nth(i).locator("b").first.bounding_box(),
+                                 faces.nth(i).locator("b + span").bounding_box())
+        assert ability["width"] > (card["width"] - points["width"]) * 0.7, (i, card, ability)

@@ -11,6 +11,9 @@ def test_a_tie_for_the_best_colour_names_each_tied_colour(client):
     game = import_log(client, fixture_log("duel-1012.json"))
     page = client.get(f"/games/{game['id']}/review").get_data(as_text=True)
     names = re.findall(r'class="meter m-color[^"]*".*?</div>', page, re.S)
-    text = " ".join(re.sub(r"<[^>]+>", " ", n) for n in names)
+    text = " ".join(re.sub(r"<[^>]+>", "", n) for n in names)
     # Player B ends with 2 points in each of white, blue and red (the example's final figures)
     assert "white/blue/red" in text and text.count("white/blue/red") == 1
+    # named whole, a line allowed after each "/" (cut to "whi…" at 390 px before)
+    assert sum('class="meter m-color tied"' in n for n in names) == 1
+    assert "white/<wbr>blue/<wbr>red" in page

@@ -49,7 +49,7 @@ def register_template_helpers(app: Flask) -> None:
     app.jinja_env.globals.update(get_locale=get_locale, letters=screen.LETTERS, chip=screen.chip, chips=screen.chips,
                                  poll_marks=screen.poll_marks,
                                  pips=screen.pips, card_label=screen.card_label, readonly=False,
-                                 rule_label=narrate.rule_label,
+                                 rule_label=narrate.rule_label, slash_breaks=screen.slash_breaks,
                                  mine_seat=pass_context(mine_seat),
                                  tap_again=TAP_AGAIN_NOTICE)  # app.js says it too (alerts' data-tap-again)
 
