@@ -657,13 +657,29 @@ def _payable_first(grid: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(grid, key=lambda c: not c.get("affordable"))
 
 
+def plan_seat(view: GameView, args: Any) -> int | None:
+    """The seat whose purchase the Buy sheet plans (``plan=<seat>`` in ``args``): one phone each,
+    while another player acts, a player looks at the cards with the costs after their own
+    bonuses and tokens (D-7.1, S-2.4). None, the sheet is the player to act's: no such seat, the
+    seat to act itself, a prompt pending or the game over."""
+    state = view.state
+    raw = args.get("plan")
+    if not isinstance(raw, str) or not raw.isascii() or not raw.isdigit() or state.winner is not None or state.pending:
+        return None
+    seat = int(raw)
+    return seat if seat < len(state.players) and seat != state.current_player else None
+
+
 def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
     """Purchase (D-7, D-8, S-2.4): level tabs or my reserve, colour filter, card grid, payment,
-    and in Duel the joker's colour and the token to steal."""
+    and in Duel the joker's colour and the token to steal. With ``plan=<seat>`` (``plan_seat``)
+    it is that player's plan: their costs, their reserve, what they would pay, nothing to save
+    (``plan`` names them, ``plan_args`` carries the seat into the sheet's own links)."""
     letters = LETTERS.table()  # one locale lookup for the whole function
     state = view.state
     kind = kind_of(view)
-    seat = state.current_player
+    planner = plan_seat(view, args)
+    seat = state.current_player if planner is None else planner
     me = state.players[seat]
     other = state.players[1 - seat] if len(state.players) == 2 else None
     source = args.get("src", "1")
@@ -672,7 +688,9 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
     level = _int_arg(args, "src", LEVELS, 1)
     ctx: dict[str, Any] = {"sheet": "buy", "src": "reserve" if from_reserve else str(level), "color": color,
                            "filters": [(c, letters[c], narrate.TOKEN_NAMES[c]) for c in kind.filters],
-                           "levels": LEVELS, "selected": None}
+                           "levels": LEVELS, "selected": None,
+                           "plan": {"seat": seat, "name": me.name} if planner is not None else None,
+                           "plan_args": {"plan": seat} if planner is not None else {}}
     reserved = [card_view(kind.card(r.card), me) for r in me.reserved if r.card]
     # a reserved card the buyer can pay for marks the My reserve tab (the sheet opens on a level)
     ctx["reserve_payable"] = any(c["affordable"] for c in reserved)
@@ -726,6 +744,10 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
             "affordable": affordable,
         }
         ctx["data"] = data
+        if planner is not None:  # a plan: what it would cost, nothing to save or choose yet
+            ctx["selected"].update(joker_colors=[], steal_options=[], can_swap=[])
+            ctx["preview"] = None
+            return ctx
         ctx["preview"] = preview(view, data)
         # A choice still to tap (the joker's colour, the token to steal) is asked, not refused:
         # said neutrally when making it is all the entry lacks.

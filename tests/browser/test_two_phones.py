@@ -697,3 +697,42 @@ def test_an_undo_question_closed_by_the_other_phone_s_entry_says_nothing_was_und
     expect(page.locator(".alert-undo-gone")).to_have_text(
         "Nothing was undone: the other phone’s entry changed the game before the undo was confirmed.")
     assert page.request.get(f"{live_server}/api/games/{game_id}").json()["version"] == 2
+
+
+def test_one_phone_each_a_player_plans_their_purchase_during_the_other_s_turn(browser: Browser, live_server: str):
+    """One phone each: while Ana plays, Ben's phone could only wait or enter her move. "Plan my
+    purchase" shows the cards with the costs after his own bonuses and tokens and what he would
+    pay, with nothing to save; it goes on across her entries and, once his turn comes, is his
+    real Buy sheet at the same level."""
+    ben_phone = phone(browser)
+    start(ben_phone, live_server)  # Ana starts
+    gid = ben_phone.url.split("?")[0].rsplit("/", 1)[-1]
+    # Ben took tokens earlier (through the other phone): 2 red; Ana to play
+    _api(ben_phone, live_server, {"type": "take_tokens", "player": 0, "tokens": {"white": 1}})
+    _api(ben_phone, live_server, {"type": "take_tokens", "player": 1, "tokens": {"red": 2}})
+    ben_phone.goto(f"{live_server}/settings?mine=Ben&next=/games/{gid}")
+    ben_phone.wait_for_function("() => window.htmx !== undefined")
+    expect(ben_phone.locator("#waiting-other")).to_be_visible()
+    expect(ben_phone.locator('[data-plan-link="0"]')).to_be_hidden()  # (Ana's own phone's link)
+    ben_phone.locator('[data-plan-link="1"]').click()
+    plan = ben_phone.locator('#sheet [data-sheet="buy"][data-plan="1"]')
+    expect(plan).to_be_visible()
+    expect(plan.locator("h3")).to_have_text("Ben plans a purchase: costs after Ben's bonuses")
+    expect(ben_phone.locator("#plan-note")).to_contain_text("It is Ana's turn")
+    expect(ben_phone.locator("#waiting-other")).to_be_visible()  # still Ana's turn, said
+    ben_phone.locator('#sheet .tabs a[data-tab="1"]').click()  # a level tab stays in the plan
+    expect(plan).to_be_visible()
+    card = plan.locator("#cards a.card").first
+    card_id = card.get_attribute("data-card")
+    card.click()
+    expect(plan.locator(".selected-card")).to_be_visible()
+    expect(ben_phone.locator("#plan-verdict")).to_contain_text("Ben c")
+    expect(plan.locator("form.entry-form")).to_have_count(0)  # nothing to save from a plan
+    assert card_id
+    # Ana's phone records her move: Ben's turn, his real Buy sheet at the same level opens again
+    _api(ben_phone, live_server, {"type": "take_tokens", "player": 0, "tokens": {"blue": 1}})
+    expect(ben_phone.locator(".whose-turn")).to_have_text("Ben's turn", timeout=3500)
+    real = ben_phone.locator('#sheet [data-sheet="buy"]:not([data-plan])')
+    expect(real).to_be_visible(timeout=3500)
+    expect(real.locator("h3")).to_have_text("Ben buys: costs after Ben's bonuses")
+    expect(ben_phone.locator("#waiting-other")).to_be_hidden()

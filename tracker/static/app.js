@@ -447,7 +447,8 @@
     var url = new URL(path, location.href);
     if (!/\/sheet\/(buy|reserve)$/.test(url.pathname)) { return null; }
     var kept = new URLSearchParams();
-    ["src", "color"].forEach(function (k) { if (url.searchParams.has(k)) { kept.set(k, url.searchParams.get(k)); } });
+    // (a plan of this phone's own purchase goes on: "plan", the seat)
+    ["src", "color", "plan"].forEach(function (k) { if (url.searchParams.has(k)) { kept.set(k, url.searchParams.get(k)); } });
     return url.pathname + (kept.toString() ? "?" + kept.toString() : "");
   }
   // The Fix form keeps what was typed in it across the other phone's entry (a poll), and when

@@ -1,0 +1,77 @@
+"""One phone each: a player plans their purchase during another's turn (``plan=<seat>`` on the
+Buy sheet): the costs after their own bonuses, what their tokens would pay, nothing to save."""
+
+from __future__ import annotations
+
+import re
+
+from helpers import import_log, load_fixture
+
+from tracker.rules import catalog
+from tracker.rules import duel
+from tracker.rules.events import parse_event
+from tracker.rules.tokens import suggest_payment
+
+HX = {"HX-Request": "true"}
+
+
+def _position(count: int):
+    log = load_fixture("duel-1012.json")
+    part = {**{k: log[k] for k in ("format", "game", "players", "first_player")}, "events": log["events"][:count],
+            "result": None}
+    state = duel.replay({"players": log["players"], "first_player": log["first_player"]},
+                        [parse_event(e, 2) for e in part["events"]])
+    return part, state
+
+
+def test_the_plan_shows_the_planner_s_costs_and_payment_and_nothing_to_save(client):
+    part, state = _position(30)
+    gid = import_log(client, part)["id"]
+    planner = 1 - state.current_player
+    me = state.players[planner]
+    taken = state.taken_cards()
+    cards = [c for lv in (1, 2, 3) for c in catalog.jewels().values() if c.level == lv and c.id not in taken]
+    payable = [c for c in cards if suggest_payment(duel.cost_after_bonuses(me, c), me.tokens)[1]]
+    other = state.players[state.current_player]
+    unpayable_for_other = [c for c in payable if not suggest_payment(duel.cost_after_bonuses(other, c), other.tokens)[1]]
+    card = (unpayable_for_other or payable)[0]
+    payment = suggest_payment(duel.cost_after_bonuses(me, card), me.tokens)[0]
+    body = client.get(f"/games/{gid}/sheet/buy?plan={planner}&src={card.level}&card={card.id}", headers=HX).get_data(as_text=True)
+    assert f'data-plan="{planner}"' in body
+    assert f"{me.name} plans a purchase: costs after {me.name}" in body
+    assert f"{me.name} could pay for it now" in body
+    shown = re.search(r'<div class="pay-row">(.*?)</div>', body, re.S).group(1)
+    for kind, count in payment.to_dict(skip_zero=True).items():
+        assert f'aria-label="{kind} {count}"' in shown, (kind, count, shown)
+    assert 'class="entry-form' not in body and 'name="entry_id"' not in body
+    # the links inside the plan stay in it; the action tabs do not
+    assert re.search(r'data-tab="2"[^>]*|href="[^"]*src=2[^"]*plan=' + str(planner), body)
+    tabs = re.search(r'<nav class="actions.*?</nav>', body, re.S).group(0)
+    assert "plan=" not in tabs and " on\"" not in tabs  # (no tab is the plan's)
+    if unpayable_for_other:  # the player to act sees their own costs: this card not payable
+        own = client.get(f"/games/{gid}/sheet/buy?src={card.level}&card={card.id}", headers=HX).get_data(as_text=True)
+        assert 'data-plan="' not in own and 'class="entry-form' in own and "plans a purchase" not in own
+
+
+def test_a_plan_for_the_player_to_act_a_bad_seat_or_a_prompt_is_the_ordinary_buy_sheet(client):
+    part, state = _position(30)
+    gid = import_log(client, part)["id"]
+    for value in (str(state.current_player), "7", "-1", "x", "١", ""):
+        body = client.get(f"/games/{gid}/sheet/buy?plan={value}", headers=HX)
+        assert body.status_code == 200, value
+        assert 'data-plan="' not in body.get_data(as_text=True), value
+    part, state = _position(45)  # the 3rd crown: a royal card is due
+    gid = import_log(client, part)["id"]
+    body = client.get(f"/games/{gid}?sheet=buy&plan={1 - state.current_player}").get_data(as_text=True)
+    assert "data-plan=" not in body and 'data-sheet="royal"' in body
+
+
+def test_the_waiting_line_offers_each_other_seat_its_plan_link(client):
+    part, state = _position(30)
+    gid = import_log(client, part)["id"]
+    body = client.get(f"/games/{gid}").get_data(as_text=True)
+    other = 1 - state.current_player
+    assert f'data-plan-link="{other}"' in body and f'data-plan-link="{state.current_player}"' not in body
+    assert f"/games/{gid}/sheet/buy?plan={other}" in body
+    planning = client.get(f"/games/{gid}/sheet/buy?plan={other}", headers=HX).get_data(as_text=True)
+    assert 'id="close-plan"' in planning and "data-plan-link" not in planning
