@@ -75,3 +75,19 @@ def test_the_waiting_line_offers_each_other_seat_its_plan_link(client):
     assert f"/games/{gid}/sheet/buy?plan={other}" in body
     planning = client.get(f"/games/{gid}/sheet/buy?plan={other}", headers=HX).get_data(as_text=True)
     assert 'id="close-plan"' in planning and "data-plan-link" not in planning
+
+
+def test_classic_splendor_each_waiting_player_plans_with_their_own_tokens(client):
+    """Three phones: while seat 0 plays, seats 1 and 2 each plan with their own tokens."""
+    resp = client.post("/api/games", json={"game": "splendor", "players": ["Mom", "Dad", "Kid"], "first_player": 0,
+                                           "nobles": ["N-01", "N-02", "N-03", "N-04"]})
+    gid = resp.get_json()["id"]
+    for seat, tokens in ((0, {"red": 1, "blue": 1, "green": 1}), (1, {"white": 1, "blue": 1, "black": 1}),
+                         (2, {"red": 2})):
+        assert client.post(f"/api/games/{gid}/events", json={"type": "take_tokens", "player": seat, "tokens": tokens}).status_code == 200
+    page = client.get(f"/games/{gid}").get_data(as_text=True)
+    assert 'data-plan-link="1"' in page and 'data-plan-link="2"' in page and 'data-plan-link="0"' not in page
+    for seat, name in ((1, "Dad"), (2, "Kid")):
+        body = client.get(f"/games/{gid}/sheet/buy?plan={seat}&src=reserve", headers=HX).get_data(as_text=True)
+        assert f"{name} plans a purchase" in body and f'data-plan="{seat}"' in body
+        assert "Mom's reserve" not in body  # the planner's own reserve tab
