@@ -553,6 +553,14 @@ def test_a_fix_count_is_read_as_the_phone_s_number_field_reads_it_and_refused_by
     assert "Tokens held, white: type a whole number from 0 to 99." in text and "tokens-white" not in text.split("<form")[0]
     board = client.post(f"/games/{game['id']}/events", headers=HX, data={**base, "board-red": "100", "board-white": "4"})
     assert "Board, red: type a whole number from 0 to 99." in board.get_data(as_text=True)
+    # classic Splendor's form names it the supply, and so does its refusal (a tester read "Board")
+    splendor = client.post("/api/games", json={"game": "splendor", "players": ["Ana", "Ben"], "first_player": 0,
+                                               "nobles": ["N-01", "N-02", "N-03"]}).get_json()
+    form = client.get(f"/games/{splendor['id']}/sheet/correction", headers=HX).get_data(as_text=True)
+    assert 'name="board_label" value="supply"' in form
+    supply = client.post(f"/games/{splendor['id']}/events", headers=HX,
+                         data={**base, "board-green": "-1", "board_label": "supply"})
+    assert "Supply, green: type a whole number from 0 to 99." in supply.get_data(as_text=True)
     priv = client.post(f"/games/{game['id']}/events", headers=HX, data={**base, "privileges": "4", "orig-privileges": "1"})
     assert "Privileges: type a whole number from 0 to 3." in priv.get_data(as_text=True)
     assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0

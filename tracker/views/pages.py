@@ -297,6 +297,8 @@ _BROWSER_NUMBER = re.compile(r"[0-9]{1,20}(\.[0-9]{0,20})?([eE][+-]?[0-9]{1,2})?
 _FIELD_MESSAGES = {
     "tokens": N_("Tokens held, %(kind)s: type a whole number from %(low)s to %(high)s."),
     "board": N_("Board, %(kind)s: type a whole number from %(low)s to %(high)s."),
+    # classic Splendor's form names the board "supply" (its hidden ``board_label``)
+    "supply": N_("Supply, %(kind)s: type a whole number from %(low)s to %(high)s."),
     "bag": N_("Bag, %(kind)s: type a whole number from %(low)s to %(high)s."),
     "privileges": N_("Privileges: type a whole number from %(low)s to %(high)s."),
 }
@@ -314,6 +316,8 @@ def _int_field(form: Any, name: str, low: int, high: int) -> int:
     if value is None or not low <= value <= high:
         prefix, _, kind = name.removeprefix("orig-").rpartition("-")
         where = prefix or kind
+        if where == "board" and form.get("board_label") == "supply":
+            where = "supply"
         raise RuleError("bad_event", _FIELD_MESSAGES.get(where, _FIELD_MESSAGES["tokens"]),
                         kind=kind, low=low, high=high)
     return value
