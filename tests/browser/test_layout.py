@@ -460,3 +460,31 @@ def test_tied_best_colours_a_full_token_row_and_a_royal_ability_read_whole_at_39
         card, points, ability = (faces.nth(i).bounding_box(), faces.nth(i).locator("b").first.bounding_box(),
                                  faces.nth(i).locator("b + span").bounding_box())
         assert ability["width"] > (card["width"] - points["width"]) * 0.7, (i, card, ability)
+
+
+def test_the_fix_note_being_typed_is_never_under_the_save_bar(browser, live_server: str):
+    """Classic Splendor, a Fix with a long preview: the save bar stays above the tabs while counts
+    are typed, but covered the note (the last field) while it was typed; it follows the note then."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    game = page.request.post(live_server + "/api/games", data={
+        "game": "splendor", "players": ["Mom", "Dad", "Kid"], "first_player": 0,
+        "nobles": ["N-01", "N-02", "N-03", "N-04"]}).json()
+    page.goto(f"{live_server}/games/{game['id']}?sheet=correction&p=2")
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.locator('#sheet input[name="tokens-red"]').fill("1")
+    page.locator('#sheet input[name="board-red"]').fill("4")
+    note = page.locator('#sheet input[name="note"]')
+    # the note low on the screen, just above the bar as it is before the preview grows, and
+    # tapped there (the page does not move: the note is in view)
+    page.evaluate("""() => { const bar = document.querySelector('#sheet .fix-save');
+      const note = document.querySelector('#sheet input[name="note"]');
+      window.scrollBy(0, note.getBoundingClientRect().bottom - (innerHeight - 57 - bar.offsetHeight - 4));
+      note.focus({ preventScroll: true }); }""")
+    page.keyboard.type("Kid actually had one more red than the screen showed at the end of the turn")
+    expect(page.locator("#fix-preview")).to_contain_text("at the end of the turn")
+    page.wait_for_timeout(200)
+    box, bar = note.bounding_box(), page.locator("#sheet .fix-save").bounding_box()
+    tabs = page.locator("nav.actions").bounding_box()
+    assert box["y"] + box["height"] <= bar["y"] + 1 and box["y"] + box["height"] <= tabs["y"], (box, bar, tabs)
+    context.close()
