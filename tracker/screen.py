@@ -530,6 +530,33 @@ def picked(args: Any, name: str = "t") -> Tokens:
     return Tokens(**counts)
 
 
+def sheet_of_entry(view: GameView, event: Any) -> tuple[str | None, Any]:
+    """The sheet, and its query, an entry ``event`` (a GAME-LOG.md dict as a form posted it) is
+    composed on: a purchase's card chosen (``buy``), a reserve's card or secret level
+    (``reserve``), the tokens picked (``take``); ``(None, MultiDict())`` for anything else or an
+    entry that names nothing this game has. A refused save without JavaScript draws it again with
+    its refusal (D-6, D-7, S-2), as the htmx sheet keeps its choices."""
+    from werkzeug.datastructures import MultiDict
+
+    if not isinstance(event, Mapping):
+        return None, MultiDict()
+    kind = kind_of(view)
+    card = kind.card(event.get("card")) if isinstance(event.get("card"), str) else None
+    if event.get("type") == "purchase" and card is not None:
+        source = "reserve" if event.get("from_reserve") is True else str(card.level)
+        return "buy", MultiDict([("src", source), ("card", card.id)])
+    if event.get("type") == "reserve":
+        if card is not None:
+            return "reserve", MultiDict([("src", str(card.level)), ("card", card.id)])
+        if event.get("level") in LEVELS:
+            return "reserve", MultiDict([("secret", str(event["level"]))])
+    tokens = event.get("tokens")
+    if event.get("type") == "take_tokens" and isinstance(tokens, Mapping):
+        kinds = [k for k in TOKEN_KINDS for _ in range(min(3, tokens.get(k, 0)) if isinstance(tokens.get(k), int) else 0)]
+        return "take", MultiDict([("t", k) for k in kinds])
+    return None, MultiDict()
+
+
 def _pick_query(kinds: list[str]) -> str:
     """The query string of a composing sheet with these tokens picked (kinds are plain words)."""
     return "&".join(f"t={k}" for k in kinds)

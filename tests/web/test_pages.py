@@ -883,3 +883,38 @@ def test_the_home_page_s_games_say_which_game_each_is(client):
     assert len(rows) == 2
     assert sorted(re.search(r'kind-badge kind-(\w+)">([^<]+)<', r).groups() for r in rows) == [
         ("duel", "Duel"), ("splendor", "Splendor")]
+
+
+def test_without_javascript_a_refused_entry_comes_back_on_its_sheet_with_its_refusal(client):
+    """A plain form post refused (a card the buyer cannot pay for, a reserve, two tokens not in a
+    line) drew the game's default sheet: the card or tokens chosen were gone. It is drawn again
+    on its own sheet, the same card or tokens chosen, with the refusal."""
+    import json
+
+    from tracker.rules import catalog
+
+    game = new_game(client)
+    dear = next(c for c in catalog.jewels().values() if c.level == 3)
+    refused = client.post(f"/games/{game['id']}/events", data={
+        "event": json.dumps({"type": "purchase", "player": 0, "card": dear.id, "from_reserve": False, "payment": {}}),
+        "expected_version": "0", "entry_id": "nojs-1"})
+    body = refused.get_data(as_text=True)
+    assert refused.status_code == 422
+    assert 'data-sheet="buy"' in body and re.search(rf'class="selected-card">\s*<div class="card[^"]*" data-card="{dear.id}"', body)
+    assert 'class="error' in body or "preview-error" in body
+    secret = client.post(f"/games/{game['id']}/events", data={
+        "event": json.dumps({"type": "reserve", "player": 0, "level": 2}), "expected_version": "7", "entry_id": "nojs-2"})
+    assert secret.status_code in (409, 422)
+    taken = client.post(f"/games/{game['id']}/events", data={
+        "event": json.dumps({"type": "take_tokens", "player": 1, "tokens": {"red": 1, "blue": 1}}),
+        "expected_version": "0", "entry_id": "nojs-3"})
+    text = taken.get_data(as_text=True)
+    assert taken.status_code == 422 and 'data-sheet="take"' in text
+    assert len(re.findall(r'class="pick-chosen".*?</div>', text, re.S)) == 1
+    chosen = re.search(r'class="pick-chosen".*?</div>', text, re.S).group(0)
+    assert 'remove red' in chosen and 'remove blue' in chosen
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
+    # nonsense posted: the default sheet, never a 500
+    odd = client.post(f"/games/{game['id']}/events", data={
+        "event": json.dumps({"type": "purchase", "player": 0, "card": ["x"], "payment": {}}), "expected_version": "0"})
+    assert odd.status_code == 422

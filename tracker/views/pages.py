@@ -80,7 +80,8 @@ def _game_context(view: service.GameView, sheet: str | None = None, args: Any = 
 
 
 def _render_game(view: service.GameView, status: int = 200, *, announce: bool = True, done: str = "",
-                 shared: bool | None = None, **extra: Any):  # type: ignore[no-untyped-def]
+                 shared: bool | None = None, sheet: tuple[str | None, Any] = (None, None),
+                 **extra: Any):  # type: ignore[no-untyped-def]
     """The screen after a write; ``announce`` shows the alerts the write raised (toasts, ``HX-Trigger``),
     ``done`` the sentence of the entry just recorded (a short toast).
 
@@ -88,8 +89,11 @@ def _render_game(view: service.GameView, status: int = 200, *, announce: bool = 
     drawn once with placeholders and kept for the other phones' polls (``screens``), toasts
     and notice included (an undo's notice reaches both phones). By default an announced screen
     with no notice or error is; a finished or deleted game's never is (htmx only).
+
+    ``sheet``: the sheet to draw and its query (``screen.sheet_of_entry``), else the default one.
     """
-    ctx = _game_context(view, args=MultiDict(), done=done, **extra)
+    name, args = sheet
+    ctx = _game_context(view, name, args=args if args is not None else MultiDict(), done=done, **extra)
     ctx["alerts"] = screen.alerts(view) if announce else []
     if not _is_htmx():
         return _game_response(render_template(ctx["template"], **ctx), view.row.id, view.version, [], status)
@@ -407,9 +411,10 @@ def _conflict_notice(view: service.GameView, undoing: bool) -> str:
     return _(CONFLICT_NOTICE, entry=last) if last else _("Another phone recorded an entry first; check and try again.")
 
 
-def _write(game_id: str, action: Any, notice: Any = None):  # type: ignore[no-untyped-def]
+def _write(game_id: str, action: Any, notice: Any = None, entry: Any = None):  # type: ignore[no-untyped-def]
     """Run a write (an entry, or an undo when ``notice`` is given: ``notice(view)`` is what both
-    phones are told after it) and answer with the screen, a 409 notice or the rule error."""
+    phones are told after it) and answer with the screen, a 409 notice or the rule error; a
+    refused ``entry`` (the event posted) is drawn again on its sheet without JavaScript."""
     try:
         view = action()
     except service.GameNotFound:
@@ -417,7 +422,7 @@ def _write(game_id: str, action: Any, notice: Any = None):  # type: ignore[no-un
     except service.VersionConflict as exc:
         return _render_game(exc.view, 409, announce=False, notice=_conflict_notice(exc.view, notice is not None))
     except RuleError as err:
-        return _rule_error(game_id, err)
+        return _rule_error(game_id, err, entry)
     if view.repeat in ("earlier", "undone"):
         # the same save sent again (a lost answer, Back and save): its entry is not the last one
         # now, so the last one's toast would name another move (a tester saw "✓ Uma took…")
@@ -451,12 +456,20 @@ def write_address(game_id: str):  # type: ignore[no-untyped-def]
 @bp.post("/games/<game_id>/events")
 def post_event(game_id: str):  # type: ignore[no-untyped-def]
     form = request.form
-    return _write(game_id, lambda: service.post_event(
-        game_id, form_event(form), expected_version=_expected_version(form), entry_id=form.get("entry_id") or None
-    ))
+    posted: dict[str, Any] = {}
+
+    def write() -> service.GameView:
+        posted["event"] = form_event(form)
+        return service.post_event(game_id, posted["event"], expected_version=_expected_version(form),
+                                  entry_id=form.get("entry_id") or None)
+
+    return _write(game_id, write, entry=posted)
 
 
-def _rule_error(game_id: str, err: RuleError):  # type: ignore[no-untyped-def]
+def _rule_error(game_id: str, err: RuleError, entry: Any = None):  # type: ignore[no-untyped-def]
+    """A refused write: htmx gets the refusal in the sheet (its choices stay); a plain form gets
+    the game screen with the refusal, on the sheet the refused ``entry`` (``{"event": …}``) was
+    composed on."""
     message = error_message(err)
     if err.code == "game_deleted" and _is_htmx():  # a screen of a game deleted since: show it as it is now
         return _render_game(_view(game_id), 409, announce=False, notice=message)
@@ -465,7 +478,10 @@ def _rule_error(game_id: str, err: RuleError):  # type: ignore[no-untyped-def]
             render_template("partials/error.html", message=message, rule=err.rule), 422,
             retarget="#entry-error", reswap="innerHTML",
         )
-    return _render_game(_view(game_id), 422, announce=False, error=message, error_rule=err.rule)
+    view = _view(game_id)
+    event = entry.get("event") if isinstance(entry, dict) else None
+    sheet = screen.sheet_of_entry(view, event) if event is not None and view.state.winner is None else (None, None)
+    return _render_game(view, 422, announce=False, error=message, error_rule=err.rule, sheet=sheet)
 
 
 @bp.post("/games/<game_id>/undo")
