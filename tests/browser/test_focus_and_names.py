@@ -184,13 +184,13 @@ def test_a_level_tab_or_colour_filter_says_what_is_listed_now(page: Page, live_s
     expect(page.locator("#sheet .tabs a.on")).to_have_attribute("data-tab", "2")
     count = page.locator("#sheet #cards a.card").count()
     assert count > 0
-    expect(page.locator("#announcer")).to_have_text(f"Level 2 {count} cards listed.")
+    expect(page.locator("#announcer")).to_have_text(f"Level 2. {count} cards listed.")
     colour = "red"
     page.focus(f'#sheet .filters a[data-filter="{colour}"]')
     page.keyboard.press("Enter")
     expect(page.locator("#sheet .filters a.on")).to_have_attribute("data-filter", colour)
     shown = page.locator("#sheet #cards a.card").count()
-    expect(page.locator("#announcer")).to_contain_text(f"Level 2 Only {colour} cards")
+    expect(page.locator("#announcer")).to_contain_text(f"Level 2. Only {colour} cards")
     expect(page.locator("#announcer")).to_contain_text(f"{shown} card{'s' if shown != 1 else ''} listed.")
 
 

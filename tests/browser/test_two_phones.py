@@ -736,3 +736,46 @@ def test_one_phone_each_a_player_plans_their_purchase_during_the_other_s_turn(br
     expect(real).to_be_visible(timeout=3500)
     expect(real.locator("h3")).to_have_text("Ben buys: costs after Ben's bonuses")
     expect(ben_phone.locator("#waiting-other")).to_be_hidden()
+
+
+def test_a_plan_reloaded_closed_or_left_for_the_other_s_move_behaves(browser: Browser, live_server: str):
+    """A tester's plan edge cases: a plan reloaded was dropped at the other phone's next entry;
+    "Close the plan" left the plan's address (a reload opened it again); "Enter it here" kept the
+    plan (no save, no way out); Back from a plan left the game; opening it said nothing and left
+    the focus on the page."""
+    ben_phone = phone(browser)
+    start(ben_phone, live_server)  # Ana starts
+    gid = ben_phone.url.split("?")[0].rsplit("/", 1)[-1]
+    ben_phone.goto(f"{live_server}/settings?mine=Ben&next=/games/{gid}")
+    ben_phone.wait_for_function("() => window.htmx !== undefined")
+    # opened by keys: read out, the focus in it; Back closes it
+    ben_phone.locator("#plan-link-1").focus()
+    ben_phone.keyboard.press("Enter")
+    plan = ben_phone.locator('#sheet [data-plan="1"]')
+    expect(plan).to_be_visible()
+    expect(ben_phone.locator("#announcer")).to_contain_text("Ben plans a purchase: costs after Ben's bonuses. It is Ana's turn")
+    ben_phone.wait_for_function("() => !!document.activeElement.closest('#sheet .sheet-body[data-plan]')")
+    ben_phone.go_back()
+    expect(plan).to_have_count(0)
+    expect(ben_phone.locator("#waiting-other")).to_be_visible()
+    assert ben_phone.url.rstrip("/").endswith(gid)
+    # closed: the game's own address
+    ben_phone.locator("#plan-link-1").click()
+    expect(plan).to_be_visible()
+    ben_phone.locator("#close-plan").click()
+    expect(plan).to_have_count(0)
+    ben_phone.wait_for_function("() => !location.search.includes('plan')")
+    # "Enter it here" with a plan open: Ana's own Take sheet
+    ben_phone.locator("#plan-link-1").click()
+    expect(plan).to_be_visible()
+    ben_phone.locator("[data-enter-here]").click()
+    expect(ben_phone.locator('#sheet [data-sheet="take"]')).to_be_visible()
+    expect(ben_phone.locator("#sheet h3")).to_contain_text("Ana")
+    # a plan at level 3 reloaded, then Ana's move: Ben's real Buy sheet at level 3
+    ben_phone.goto(f"{live_server}/games/{gid}?sheet=buy&src=3&plan=1")
+    expect(plan).to_be_visible()
+    _api(ben_phone, live_server, {"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    expect(ben_phone.locator(".whose-turn")).to_have_text("Ben's turn", timeout=3500)
+    real = ben_phone.locator('#sheet [data-sheet="buy"]:not([data-plan])')
+    expect(real).to_be_visible(timeout=3500)
+    expect(real.locator('.tabs a.on')).to_have_attribute("data-tab", "3")

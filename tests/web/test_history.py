@@ -225,6 +225,7 @@ def test_days_and_times_are_shown_in_the_readers_language_and_time_zone(client):
     flask_babel.refresh()  # the test's app context keeps the locale chosen by the import
     page = client.get("/history").get_data(as_text=True)
     assert "2026년 11월 8일 일요일" in page and "2026. 11. 9. 오전 4:00" in page and "Nov" not in page
+    assert "2026년 11월 8일 일요일 · 늦은 밤" in page  # (a game after midnight: its row says its date)
     review = client.get(f"/games/{game['id']}/review").get_data(as_text=True)
     assert "2026. 11. 9. 오전 4:00" in review and "UTC" not in review  # Korean joins date and time without a comma
     flask_babel.refresh()
@@ -232,7 +233,7 @@ def test_days_and_times_are_shown_in_the_readers_language_and_time_zone(client):
     client.set_cookie("lang", "en")
     page = client.get("/history").get_data(as_text=True)
     assert "Sunday, November 8, 2026" in page and "7:00 PM" in page
-    assert "until after midnight" not in page  # 7 PM: no night past midnight
+    assert "late night" not in page  # 7 PM: no game after midnight
 
 
 def test_impossible_times_are_refused_at_import_and_never_break_the_history(app, client):
@@ -853,7 +854,7 @@ def test_a_night_is_headed_by_its_own_day_and_only_the_current_one_is_tonight(cl
     import_log(client, fixture_log("duel-1102.json", ["Ana", "Ben"], "2026-11-23T21:20:00Z", minutes=30))
     page = client.get("/history").get_data(as_text=True)
     assert re.findall(r'<span class="day">([^<]*)</span>', page) == ["Tuesday, November 24, 2026",
-                                                                     "Monday, November 23, 2026, until after midnight"]
+                                                                     "Monday, November 23, 2026 · late night"]
     assert re.findall(r'data-field="tally">([^<]+)<', page) == ["Ana 1 – 1 Ben"]
     # Tonight's two games, 50 and 25 minutes ago, fall in one night where it is not just past
     # 6 a.m. (in Seoul from 21:00 to 23:00 UTC they fell either side of it): New York then.

@@ -64,12 +64,16 @@
     var line = question || document.querySelector("#sheet form[data-steal] :is(.preview, .preview-error)") ||
                document.querySelector("#sheet .preview, #sheet .preview-error");
     // a sheet opened by its tab says which sheet it is (its heading: the focus is on its first control)
-    var opened = tapped("nav.actions") ? document.querySelector("#sheet .sheet-body h3") : null;
+    var opened = tapped("nav.actions, [data-plan-link]") ? document.querySelector("#sheet .sheet-body h3") : null;
+    var plan = tapped("[data-plan-link]") ? document.getElementById("plan-note-text") : null;
     // a level tab or colour filter says what is listed now ("Level 2", "Only red cards", "5 cards listed")
     var listed = tapped("a.tab, a.filter") ? [document.querySelector("#sheet nav.tabs a.tab.on"), document.getElementById("filter-shown"),
       document.querySelector("#sheet #grid-said, #sheet #level-out, #sheet #cards > p.hint")] : [];
-    var said = [opened].concat(listed, [line]).filter(Boolean).map(function (el) {
-      return (el.getAttribute("aria-label") || el.textContent).replace(/\s+/g, " ").trim();
+    var parts = [opened, plan].concat(listed, [line]).filter(Boolean);
+    var said = parts.map(function (el, i) {
+      // each part a sentence of its own ("Level 2. 29 cards listed.", not "Level 2 29 cards")
+      var text = (el.getAttribute("aria-label") || el.textContent).replace(/\s+/g, " ").trim();
+      return i < parts.length - 1 && !/[.!?:)]$/.test(text) ? text + "." : text;
     });
     if (!said.length) { return; }
     announcer.textContent = "";
@@ -421,6 +425,15 @@
   // This phone's own entry or undo starts from the default sheet.
   var openSheet = null;
   var turnBefore = null;
+  // (a sheet opened by its address, a reload or a phone woken from sleep, is open too: a plan
+  // reloaded was dropped at the other phone's next entry)
+  (function () {
+    var query = new URLSearchParams(location.search);
+    var name = query.get("sheet");
+    if ((name !== "buy" && name !== "reserve") || !document.getElementById("sheet")) { return; }
+    query.delete("sheet"); query.delete("v");
+    openSheet = location.pathname.replace(/\/$/, "") + "/sheet/" + name + (query.toString() ? "?" + query.toString() : "");
+  })();
   function turnShown() {
     var game = document.getElementById("game");
     return game ? game.getAttribute("data-turn") : null;
@@ -694,6 +707,13 @@
     if (!want || !document.getElementById("game")) { return; }
     document.body.classList.add("enter-here");
     enterHereTurn = turnKey();
+    var closePlan = document.getElementById("close-plan");
+    if (want.hasAttribute("data-enter-here") && closePlan && window.htmx) {
+      // a plan of this phone's own purchase was open: the move to enter is the other player's
+      history.replaceState(history.state, "", closePlan.getAttribute("href"));
+      htmx.ajax("GET", closePlan.getAttribute("hx-get"), { target: "#sheet" });
+      return;
+    }
     if (want.hasAttribute("data-enter-here")) {
       var first = firstControl();
       if (first) { first.focus({ preventScroll: true }); }
@@ -883,7 +903,10 @@
       refocus = null;
       return;
     }
-    var again = /^#action-/.test(refocus) ? firstControl() : null;
+    var again = /^#(action-|plan-link-)/.test(refocus) ? firstControl() : null;
+    if (refocus === "#close-plan") {  // back to the waiting line: this phone's own plan link
+      again = Array.prototype.filter.call(document.querySelectorAll("#sheet .plan-link"), function (a) { return a.offsetParent !== null; })[0] || null;
+    }
     // a royal card chosen before its token to steal: on to the tokens
     if (/data-royal/.test(refocus)) { again = document.querySelector("#sheet .steal-choices a[href]"); }
     // a control the tap took away (a card chosen from a grid, a secret card of a level, the token

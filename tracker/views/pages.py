@@ -263,7 +263,8 @@ def sheet(game_id: str, name: str):  # type: ignore[no-untyped-def]
             # Opened by a reserved card in the panel from the game's plain screen it is a step Back
             # closes, as a tab's is; any other tap (inside a sheet, or app.js reopening the sheet
             # after the other phone's entry) takes the current step's place.
-            opened = (request.headers.get("HX-Trigger", "").startswith("reserved-")
+            # so is a plan opened from the waiting line ("Plan my purchase")
+            opened = (request.headers.get("HX-Trigger", "").startswith(("reserved-", "plan-link-"))
                       and _plain_address(request.headers.get("HX-Current-URL")))
             resp.headers["HX-Push-Url" if opened else "HX-Replace-Url"] = sheet_address(game_id, name, request.args)
         return resp
