@@ -182,3 +182,20 @@ def test_the_state_json_uses_the_game_log_field_names():
     assert ana["bonuses"]["white"] == 1
     assert set(ana) >= {"prestige", "crowns", "color_points", "bonuses", "tokens", "privileges", "reserved",
                         "royals", "cards", "extra_turn"}
+
+
+@pytest.mark.parametrize(
+    "fix, advice",
+    [
+        (dict(tokens={"red": 1}), "fix the board or the bag too."),
+        (dict(board={**FULL.to_dict(), "red": 3}), "fix the bag or a player's tokens too."),
+        (dict(bag={"red": 1}), "fix the board or a player's tokens too."),
+        (dict(board={**FULL.to_dict(), "red": 3}, bag={"red": 2}), "fix a player's tokens too."),
+    ],
+    ids=["tokens", "board", "bag", "board and bag"],
+)
+def test_a_broken_total_s_advice_names_what_the_fix_left_alone(fix, advice):
+    """A board fixed alone was told "fix the board or the bag too" (a tester: the part just fixed)."""
+    error = refused(new(), correct(ANA, **fix))
+    assert error.code == "invariant_broken" and error.rule == "D-12"
+    assert error.message.startswith("The red tokens would add up to ") and error.message.endswith(advice), error.message

@@ -116,3 +116,11 @@ def test_a_refused_event_leaves_the_state_untouched():
     with pytest.raises(RuleError):
         splendor.apply(state, discard(ANA, white=1))
     assert splendor.to_json(state) == snapshot
+
+
+def test_the_supply_fixed_alone_is_told_to_fix_a_player_s_tokens_too():
+    """A tester fixed the supply's red (2 → 3) and was told "fix the supply too"."""
+    state = new()
+    error = pytest.raises(RuleError, splendor.apply, state, correct(ANA, board={**state.board.to_dict(), "red": 5})).value
+    assert error.code == "invariant_broken" and error.rule == "S-1"
+    assert error.message == "The red tokens would add up to 5, not 4: fix a player's tokens too."

@@ -806,6 +806,9 @@ def _correct(state: DuelState, ev: Correction) -> DuelState:
                 most=PRIVILEGES - other.privileges,
             )
         state = _replace(state, privileges_supply=supply)
+    if ev.tokens is None and (ev.board is not None or ev.bag is not None):
+        one, several = _FIX_ADVICE[(ev.board is not None, ev.bag is not None)]
+        refuse_totals_off(_totals_off(state), one, several, "D-12")
     return state
 
 
@@ -849,6 +852,28 @@ def _totals_hold(state: DuelState) -> bool:
 _add = operator.add
 
 
+def _totals_off(state: DuelState) -> list[tuple[str, int, int]]:
+    """The token kinds whose totals do not hold (D-12): ``(kind, count, total)`` each."""
+    off = []
+    for kind in TOKEN_KINDS:
+        counts = [state.board.get(kind), state.bag.get(kind)] + [p.tokens.get(kind) for p in state.players]
+        if any(c < 0 for c in counts) or sum(counts) != TOKEN_TOTALS.get(kind):
+            off.append((kind, sum(counts), TOKEN_TOTALS.get(kind)))
+    return off
+
+
+#: A fix that left a player's tokens alone and broke a total: what else to fix, by what it set
+#: (the general refusal says "fix the board or the bag too", which was the part just fixed).
+_FIX_ADVICE = {
+    (True, False): (N_("The %(kind)s tokens would add up to %(n)s, not %(total)s: fix the bag or a player's tokens too."),
+                    N_("Token totals would not hold (%(off)s): fix the bag or a player's tokens too.")),
+    (False, True): (N_("The %(kind)s tokens would add up to %(n)s, not %(total)s: fix the board or a player's tokens too."),
+                    N_("Token totals would not hold (%(off)s): fix the board or a player's tokens too.")),
+    (True, True): (N_("The %(kind)s tokens would add up to %(n)s, not %(total)s: fix a player's tokens too."),
+                   N_("Token totals would not hold (%(off)s): fix a player's tokens too.")),
+}
+
+
 def check_invariants(state: DuelState) -> None:
     """D-12: token totals per kind, privileges, reserve sizes, royal cards owned + due.
 
@@ -856,11 +881,7 @@ def check_invariants(state: DuelState) -> None:
     """
     if _totals_hold(state):
         return  # the fast path: every check below would pass
-    off = []
-    for kind in TOKEN_KINDS:
-        counts = [state.board.get(kind), state.bag.get(kind)] + [p.tokens.get(kind) for p in state.players]
-        if any(c < 0 for c in counts) or sum(counts) != TOKEN_TOTALS.get(kind):
-            off.append((kind, sum(counts), TOKEN_TOTALS.get(kind)))
+    off = _totals_off(state)
     refuse_totals_off(off, N_("The %(kind)s tokens would add up to %(n)s, not %(total)s: fix the board or the bag too."),
                       N_("Token totals would not hold (%(off)s): fix the board or the bag too."), "D-12")
     privileges = [state.privileges_supply] + [p.privileges for p in state.players]

@@ -537,6 +537,10 @@ def _correct(state: SplendorState, ev: Correction) -> SplendorState:
         state = _set_player(state, ev.player, tokens=ev.tokens)
     if ev.board is not None:
         state = replace(state, board=ev.board)
+        if ev.tokens is None:  # the supply alone fixed: the rest of a total is in the players' hands
+            refuse_totals_off(_totals_off(state), N_("The %(kind)s tokens would add up to %(n)s, not %(total)s: "
+                                                     "fix a player's tokens too."),
+                              N_("Token totals would not hold (%(off)s): fix a player's tokens too."), "S-1")
     return state
 
 
@@ -580,18 +584,23 @@ REQUIRED = {
 }
 
 
-def check_invariants(state: SplendorState) -> None:
-    """Token totals per kind (supply + players = S-1 totals), reserves of 0–3, each card and noble once.
-
-    Raises ``RuleError("invariant_broken")`` naming the token totals that do not hold (all of them), else the first other total that does not.
-    """
+def _totals_off(state: SplendorState) -> list[tuple[str, int, int]]:
+    """The token kinds whose totals do not hold (S-1): ``(kind, count, total)`` each."""
     totals = state.token_totals
     off = []
     for kind in SPLENDOR_KINDS + (PEARL,):
         counts = [state.board.get(kind)] + [p.tokens.get(kind) for p in state.players]
         if any(c < 0 for c in counts) or sum(counts) != totals.get(kind):
             off.append((kind, sum(counts), totals.get(kind)))
-    refuse_totals_off(off, N_("The %(kind)s tokens would add up to %(n)s, not %(total)s: fix the supply too."),
+    return off
+
+
+def check_invariants(state: SplendorState) -> None:
+    """Token totals per kind (supply + players = S-1 totals), reserves of 0–3, each card and noble once.
+
+    Raises ``RuleError("invariant_broken")`` naming the token totals that do not hold (all of them), else the first other total that does not.
+    """
+    refuse_totals_off(_totals_off(state), N_("The %(kind)s tokens would add up to %(n)s, not %(total)s: fix the supply too."),
                       N_("Token totals would not hold (%(off)s): fix the supply too."), "S-1")
     named = [c for p in state.players for c in p.cards] + [r.card for p in state.players for r in p.reserved if r.card]
     if len(named) != len(set(named)):
