@@ -772,7 +772,11 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
         }
         ctx["data"] = data
         if planner is not None:  # a plan: what it would cost, nothing to save or choose yet
-            ctx["selected"].update(joker_colors=[], steal_options=[], can_swap=[])
+            missing = {k: max(0, owed.get(k) - me.tokens.get(k)) for k in GEM_COLORS + (PEARL,)}
+            ctx["selected"].update(joker_colors=[], steal_options=[], can_swap=[],
+                                   # what the planner's tokens lack, by kind, and in all once their gold is spent
+                                   missing=token_row(Tokens(**missing), tuple(k for k in missing if missing[k])),
+                                   short=max(0, sum(missing.values()) - me.tokens.gold))
             ctx["preview"] = None
             return ctx
         ctx["preview"] = preview(view, data)

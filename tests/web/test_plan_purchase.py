@@ -91,3 +91,21 @@ def test_classic_splendor_each_waiting_player_plans_with_their_own_tokens(client
         body = client.get(f"/games/{gid}/sheet/buy?plan={seat}&src=reserve", headers=HX).get_data(as_text=True)
         assert f"{name} plans a purchase" in body and f'data-plan="{seat}"' in body
         assert "Mom's reserve" not in body  # the planner's own reserve tab
+
+
+def test_a_card_the_planner_cannot_pay_for_says_how_many_tokens_short_gold_counted(client):
+    part, state = _position(30)
+    gid = import_log(client, part)["id"]
+    planner = 1 - state.current_player
+    me = state.players[planner]
+    taken = state.taken_cards()
+    card = next(c for c in catalog.jewels().values() if c.id not in taken and c.level == 3
+                and not suggest_payment(duel.cost_after_bonuses(me, c), me.tokens)[1])
+    owed = duel.cost_after_bonuses(me, card)
+    missing = {k: max(0, owed.get(k) - me.tokens.get(k)) for k in ("white", "blue", "green", "red", "black", "pearl")}
+    short = sum(missing.values()) - me.tokens.gold
+    body = client.get(f"/games/{gid}/sheet/buy?plan={planner}&src=3&card={card.id}", headers=HX).get_data(as_text=True)
+    verdict = re.search(r'id="plan-verdict">(.*?)</p>', body, re.S).group(1)
+    assert f"{me.name} cannot pay for it yet: {short} token{'s' if short != 1 else ''} short, gold counted." in verdict
+    for kind, count in missing.items():
+        assert (f'aria-label="{kind} {count}"' in verdict) == (count > 0), (kind, count)
