@@ -488,3 +488,27 @@ def test_the_fix_note_being_typed_is_never_under_the_save_bar(browser, live_serv
     tabs = page.locator("nav.actions").bounding_box()
     assert box["y"] + box["height"] <= bar["y"] + 1 and box["y"] + box["height"] <= tabs["y"], (box, bar, tabs)
     context.close()
+
+
+def test_three_toasts_at_once_stay_compact(page: Page, live_server: str):
+    """A tester's family game (tests/fixtures/family-three.json): Mom's purchase brought a noble
+    and the final round; its three toasts covered 200 px of the next panels and the chips."""
+    import json
+    from pathlib import Path
+
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / "family-three.json").read_text())
+    part = {**{k: log[k] for k in ("format", "game", "players", "first_player", "nobles")},
+            "events": log["events"][:97], "result": None}
+    game = page.request.post(live_server + "/api/games/import", data=part).json()
+    page.goto(f"{live_server}/games/{game['id']}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.evaluate("""(d) => htmx.ajax('POST', '/games/' + d.id + '/events', {target: '#game', swap: 'outerHTML',
+        values: {event: JSON.stringify(d.event), expected_version: String(d.version), entry_id: 'toasts-1',
+                 csrf_token: document.querySelector('input[name=csrf_token]').value}})""",
+                  {"id": game["id"], "version": game["version"], "event": log["events"][97]})
+    expect(page.locator("#alerts .alert")).to_have_count(3)
+    expect(page.locator("#alerts .alert-done")).to_contain_text("Mom bought")
+    box = page.locator("#alerts").bounding_box()
+    assert box["height"] <= 150, box
+    done = page.locator("#alerts .alert-done")
+    assert done.evaluate("e => e.scrollHeight > e.clientHeight")  # the entry's sentence in two lines
