@@ -72,6 +72,9 @@ class Table:
             self.settled()
         self.page.locator(f"#action-{action}").click()
         self._sheet_ready(action)
+        # the tab of the sheet already shown asks for it again: answered before the caller goes on
+        # (a test that went offline at once saw that request fail, "That tap did nothing")
+        self.page.wait_for_function("() => !document.querySelector('nav.actions .htmx-request')")
 
     def _tap_chips(self, tokens: dict[str, int]) -> None:
         count = self.page.locator(".pick-chosen .chip-btn").count()
