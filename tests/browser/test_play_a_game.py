@@ -610,10 +610,20 @@ def test_a_tap_in_the_moment_after_this_phones_own_save_does_nothing_unsaid(page
     for kind in ("red", "blue", "green"):
         page.locator(f'.pick-source a[data-kind="{kind}"]').click()
     before = table.version
+    # at once, in the page itself (a loaded machine let the moment pass before a test's next step):
+    # as the save's screen settles, the moment is on and a tap on a chip is the save's own finger
+    page.evaluate("""() => { window.__moment = null;
+      document.body.addEventListener('htmx:afterSettle', function once(evt) {
+        if (!evt.detail.target || evt.detail.target.id !== 'game') { return; }
+        document.body.removeEventListener('htmx:afterSettle', once);
+        window.__moment = document.body.classList.contains('just-saved');
+        const chip = document.querySelector('.pick-source a[data-kind="black"]');
+        if (chip) { chip.click(); }
+      }); }""")
     page.locator('#sheet form[data-type="take_tokens"] button.save').click(click_count=3, delay=40)
     page.wait_for_function("v => Number(document.querySelector('#game').dataset.version) > v", arg=before)
-    assert page.evaluate("() => document.body.classList.contains('just-saved')")
-    page.locator('.pick-source a[data-kind="black"]').click()  # at once: the save's own finger
+    page.wait_for_function("() => window.__moment !== null")
+    assert page.evaluate("() => window.__moment") is True
     page.wait_for_timeout(500)
     assert table.version == before + 1 and re.search(r"/games/[A-Za-z0-9_-]+$", page.url)
     expect(page.locator(".pick-chosen .chip-btn")).to_have_count(0)  # nothing picked for Ben
@@ -623,9 +633,13 @@ def test_a_tap_in_the_moment_after_this_phones_own_save_does_nothing_unsaid(page
     table.open("take")
     for kind in ("red", "blue", "green"):
         page.locator(f'.pick-source a[data-kind="{kind}"]').click()
+    page.evaluate("""() => document.body.addEventListener('htmx:afterSettle', function once(evt) {
+        if (!evt.detail.target || evt.detail.target.id !== 'game') { return; }
+        document.body.removeEventListener('htmx:afterSettle', once);
+        document.querySelector('a[href="/players"]').click();  // in the moment, as the save settles
+      })""")
     page.locator('#sheet form[data-type="take_tokens"] button.save').click()
     page.wait_for_function("v => Number(document.querySelector('#game').dataset.version) > v", arg=before)
-    page.evaluate("() => document.querySelector('a[href=\"/players\"]').click()")
     page.wait_for_timeout(500)
     assert re.search(r"/games/[A-Za-z0-9_-]+$", page.url), page.url
     page.locator('.pick-source a[data-kind="black"]').click()  # a moment later: the tap counts
