@@ -118,7 +118,7 @@ SCREEN_MODULES = frozenset({
     "test_best_colour_ties", "test_buy_grid_order", "test_contrast", "test_i18n", "test_level_out", "test_pages",
     "test_preview_follows", "test_refusals_name_cards_in_words", "test_refusals_say_what_is_short",
     "test_reserve_sheet_when_full", "test_reserved_in_panel", "test_review", "test_sheet_address",
-    "test_splendor_pages", "test_table_feedback", "test_template_urls",
+    "test_splendor_pages", "test_table_feedback", "test_template_urls", "test_plan_purchase",
 })
 
 
