@@ -24,12 +24,17 @@ def _position(count: int):
     return part, state
 
 
-def test_the_plan_shows_the_planner_s_costs_and_payment_and_nothing_to_save(client):
+def _planner_at_30(client):
+    """The game of ``duel-1012.json`` at its 30th entry, stored: its id, the seat not to act (the
+    planner), that player and the cards out of the pyramid."""
     part, state = _position(30)
     gid = import_log(client, part)["id"]
     planner = 1 - state.current_player
-    me = state.players[planner]
-    taken = state.taken_cards()
+    return gid, planner, state.players[planner], state.taken_cards(), state
+
+
+def test_the_plan_shows_the_planner_s_costs_and_payment_and_nothing_to_save(client):
+    gid, planner, me, taken, state = _planner_at_30(client)
     cards = [c for lv in (1, 2, 3) for c in catalog.jewels().values() if c.level == lv and c.id not in taken]
     payable = [c for c in cards if suggest_payment(duel.cost_after_bonuses(me, c), me.tokens)[1]]
     other = state.players[state.current_player]
@@ -94,11 +99,7 @@ def test_classic_splendor_each_waiting_player_plans_with_their_own_tokens(client
 
 
 def test_a_card_the_planner_cannot_pay_for_says_how_many_tokens_short_gold_counted(client):
-    part, state = _position(30)
-    gid = import_log(client, part)["id"]
-    planner = 1 - state.current_player
-    me = state.players[planner]
-    taken = state.taken_cards()
+    gid, planner, me, taken, _state = _planner_at_30(client)
     card = next(c for c in catalog.jewels().values() if c.id not in taken and c.level == 3
                 and not suggest_payment(duel.cost_after_bonuses(me, c), me.tokens)[1])
     owed = duel.cost_after_bonuses(me, card)
