@@ -74,6 +74,9 @@ def test_the_pass_button_shows_above_the_action_tabs_when_the_take_sheet_opens(p
                          lambda gid: api.get(f"{live_server}/api/games/{gid}").json())
     page.goto(f"{live_server}/games/{gid}")
     page.click("#action-take")
+    # (the Take sheet was already shown: its tab asks for it again; a slow answer swapped the tabs
+    # away under the measure below, once)
+    page.wait_for_function("() => !document.querySelector('nav.actions .htmx-request')")
     button = page.locator('form[data-type="pass"] button')
     expect(button).to_be_visible()
     page.wait_for_timeout(300)  # the scroll follows the swap's settling
