@@ -414,6 +414,12 @@ class TableNight:
         return [(n, self.wins.get(p, 0)) for p, n in zip(self.people, self.names)]
 
     @property
+    def late(self) -> bool:
+        """Whether a game of the session began after midnight (``after_midnight``): its day,
+        the evening's, is then said to run late into the night."""
+        return any(after_midnight(g.started) for g in self.games)
+
+    @property
     def latest_day(self) -> date:
         """The game night (``night_day``, the reader's time zone) of the session's latest game."""
         return night_day(self.games[-1].started) if self.games else self.day

@@ -298,7 +298,6 @@ def panel(state: duel.DuelState, seat: int) -> dict[str, Any]:
         "best_color_name": "/".join(CHIP_NAMES.table()[c] for c in GEM_COLORS if points[c] == best_points)
         if best else "",
         "best_points": best_points,
-        "best_color_tied": best is not None and sum(points[c] == best_points for c in GEM_COLORS) > 1,
         "bonuses": [{"kind": c, "letter": letters[c], "count": p.bonuses[c], "points": points[c]} for c in GEM_COLORS],
         "tokens": token_row(p.tokens),
         "token_total": p.tokens.total,
@@ -690,10 +689,9 @@ def plan_seat(view: GameView, args: Any) -> int | None:
     bonuses and tokens (D-7.1, S-2.4). None, the sheet is the player to act's: no such seat, the
     seat to act itself, a prompt pending or the game over."""
     state = view.state
-    raw = args.get("plan")
-    if not isinstance(raw, str) or not raw.isascii() or not raw.isdigit() or state.winner is not None or state.pending:
+    seat = whole_number(args.get("plan"))
+    if seat is None or state.winner is not None or state.pending:
         return None
-    seat = int(raw)
     return seat if seat < len(state.players) and seat != state.current_player else None
 
 
