@@ -209,7 +209,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     @app.after_request
     def _security_headers(response):  # type: ignore[no-untyped-def]
-        for name, value in serving.SECURITY_HEADERS:  # a strict CSP: scripts and styles only from our files
+        # a strict CSP: scripts and styles only from our files; htmx's answers only the headers
+        # that apply to a response swapped into the page (the page's own CSP governs it)
+        htmx = "HX-Request" in request.headers
+        for name, value in serving.EVERY_ANSWER_HEADERS if htmx else serving.SECURITY_HEADERS:
             response.headers.setdefault(name, value)
         response.headers.add("Vary", "HX-Request")
         if response.mimetype == "text/html" and "Cache-Control" not in response.headers \

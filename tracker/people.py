@@ -189,11 +189,19 @@ def seats_of(game_ids: Iterable[str]) -> dict[str, list[Player]]:
 
 def display_names(row: Game) -> list[str]:
     """The names to show for a game's seats: the people's current names, else as recorded."""
-    people = seats_of([row.id])[row.id]
-    recorded = list(row.setup.get("players", []))
-    if len(people) != len(recorded):
-        return recorded
-    return [p.name for p in people]
+    return names_of([row])[row.id]
+
+
+def names_of(rows: Sequence[Game]) -> dict[str, list[str]]:
+    """``{game id: the names to show for its seats}`` for ``rows`` (one query): the people's
+    current names (after a rename or merge), else the names as recorded in the game's setup."""
+    seats = seats_of(row.id for row in rows)
+    out = {}
+    for row in rows:
+        recorded = list(row.setup.get("players", []))
+        people = seats[row.id]
+        out[row.id] = [p.name for p in people] if len(people) == len(recorded) else recorded
+    return out
 
 
 # ---------------------------------------------------------------------------------- people

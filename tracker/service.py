@@ -1101,16 +1101,19 @@ def list_games(limit: int = API_PAGE, older: str | None = None) -> list[Game]:
     return list(db.session.scalars(query.order_by(Game.started.desc(), Game.id.desc()).limit(limit)))
 
 
-def game_summary(row: Game) -> dict[str, Any]:
-    """A game in the API list (GAME-LOG.md): id, game, players, status, winner, started, finished."""
+def game_summary(row: Game, names: list[str] | None = None) -> dict[str, Any]:
+    """A game in the API list (GAME-LOG.md): id, game, players, status, winner, started, finished.
+    ``names``: the seats' names to give (the home page's: the people's current names); by
+    default the names as recorded in the game, as its log and state give them."""
     winner = (row.result or {}).get("winner")
+    players = list(row.setup["players"]) if names is None else list(names)
     return {
         "id": row.id,
         "game": row.game,
-        "players": list(row.setup["players"]),
+        "players": players,
         "status": row.status,
         "winner": winner,
-        "winner_names": winner_names(row.setup["players"], winner),
+        "winner_names": winner_names(players, winner),
         "started": _iso(row.started),
         "finished": _iso(row.finished),
     }

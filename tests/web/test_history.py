@@ -106,6 +106,14 @@ def test_deleting_asks_first_and_can_be_undone(client, three_games):
     assert duel["id"] in listed(client.get("/history").get_data(as_text=True))
     assert listed(client.get("/history?status=deleted").get_data(as_text=True)) == []
     assert client.post("/history/no-such-game-abcdefghijklmnop/delete").status_code == 404
+    assert 'id="restored-notice"' in client.get(resp.headers["Location"]).get_data(as_text=True)
+    # the notice is the game's as it is: the page after the delete, reloaded once it is restored,
+    # or a made-up id offers to restore nothing (its Restore answered 404)
+    for url in (f"/history?deleted={duel['id']}", "/history?deleted=nope", "/history?deleted=no-such-game-abcdefghijklmnop",
+                "/history?restored=nope", "/history?deleted=%00"):
+        page = client.get(url)
+        assert page.status_code == 200, url
+        assert "notice" not in page.get_data(as_text=True).split('id="notices"')[1].split("</div>")[0], url
 
 
 def test_a_deleted_game_records_nothing_until_it_is_restored(client, three_games):

@@ -283,6 +283,36 @@ def test_security_headers_are_set(client):
     assert resp.headers["Referrer-Policy"]
 
 
+def test_htmx_answers_leave_out_the_headers_only_a_page_heeds(client):
+    """An entry's answer, a sheet and a poll are swapped into a page whose own CSP governs
+    them: they carry ``nosniff`` but not the page's CSP, Referrer-Policy or X-Frame-Options
+    (about 250 bytes of every answer); the same addresses opened as pages carry all."""
+    game = new_game(client)
+    gid = game["id"]
+    hx = {"HX-Request": "true"}
+    entry = client.post(f"/games/{gid}/events", headers=hx, data={
+        "event": json.dumps({"type": "take_tokens", "player": 0, "tokens": {"red": 1}}),
+        "expected_version": "0", "entry_id": "hx-headers-1"})
+    assert entry.status_code == 200 and 'data-version="1"' in entry.get_data(as_text=True)
+    answers = {
+        "entry": entry,
+        "sheet": client.get(f"/games/{gid}/sheet/buy", headers=hx),
+        "quiet poll": client.get(f"/games/{gid}/poll?v=1", headers=hx),
+        "changed poll": client.get(f"/games/{gid}/poll?v=0", headers=hx),
+    }
+    assert [answers[k].status_code for k in answers] == [200, 200, 204, 200]
+    for name, resp in answers.items():
+        assert resp.headers["X-Content-Type-Options"] == "nosniff", name
+        for header in ("Content-Security-Policy", "Referrer-Policy", "X-Frame-Options"):
+            assert header not in resp.headers, (name, header)
+        assert "HX-Request" in resp.headers["Vary"], name  # never mixed up with the page in a cache
+    for url in (f"/games/{gid}", f"/games/{gid}/sheet/buy", "/history", f"/api/games/{gid}"):
+        resp = client.get(url)
+        assert resp.status_code == 200, url
+        assert "frame-ancestors 'none'" in resp.headers["Content-Security-Policy"], url
+        assert resp.headers["X-Frame-Options"] == "DENY" and resp.headers["Referrer-Policy"] == "same-origin", url
+
+
 def test_pages_are_never_taken_from_the_browser_cache(client):
     """Back to a game page (or the history) must show the game as it is now, not as first loaded:
     pages are ``no-store``; htmx answers and static files keep their own caching."""
@@ -374,17 +404,17 @@ def test_a_short_toast_says_what_was_just_recorded_on_both_phones(client):
     instead, and a plain page load shows no toast."""
     game = new_game(client, ("Ana", "Ben"))
     answer = form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1, "blue": 1}}, 0)
-    toast = re.findall(r'<p class="alert alert-done" data-kind="done">([^<]*)</p>', answer.get_data(as_text=True))
+    toast = re.findall(r'<p class="alert alert-done" data-kind="done"><span>([^<]*)</span></p>', answer.get_data(as_text=True))
     assert answer.status_code == 200 and toast == ["✓ Ana took 1 blue, 1 red."]
     polled = client.get(f"/games/{game['id']}/poll?v=0", headers=HX).get_data(as_text=True)
-    assert re.findall(r'data-kind="done">([^<]*)<', polled) == toast
+    assert re.findall(r'data-kind="done"><span>([^<]*)<', polled) == toast
     assert 'data-kind="done"' not in client.get(f"/games/{game['id']}").get_data(as_text=True)
     undone = client.post(f"/games/{game['id']}/undo", data={"expected_version": "1"}, headers=HX).get_data(as_text=True)
     assert 'data-kind="done"' not in undone and "Undone: Ana took 1 blue, 1 red." in undone
     # An entry that raises an alert: the alert has its toast, the entry's toast does not repeat it.
     answer = form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 3}}, 2, entry_id="f3")
     body = answer.get_data(as_text=True)
-    assert re.findall(r'data-kind="done">([^<]*)<', body) == ["✓ Ana took 3 red."]
+    assert re.findall(r'data-kind="done"><span>([^<]*)<', body) == ["✓ Ana took 3 red."]
     assert re.search(r'data-kind="privilege_given">Ben gains a privilege', body)  # the alert's own toast
 
 
@@ -711,12 +741,13 @@ def test_the_gold_swap_links_are_named_in_words(client):
     sheet = client.get(f"/games/{game['id']}/sheet/buy?src=1&card=D1-04", headers=HX).get_data(as_text=True)
     assert 'data-gold-for="blue"' in sheet and 'aria-label="pay a gold in place of blue"' in sheet
     assert '★ for U</a>' in sheet
-    # Korean: "파 대신 금" (a pay of gold for blue; "금 → 파" read as turning gold into blue)
+    # Korean: "파 대신 골드(금)" (a pay of gold for blue; "금 → 파" read as turning gold into blue;
+    # "파 대신 금" named gold otherwise than the rest of the sheet, 골드 with its chip letter)
     import flask_babel
     flask_babel.refresh()
     sheet = client.get(f"/games/{game['id']}/sheet/buy?src=1&card=D1-04",
                        headers={**HX, "Accept-Language": "ko"}).get_data(as_text=True)
-    assert '파 대신 금</a>' in sheet and "골드(금)로 대신 낸 토큰:" not in sheet
+    assert '파 대신 골드(금)</a>' in sheet and "골드(금)로 대신 낸 토큰:" not in sheet
 
 
 def test_a_card_bought_with_bonuses_alone_reads_for_free_in_the_log(client):

@@ -383,6 +383,22 @@ def test_a_finished_games_screen_shows_its_players_renamed_since(client):
     assert "Player A" not in page[page.index('id="log"'):] and "Ana took" in page[page.index('id="log"'):]
 
 
+def test_the_home_pages_games_show_players_renamed_or_merged_since(client):
+    """A club organiser merged "Kai S." into Kai and renamed Tomas to Tomás: the home page's
+    list of games said "Kai S. · Tomas … Tomas won" still (History and the players' pages said
+    the names of now). The API's list keeps the names as recorded, as each game's log does."""
+    new_game(client, ("Kai", "Lee"))
+    game = import_log(client, fixture_log("duel-1102.json", ["Kai S.", "Tomas"]))  # seat 1 wins
+    kai, kai_s, tomas = (player_id(client, n) for n in ("Kai", "Kai S.", "Tomas"))
+    assert client.post(f"/players/{kai}/merge", data={"other": str(kai_s), "confirm": "yes"}).status_code == 303
+    assert client.post(f"/players/{tomas}/rename", data={"name": "Tomás"}).status_code == 303
+    home = client.get("/").get_data(as_text=True)
+    row = home[home.index(f'/games/{game["id"]}'):][:600]
+    assert "Kai · Tomás" in row and "Tomás won" in row and "Kai S." not in home and "Tomas" not in home
+    listed = {g["id"]: g for g in client.get("/api/games").get_json()}[game["id"]]
+    assert listed["players"] == ["Kai S.", "Tomas"] and listed["winner_names"] == ["Tomas"]
+
+
 def test_a_name_taken_at_the_same_moment_is_refused_as_taken(app, client):
     """Two renames to one new name at once (or a rename while a new game brings that name): the
     one whose write comes second is told the name is taken (422), not a 500; nothing is half
@@ -470,7 +486,7 @@ def test_the_entry_that_ends_a_renamed_players_game_says_the_name_of_now(client)
     victory = next(a for a in alerts if a["kind"] == "victory")
     assert victory["player"] == 1 and victory["message"] == "Pina wins!"
     assert "Pia" not in body and "Pia" not in resp.headers["HX-Trigger"]
-    assert re.search(r'class="alert alert-done"[^>]*>✓ Pina ', body)
+    assert re.search(r'class="alert alert-done"[^>]*><span>✓ Pina ', body)
 
 
 def test_a_typo_left_as_another_name_can_be_forgotten(app, client):

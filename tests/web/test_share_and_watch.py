@@ -93,7 +93,7 @@ def test_a_spectator_sees_the_game_without_controls_and_never_its_id(client):
     fresh = client.get(watch + "/poll?v=1&n=1", headers=HX)
     assert fresh.status_code == 200 and 'data-version="2"' in fresh.get_data(as_text=True)
     assert game["id"] not in fresh.get_data(as_text=True)
-    assert 'data-kind="done">✓ Ben took 1 blue.<' in fresh.get_data(as_text=True)  # the spectator's toast too
+    assert 'data-kind="done"><span>✓ Ben took 1 blue.<' in fresh.get_data(as_text=True)  # the spectator's toast too
     client.post(f"/api/games/{game['id']}/undo", json={})
     undone = client.get(watch + "/poll?v=2&n=2", headers=HX).get_data(as_text=True)
     assert "Undone: Ben took 1 blue." in undone and 'data-kind="done"' not in undone

@@ -118,7 +118,7 @@ def test_the_noble_choice_opens_when_several_qualify(client):
     resp = client.post(f"/games/{state['id']}/events", data={"event": json.dumps(event), "expected_version": str(state["version"])},
                        headers=HX)
     assert resp.status_code == 200
-    toast = re.search(r'data-kind="done">([^<]*)<', resp.get_data(as_text=True)).group(1)
+    toast = re.search(r'data-kind="done"><span>([^<]*)<', resp.get_data(as_text=True)).group(1)
     from tracker.rules import catalog
     tile = " ".join(f"{'WUGRK'['white blue green red black'.split().index(k)]}{n}"
                     for k, n in catalog.nobles()[event["noble"]].requires.items() if n)

@@ -61,7 +61,7 @@ def test_a_phone_in_another_language_also_gets_the_toast_and_the_undo_notice(app
     flask_babel.refresh()
     polled = korean.get(f"/games/{game['id']}/poll?v=1&n=1", headers=HX)
     body = polled.get_data(as_text=True)
-    assert polled.status_code == 200 and re.search(r'data-kind="done">✓ Ben: [^<]*파란색', body), body[:400]
+    assert polled.status_code == 200 and re.search(r'data-kind="done"><span>✓ Ben: [^<]*파란색', body), body[:400]
     client.post(f"/api/games/{game['id']}/undo", json={})
     flask_babel.refresh()
     polled = korean.get(f"/games/{game['id']}/poll?v=2&n=2", headers=HX)
@@ -88,16 +88,16 @@ def test_a_phone_that_missed_several_entries_is_told_each_of_them(app, client):
     other = app.test_client()
     other.get(f"/games/{gid}")  # its own session (a CSRF token), as a phone that opened the game
     body = other.get(f"/games/{gid}/poll?v=0&n=0", headers=HX).get_data(as_text=True)
-    toast = re.search(r'data-kind="done">([^<]*)<', body).group(1)
+    toast = re.search(r'data-kind="done"><span>([^<]*)<', body).group(1)
     assert toast.startswith("✓ Ana took 3 red") and toast.endswith("Ben took 1 blue."), toast
     one = other.get(f"/games/{gid}/poll?v=1&n=1", headers=HX).get_data(as_text=True)
-    assert re.search(r'data-kind="done">✓ Ben took 1 blue.<', one)  # one write: the kept screen's toast
+    assert re.search(r'data-kind="done"><span>✓ Ben took 1 blue.<', one)  # one write: the kept screen's toast
     for event in ({"type": "take_tokens", "player": 0, "tokens": {"green": 1}},
                   {"type": "take_tokens", "player": 1, "tokens": {"white": 1}},
                   {"type": "take_tokens", "player": 0, "tokens": {"black": 1}}):
         post(client, gid, event)
     five = other.get(f"/games/{gid}/poll?v=1&n=1", headers=HX).get_data(as_text=True)  # four missed: the last three
-    toast = re.search(r'data-kind="done">([^<]*)<', five).group(1)
+    toast = re.search(r'data-kind="done"><span>([^<]*)<', five).group(1)
     assert "green" in toast and "white" in toast and "black" in toast and "blue" not in toast, toast
     client.post(f"/api/games/{gid}/undo", json={})
     after_undo = other.get(f"/games/{gid}/poll?v=4&n=4", headers=HX).get_data(as_text=True)  # an entry and an undo
@@ -299,7 +299,7 @@ def test_a_tap_on_a_screen_the_other_phone_has_moved_on_brings_the_new_screen(cl
     body = stale.get_data(as_text=True)
     assert stale.status_code == 200 and stale.headers["HX-Retarget"] == "#game" and stale.headers["HX-Reswap"] == "outerHTML"
     assert '<main id="game"' in body and 'data-version="1"' in body and re.search(r"Ben(&#39;|')s turn", body)
-    assert re.search(r'data-kind="done">✓ Ana took 1 red\.<', body)
+    assert re.search(r'data-kind="done"><span>✓ Ana took 1 red\.<', body)
     assert 'data-sheet="take"' in body and "Ben took" not in body  # the default sheet, nothing picked
     current = client.get(f"/games/{game['id']}/sheet/take?t=blue&v=1&n=1", headers={"HX-Request": "true"})
     assert "HX-Retarget" not in current.headers and "Ben took 1 blue" in current.get_data(as_text=True)

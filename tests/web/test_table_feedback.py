@@ -252,7 +252,7 @@ def test_a_prompt_the_screen_shows_is_no_toast_over_it_but_is_still_read_out(cli
     assert "discard_due" in resp.headers["HX-Trigger"]  # still felt (beep, vibration)
     page = resp.get_data(as_text=True)
     assert re.search(r'<p class="alert alert-discard_due visually-hidden" data-kind="discard_due">[^<]+ holds 1[1-9] tokens: return \d\.</p>', page)
-    assert re.search(r'<p class="alert alert-done" data-kind="done">✓ ', page)
+    assert re.search(r'<p class="alert alert-done" data-kind="done"><span>✓ ', page)
     assert 'data-sheet="discard"' in page
 
 
@@ -267,7 +267,7 @@ def test_the_winning_entry_s_toast_leaves_the_victory_to_the_banner(client):
     resp = client.post(f"/games/{state['id']}/events", headers=HX, data={
         "event": json.dumps(log["events"][-1]), "expected_version": str(state["version"])})
     page = resp.get_data(as_text=True)
-    toast = re.search(r'<p class="alert alert-done" data-kind="done">([^<]*)</p>', page)[1]
+    toast = re.search(r'<p class="alert alert-done" data-kind="done"><span>([^<]*)</span></p>', page)[1]
     assert toast.startswith("✓ Player A ") and "wins" not in toast
     assert 'id="victory"' in page and "alert-victory visually-hidden" in page
     logged = client.get(f"/games/{state['id']}/log", headers=HX).get_data(as_text=True)

@@ -118,15 +118,24 @@ def _history_page(status: int = 200, **extra: Any):  # type: ignore[no-untyped-d
 
 @bp.get("/history")
 def history():  # type: ignore[no-untyped-def]
-    notice = None
-    if request.args.get("deleted"):
-        notice = "deleted"
-    elif request.args.get("restored"):
-        notice = "restored"
+    notice, notice_game = _delete_notice()
     imported = [people.small_int(request.args.get(k, "")) or 0
                 for k in ("imported", "existing", "extended", "existing_deleted")]
-    return _history_page(notice=notice, notice_game=request.args.get("deleted") or request.args.get("restored"),
+    return _history_page(notice=notice, notice_game=notice_game,
                          import_result=tuple(imported) if "imported" in request.args else None)
+
+
+def _delete_notice() -> tuple[str | None, str | None]:
+    """The notice the page after a delete or a restore gives (``?deleted=<id>``: "The game was
+    deleted … Restore it", ``?restored=<id>``) and that game's id; nothing for an id that is no
+    stored game, or one no longer so (a made-up ``?deleted=`` offered to restore nothing)."""
+    for notice, deleted in (("deleted", True), ("restored", False)):
+        game_id = request.args.get(notice)
+        if game_id:
+            if archive.is_deleted(game_id) is not deleted:
+                return None, None
+            return notice, game_id
+    return None, None
 
 
 @bp.get("/history/<game_id>/delete")

@@ -139,7 +139,9 @@ def _home(form: Any, error: str | None = None, status: int = 200, *, join_error:
     ``last_starter`` names who started the game the table just finished; ``started`` is the id
     of the next game this table already started (the form then leads to it); ``playing`` a game
     the same people began since from this page, still in progress (mentioned, not imposed)."""
-    games = [{**service.game_summary(row), "started_at": row.started} for row in service.list_games(limit=20)]
+    rows = service.list_games(limit=20)
+    names = people.names_of(rows)  # as History shows them: a rename or merge shows at once
+    games = [{**service.game_summary(row, names[row.id]), "started_at": row.started} for row in rows]
     nobles = [screen.noble_view(n) for n in catalog.nobles()]
     return render_template("home.html", games=games, error=error, join_error=join_error, form=form,
                            nobles=nobles, last_starter=last_starter, started=started, playing=playing), status
