@@ -127,6 +127,42 @@ def test_the_undo_question_toasts_victory_and_long_sheets_face_the_player_they_c
     assert not turned(page, ".victory-card")
 
 
+def test_on_a_tablet_the_sheet_of_the_player_across_opens_at_its_start_and_leaves_their_panel_in_view(
+        browser, live_server: str, shots: Path):
+    """A café's tablet flat between the players, table mode, Ben across: on its side (the sheet
+    in its own column) his Buy sheet opened at the grid's last cards, its level tabs cut off and
+    the page scrolled; upright, after he picked a card the page stayed scrolled down, his own
+    panel off the top of the screen."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
+    page = context.new_page()
+    gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"],
+                                                             "first_player": 1}).json()["id"]
+    page.goto(f"{live_server}/settings?table=on&next=/games/{gid}")
+    page.locator("#action-buy").click()
+    expect(page.locator('#sheet [data-sheet="buy"]')).to_be_visible()
+    assert turned(page, "#sheet > .sheet-body")
+    page.wait_for_timeout(200)
+    column = page.locator("#entry").bounding_box()
+    tabs = page.locator("#sheet .sheet-body .tabs").first.bounding_box()  # Level 1, 2, 3, my reserve
+    assert column and tabs and column["y"] <= tabs["y"] and tabs["y"] + tabs["height"] <= column["y"] + column["height"], (column, tabs)
+    assert page.evaluate("window.scrollY") == 0  # the table beside it stays where it was
+    page.screenshot(path=str(shots / "table-mode-tablet-across-buy.png"))
+    # the same tablet upright: the grid is long, then a card picked leaves a short sheet
+    page.set_viewport_size({"width": 768, "height": 1024})
+    page.goto(f"{live_server}/games/{gid}")
+    page.locator("#action-buy").click()
+    expect(page.locator('#sheet [data-sheet="buy"]')).to_be_visible()
+    page.wait_for_timeout(200)
+    assert page.evaluate("window.scrollY") > 0  # the long grid's start, Ben's top, above the tabs
+    page.locator("#sheet .grid a.card").first.click()
+    expect(page.locator("#sheet .selected-card")).to_be_visible()
+    page.wait_for_timeout(200)
+    assert page.evaluate("window.scrollY") == 0
+    panel = page.locator("#panel-1").bounding_box()
+    assert panel and panel["y"] >= 0, panel  # Ben's own panel, at the top, whole
+    context.close()
+
+
 def test_a_discard_prompt_faces_its_player_with_its_fix_and_undo(page: Page, live_server: str, shots: Path):
     """Table mode: the discard owed by the player across the table faces them, with the "Counts
     on the screen wrong? Fix" line and the Undo under it (the Fix line stayed facing the near

@@ -414,6 +414,24 @@
     }
   });
   if (!showPrompt() && sideBySide() && !document.body.classList.contains("table-mode")) { showActing(); }
+  // A sheet turned to the player across the table (table mode): its start, their top, is its
+  // bottom, placed just above the action tabs (``floor``: that line, in the window). Beside the
+  // table (a tablet on its side) the sheet scrolls in its own column: that column goes to its end
+  // (it showed the grid's last cards, the sheet's level tabs cut off). Else the page scrolls,
+  // back up too when the sheet grew shorter (a card picked: the page stayed down, the player's
+  // own panel off the top). False when no sheet is turned.
+  function placeTurnedSheet(floor) {
+    var body = document.querySelector("#sheet .sheet-body");
+    if (!body || getComputedStyle(body).transform === "none") { return false; }
+    var entry = document.getElementById("entry");
+    if (sideBySide() && entry) {
+      entry.scrollTop = entry.scrollHeight;
+      return true;
+    }
+    window.scrollBy(0, body.getBoundingClientRect().bottom - floor);
+    return true;
+  }
+  if (document.body.classList.contains("table-mode") && sideBySide()) { placeTurnedSheet(0); }
 
   // The other phone's entry redraws this screen (a poll): a sheet this phone had open to plan
   // its move (buy, reserve, privileges, fix) opens again, drawn for the new position, unless the
@@ -576,13 +594,7 @@
     var sheet = evt.detail.target;
     var bar = document.querySelector("nav.actions");
     var floor = window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0) - 8;
-    var body = sheet.querySelector(".sheet-body");
-    if (body && getComputedStyle(body).transform !== "none") {
-      // turned to the player across the table (table mode): its start, their top, is its bottom
-      var under = body.getBoundingClientRect().bottom - floor;
-      if (under > 0) { window.scrollBy(0, under); }
-      return;
-    }
+    if (placeTurnedSheet(floor)) { return; }
     var saves = sheet.querySelectorAll("form button.save");
     var last = saves.length ? saves[saves.length - 1] : sheet;
     var below = last.getBoundingClientRect().bottom - floor;
