@@ -360,6 +360,34 @@ def test_a_fix_saved_after_the_other_phone_s_entry_keeps_what_was_typed(browser:
     expect(ben_phone.locator("#fix-moved")).to_be_visible()
 
 
+def test_an_entry_refused_because_the_other_phone_s_raised_a_prompt_is_still_said(browser: Browser, live_server: str):
+    """A tester's 4-phone table: Ben picked 2 blue on his phone while another phone entered his
+    take of three; that one came first and left him 11 tokens. His save was refused and his
+    screen went straight to "return 1 token", its "Not recorded" notice hidden with the toasts
+    under the prompt: he would have returned a token and the wrong take stood. Here Ana, 8 tokens,
+    picks 1 blue on the second phone while the first records her take of three."""
+    first = phone(browser)
+    start(first, live_server)
+    game_id = first.url.rsplit("/", 1)[-1]
+    board = first.request.get(f"{live_server}/api/games/{game_id}").json()["board"]
+    eight = {"white": 2, "green": 2, "red": 2, "black": 2}
+    _api(first, live_server, {"type": "correction", "player": 0, "set": {
+        "tokens": eight, "board": {k: v - eight.get(k, 0) for k, v in board.items()}}})
+    second = phone(browser)
+    second.goto(first.url)
+    second.evaluate("() => document.getElementById('poller').remove()")  # stale until it saves
+    Table(second).open("take")
+    second.locator('.pick-source a[data-kind="blue"]').click()
+    expect(second.locator(".pick-chosen .chip-btn")).to_have_count(1)
+    _api(first, live_server, {"type": "take_tokens", "player": 0, "tokens": {"blue": 1, "white": 1, "red": 1}})
+    second.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    expect(second.locator('#sheet .prompt[data-sheet="discard"]')).to_be_visible()
+    notice = second.locator(".alert-notice")
+    expect(notice).to_contain_text("another phone recorded this first: Ana took")
+    expect(notice).to_be_visible()
+    expect(second.locator(".alert-done")).to_be_hidden()  # the entry itself: the prompt says what is due
+
+
 def _api(page: Page, base: str, event: dict) -> dict:
     game_id = page.url.split("?")[0].rsplit("/", 1)[-1]
     resp = page.request.post(f"{base}/api/games/{game_id}/events", data=event)

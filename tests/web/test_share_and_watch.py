@@ -32,6 +32,19 @@ def test_the_share_sheet_shows_the_link_a_qr_code_and_a_join_code(client):
     assert client.get("/games/unknown-game-xxxxxxxx/qr.svg").status_code == 404
 
 
+def test_the_share_sheet_of_a_table_of_four_speaks_of_the_other_phones(client):
+    """A tester's 4-phone Splendor: the share sheet said "Another phone … on the other phone" to
+    a table where three phones join. A Duel's still speaks of one."""
+    duel = share_page(client, new_game(client)["id"])
+    assert "<h2>Another phone</h2>" in duel and "on the other phone's home page" in duel
+    four = client.post("/api/games", json={"game": "splendor", "players": ["Ana", "Ben", "Cy", "Di"],
+                                            "first_player": 0, "nobles": ["N-01", "N-02", "N-03", "N-04", "N-05"]})
+    assert four.status_code == 201, four.get_json()
+    page = share_page(client, four.get_json()["id"])
+    assert "<h2>Other phones</h2>" in page and "on each of the other phones: each can record" in page
+    assert "on each other phone's home page" in page and "Another phone" not in page
+
+
 def test_a_typed_code_opens_the_game_on_another_phone(client):
     game = new_game(client)
     code = re.search(r'id="join-code">([A-Z0-9]{6})<', share_page(client, game["id"])).group(1)
