@@ -57,7 +57,7 @@ def test_the_victory_banner_takes_the_focus_keeps_tab_inside_and_esc_closes_it(p
     page.keyboard.press("Escape")
     expect(page.locator("#victory")).to_be_hidden()
     wait_focus(page, "show-result")
-    # (a key within 0.4 s of the other phone's redraw does nothing: aimed at the screen before)
+    # (a key within 0.3 s of the other phone's redraw does nothing: aimed at the screen before)
     page.wait_for_function("() => !document.body.classList.contains('just-redrawn')")
     page.keyboard.press("Enter")  # "Show the result" brings it back, with the focus
     expect(page.locator("#victory")).to_be_visible()

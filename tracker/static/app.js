@@ -645,7 +645,10 @@
   // undo redraws it too: the second and third taps of a quick triple tap on "Take 3" or "Undo
   // it" landed on the new screen (a chip of the prompt below, a player's page). Those do nothing
   // either, unsaid (the finger was still on the save just made: no "tap again").
-  var REDRAW_GUARD_MS = 400;
+  // (after the other phone's entry 0.3 s: a tester's taps 0.3 s after their turn came back,
+  // answers to it, were dropped two times in three at 0.4 s; after this phone's own save 0.4 s:
+  // the finger may still be on the save)
+  var REDRAW_GUARD_MS = 300, SAVE_GUARD_MS = 400;
   var guardTimer = null;
   function justRedrawn() { return /(?:^|\s)just-(?:redrawn|saved)(?:\s|$)/.test(document.body.className); }
   // The undo question open when the other phone's entry redraws the screen goes with it: said,
@@ -665,7 +668,8 @@
     document.body.classList.remove("just-redrawn", "just-saved");
     document.body.classList.add(own ? "just-saved" : "just-redrawn");
     clearTimeout(guardTimer);
-    guardTimer = setTimeout(function () { document.body.classList.remove("just-redrawn", "just-saved"); }, REDRAW_GUARD_MS);
+    guardTimer = setTimeout(function () { document.body.classList.remove("just-redrawn", "just-saved"); },
+                            own ? SAVE_GUARD_MS : REDRAW_GUARD_MS);
   });
   // The tap that did nothing is said to have done nothing (it felt missed, and was tapped again
   // on whatever now lay under the finger).
