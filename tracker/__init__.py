@@ -211,12 +211,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     def _security_headers(response):  # type: ignore[no-untyped-def]
         # a strict CSP: scripts and styles only from our files; htmx's answers only the headers
         # that apply to a response swapped into the page (the page's own CSP governs it)
-        htmx = "HX-Request" in request.headers
+        htmx = request.headers.get("HX-Request") == "true"  # as htmx sends it (and request.htmx reads it)
         for name, value in serving.EVERY_ANSWER_HEADERS if htmx else serving.SECURITY_HEADERS:
             response.headers.setdefault(name, value)
         response.headers.add("Vary", "HX-Request")
         if response.mimetype == "text/html" and "Cache-Control" not in response.headers \
-                and "HX-Request" not in request.headers:
+                and not htmx:
             # A page is never taken from the browser's cache: Back to a game would show the
             # screen as first loaded (turn 1) until the next poll. The service worker keeps its
             # own copy for offline use.

@@ -147,6 +147,16 @@ def test_on_a_tablet_the_sheet_of_the_player_across_opens_at_its_start_and_leave
     assert column and tabs and column["y"] <= tabs["y"] and tabs["y"] + tabs["height"] <= column["y"] + column["height"], (column, tabs)
     assert page.evaluate("window.scrollY") == 0  # the table beside it stays where it was
     page.screenshot(path=str(shots / "table-mode-tablet-across-buy.png"))
+    # the other phone's entry (a fix of Ana's privileges) redraws the screen and opens the sheet
+    # again: at its start again (it came back at the grid's end)
+    assert page.request.post(f"{live_server}/api/games/{gid}/events", data={
+        "type": "correction", "player": 0, "set": {"privileges": 0}}).ok
+    page.wait_for_function("() => document.querySelector('#game').dataset.version === '1'", timeout=5000)
+    expect(page.locator('#sheet [data-sheet="buy"]')).to_be_visible()
+    page.wait_for_timeout(300)
+    column = page.locator("#entry").bounding_box()
+    tabs = page.locator("#sheet .sheet-body .tabs").first.bounding_box()
+    assert column and tabs and column["y"] <= tabs["y"] and tabs["y"] + tabs["height"] <= column["y"] + column["height"], (column, tabs)
     # the same tablet upright: the grid is long, then a card picked leaves a short sheet
     page.set_viewport_size({"width": 768, "height": 1024})
     page.goto(f"{live_server}/games/{gid}")

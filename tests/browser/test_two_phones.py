@@ -386,6 +386,19 @@ def test_an_entry_refused_because_the_other_phone_s_raised_a_prompt_is_still_sai
     expect(notice).to_contain_text("another phone recorded this first: Ana took")
     expect(notice).to_be_visible()
     expect(second.locator(".alert-done")).to_be_hidden()  # the entry itself: the prompt says what is due
+    # a tap on the notice only clears it: passing through, a tester's tap to dismiss it took the
+    # royal card that lay under it
+    box = notice.bounding_box()
+    assert box
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    assert second.evaluate("([x, y]) => !!document.elementFromPoint(x, y).closest('.alert-notice')", [x, y])
+    version = second.locator("#game").get_attribute("data-version")
+    settled(second)  # (a tap in the moment after the save does nothing at all)
+    second.mouse.click(x, y)
+    expect(notice).to_be_hidden()
+    second.wait_for_timeout(300)
+    assert second.locator("#game").get_attribute("data-version") == version
+    expect(second.locator('#sheet .prompt[data-sheet="discard"]')).to_be_visible()
 
 
 def _api(page: Page, base: str, event: dict) -> dict:
@@ -750,7 +763,7 @@ def test_an_undo_question_closed_by_the_other_phone_s_entry_says_nothing_was_und
     expect(page.locator("#game")).to_have_attribute("data-version", "2", timeout=8000)
     expect(page.locator("#undo-dialog")).to_be_hidden()
     expect(page.locator(".alert-undo-gone")).to_have_text(
-        "Nothing was undone: the other phone’s entry changed the game before the undo was confirmed.")
+        "Nothing was undone: another phone’s entry changed the game before the undo was confirmed.")
     assert page.request.get(f"{live_server}/api/games/{game_id}").json()["version"] == 2
 
 

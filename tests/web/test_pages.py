@@ -306,8 +306,9 @@ def test_htmx_answers_leave_out_the_headers_only_a_page_heeds(client):
         for header in ("Content-Security-Policy", "Referrer-Policy", "X-Frame-Options"):
             assert header not in resp.headers, (name, header)
         assert "HX-Request" in resp.headers["Vary"], name  # never mixed up with the page in a cache
-    for url in (f"/games/{gid}", f"/games/{gid}/sheet/buy", "/history", f"/api/games/{gid}"):
-        resp = client.get(url)
+    for url, headers in ((f"/games/{gid}", {}), (f"/games/{gid}/sheet/buy", {}), ("/history", {}),
+                         (f"/api/games/{gid}", {}), (f"/games/{gid}", {"HX-Request": "false"})):
+        resp = client.get(url, headers=headers)  # (htmx sends "true"; anything else is a page)
         assert resp.status_code == 200, url
         assert "frame-ancestors 'none'" in resp.headers["Content-Security-Policy"], url
         assert resp.headers["X-Frame-Options"] == "DENY" and resp.headers["Referrer-Policy"] == "same-origin", url

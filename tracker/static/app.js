@@ -590,11 +590,12 @@
   // far that the sheet's own top leaves the screen.
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     var cfg = evt.detail.requestConfig;
-    if (!cfg || !cfg.triggeringEvent || !evt.detail.target || evt.detail.target.id !== "sheet") { return; }
+    if (!cfg || !evt.detail.target || evt.detail.target.id !== "sheet") { return; }
     var sheet = evt.detail.target;
     var bar = document.querySelector("nav.actions");
     var floor = window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0) - 8;
-    if (placeTurnedSheet(floor)) { return; }
+    // (a turned sheet opened again after the other phone's entry too: the redraw put it at its end)
+    if (placeTurnedSheet(floor) || !cfg.triggeringEvent) { return; }
     var saves = sheet.querySelectorAll("form button.save");
     var last = saves.length ? saves[saves.length - 1] : sheet;
     var below = last.getBoundingClientRect().bottom - floor;
