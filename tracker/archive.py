@@ -167,16 +167,6 @@ def history_csv() -> str:
     return out.getvalue()
 
 
-def is_deleted(game_id: str) -> bool | None:
-    """Whether the stored game ``game_id`` is deleted; None for an id that is no stored game."""
-    from .service import is_game_id
-
-    if not is_game_id(game_id):
-        return None  # never looked up (PostgreSQL refuses a NUL byte in text)
-    found = db.session.execute(select(Game.deleted_at).where(Game.id == game_id)).first()
-    return None if found is None else found.deleted_at is not None
-
-
 def set_deleted(game_id: str, deleted: bool) -> Game | None:
     """Mark a game deleted (kept, listed under deleted games) or restore it; None if unknown.
 

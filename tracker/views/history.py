@@ -132,7 +132,8 @@ def _delete_notice() -> tuple[str | None, str | None]:
     for notice, deleted in (("deleted", True), ("restored", False)):
         game_id = request.args.get(notice)
         if game_id:
-            if archive.is_deleted(game_id) is not deleted:
+            row = service.game_row(game_id)
+            if row is None or (row.deleted_at is not None) is not deleted:
                 return None, None
             return notice, game_id
     return None, None

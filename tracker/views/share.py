@@ -34,11 +34,11 @@ def share(game_id: str):  # type: ignore[no-untyped-def]
     except service.GameNotFound:
         abort(404)
     code = service.join_code(game_id)
-    row = service.game_row(game_id)
+    players = service.game_row(game_id).setup["players"]  # (the row spectator_id just read)
     ctx = {
         "game_id": game_id,
         # the phones still to join, at most: one in a Duel, up to three at a Splendor table
-        "others": max(1, len(row.setup.get("players", [])) - 1) if row is not None else 1,
+        "others": max(1, len(players) - 1),
         "play_url": url_for("pages.game", game_id=game_id, whose="ask", _external=True),
         "watch_url": url_for("share.watch", sid=sid, _external=True),
         "watch_qr": url_for("share.watch_qr", sid=sid),
