@@ -6,7 +6,7 @@ joker and steal choices, the save button) and waits until the screen shows the n
 
 from __future__ import annotations
 
-from playwright.sync_api import Page
+from playwright.sync_api import Error, Page, Route
 
 GEM_AND_PEARL = ("white", "blue", "green", "red", "black", "pearl")
 
@@ -19,6 +19,20 @@ def settled(page: Page) -> None:
     """Wait until a tap counts: not within the moment after a poll (or this phone's own save)
     redrew the screen."""
     page.wait_for_function(f"() => {_SETTLED}")
+
+
+def late(page: Page, ms: int):  # type: ignore[no-untyped-def]
+    """A route handler for a slow network: each request goes on ``ms`` milliseconds late. A
+    request still waiting when the test unroutes it has gone on already (Playwright lets it
+    through): the late ``continue_`` then has nothing to do."""
+    def handler(route: Route) -> None:
+        page.wait_for_timeout(ms)
+        try:
+            route.continue_()
+        except Error as error:
+            if "already handled" not in str(error):
+                raise
+    return handler
 
 
 class Table:

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from driver import Table
+from driver import Table, late
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -32,11 +32,7 @@ def start_game(page: Page, base: str, names: tuple[str, str], first: int, *, qui
 
 def slow_sheets(page: Page, sheet: str, ms: int) -> None:
     """A slow network for one sheet's taps: each answer comes ``ms`` milliseconds late."""
-    def slow(route):  # type: ignore[no-untyped-def]
-        page.wait_for_timeout(ms)
-        route.continue_()
-
-    page.route(f"**/sheet/{sheet}*", slow)
+    page.route(f"**/sheet/{sheet}*", late(page, ms))
 
 
 #: After an entry: the page at its top, or scrolled no further than the turn line's top (8 px).
@@ -299,7 +295,7 @@ def test_a_poll_answered_just_after_a_save_never_takes_the_phone_out_of_the_game
     game_url = page.url.split("?")[0]
     table.open("privileges")
     # the poll is sent now (after the save) but answered only once the save is stored and answered
-    page.route("**/poll*", lambda route: (page.wait_for_timeout(600), route.continue_()))
+    page.route("**/poll*", late(page, 600))
     page.evaluate("""() => { const p = document.getElementById('poller');
                              p.setAttribute('hx-trigger', 'poll-now'); htmx.process(p); }""")
     table.open("take")

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from driver import Table, settled
+from driver import Table, late, settled
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
@@ -599,9 +599,7 @@ def test_a_tap_or_a_save_on_its_way_when_the_other_phone_s_news_arrives_is_answe
     start(ana_phone, live_server)
     game_id = ana_phone.url.split("?")[0].rsplit("/", 1)[-1]
 
-    def slow(route):  # type: ignore[no-untyped-def]
-        ana_phone.wait_for_timeout(900)
-        route.continue_()
+    slow = late(ana_phone, 900)
 
     def poll_now(version: int, entries: int) -> None:
         ana_phone.evaluate("u => htmx.ajax('GET', u, {target: '#game', swap: 'outerHTML'})",
