@@ -65,8 +65,13 @@ def test_the_victory_banner_takes_the_focus_keeps_tab_inside_and_esc_closes_it(p
     page.keyboard.press("Enter")  # Close: back to "Show the result"
     expect(page.locator("#victory")).to_be_hidden()
     wait_focus(page, "show-result")
-    page.reload()  # a finished game loaded afresh: the banner has the focus
+    page.reload()  # a finished game loaded afresh: the banner has the focus, its ring not drawn
     wait_focus(page, "dismiss-victory")
+    assert page.evaluate("() => document.activeElement.matches(':focus-visible')") is False
+    page.keyboard.press("Tab")  # a key draws it again
+    page.keyboard.press("Shift+Tab")
+    wait_focus(page, "dismiss-victory")
+    assert page.evaluate("() => document.activeElement.matches(':focus-visible')") is True
 
 
 def test_a_royal_card_prompt_raised_by_the_other_phone_gets_the_focus_not_a_hidden_field(page: Page, live_server: str):

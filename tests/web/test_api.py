@@ -214,6 +214,23 @@ def test_a_stale_expected_version_answers_409_with_the_current_state(client):
     assert client.get(f"/api/games/{game['id']}").get_json()["players"][1]["tokens"]["blue"] == 0
 
 
+def test_an_expected_version_ahead_of_the_game_is_said_to_be_ahead_not_overtaken(client):
+    """A version the game never had (a typo) is no entry recorded first: the message says the
+    game's version; the code stays ``version_conflict`` (409) with the state; an undo alike."""
+    game = new_game(client)
+    post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    resp = post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}}, expected_version=7)
+    assert error_of(resp, 409) == "version_conflict"
+    assert resp.get_json()["error"]["message"] == ("This game is at version 1: expected_version 7 is ahead of it. "
+                                                   "Send the version of the game's latest state.")
+    assert resp.get_json()["state"]["version"] == 1
+    undo = client.post(f"/api/games/{game['id']}/undo", json={"expected_version": 2})
+    assert error_of(undo, 409) == "version_conflict" and "version 1: expected_version 2 is ahead" in undo.get_json()["error"]["message"]
+    stale = post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}}, expected_version=0)
+    assert stale.get_json()["error"]["message"] == "Another entry was recorded first; check the game and try again."
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 1
+
+
 def test_a_repeated_entry_id_is_stored_once_even_after_undo(client):
     game = new_game(client)
     ev = {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}

@@ -98,9 +98,11 @@
     var el = document.getElementById("victory");
     return el && !el.hidden ? el : null;
   }
-  function focusVictory() {
+  // (a finished game opened afresh: no ring drawn on Close before any key is pressed, as after a
+  // tap; the focus is there for a keyboard's Tab and a screen reader all the same)
+  function focusVictory(fresh) {
     var el = openVictory(), close = el && el.querySelector("#dismiss-victory");
-    if (close && !el.contains(document.activeElement)) { close.focus({ preventScroll: true }); }
+    if (close && !el.contains(document.activeElement)) { close.focus(fresh ? { preventScroll: true, focusVisible: false } : { preventScroll: true }); }
   }
   function victoryClosed() {
     var show = document.getElementById("show-result");
@@ -125,7 +127,7 @@
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     if (evt.detail.target && evt.detail.target.id === "game") { focusVictory(); }
   });
-  focusVictory();
+  focusVictory(true);
 
   // A save button marked aria-disabled (the preview says the rules refuse it) does not post.
   document.addEventListener("submit", function (evt) {
