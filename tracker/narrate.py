@@ -307,7 +307,7 @@ def preview_sentence(event: Event, before: Any, after: Any) -> str:
         player = after.players[pending.player]
         routes = player.routes() if hasattr(player, "routes") else ()
         if routes:
-            parts.append(_("%(name)s then wins by %(routes)s, once this turn ends.", name=player.name,
+            parts.append(_("%(name)s then wins by reaching %(routes)s, once this turn ends.", name=player.name,
                            routes=", ".join(str(ROUTE_NAMES[r]) for r in routes)))
     return " ".join(parts)
 
@@ -320,7 +320,7 @@ def victory_sentence(state: Any) -> str:
         return ""
     if hasattr(winner, "routes"):
         routes = ", ".join(str(ROUTE_NAMES[r]) for r in winner.routes)
-        return _("%(name)s wins by %(routes)s!", name=state.players[winner.player].name, routes=routes)
+        return _("%(name)s wins by reaching %(routes)s!", name=state.players[winner.player].name, routes=routes)
     if len(winner.players) == 1:
         name = state.players[winner.players[0]].name
         tied = [p.name for i, p in enumerate(state.players) if p.prestige == winner.prestige and i != winner.players[0]]

@@ -35,7 +35,7 @@ def test_a_buy_that_reaches_twenty_prestige_and_a_royal_card_says_both(app):
     royal = preview.text.index("Then Ana chooses a royal card.")
     assert preview.text.count("crowns 2 → 4") == 1
     assert "reaches" not in preview.text  # the crowns are said once
-    win = preview.text.index("Ana then wins by 20 prestige, once this turn ends.")
+    win = preview.text.index("Ana then wins by reaching 20 prestige, once this turn ends.")
     assert preview.text.startswith("Ana bought a level-3 white card (3 prestige, 2 crowns)") and royal < win
 
 

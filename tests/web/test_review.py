@@ -57,7 +57,7 @@ def test_the_review_tells_the_whole_game_turn_by_turn(client, game1012):
     assert "Turn 1 · Player B" in first and "Player B took" in first  # seat 1 starts this game
     sentences = full_log[:full_log.index("</ol>")].count("<li>")
     assert sentences == len(load_fixture("duel-1012.json")["events"]) == 85  # one sentence per event
-    assert "Player A wins by 20 prestige!" in full_log[full_log.index('id="turn-70"'):]
+    assert "Player A wins by reaching 20 prestige!" in full_log[full_log.index('id="turn-70"'):]
     assert "Player A won" in page and "70 turns" in page
     assert 'style=' not in page and "<script>" not in page and "hx-on" not in page
 

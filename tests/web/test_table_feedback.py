@@ -271,7 +271,7 @@ def test_the_winning_entry_s_toast_leaves_the_victory_to_the_banner(client):
     assert toast.startswith("✓ Player A ") and "wins" not in toast
     assert 'id="victory"' in page and "alert-victory visually-hidden" in page
     logged = client.get(f"/games/{state['id']}/log", headers=HX).get_data(as_text=True)
-    assert re.search(r"<li>Player A bought [^<]* Player A wins by 10 crowns!</li>", logged), logged[:400]
+    assert re.search(r"<li>Player A bought [^<]* Player A wins by reaching 10 crowns!</li>", logged), logged[:400]
 
 
 def test_the_log_says_each_colour_s_points_and_no_stale_prompt(app):
