@@ -945,12 +945,15 @@
 
   // A last choice before the save (the token to steal, a joker's colour) puts that save under the
   // choices: it is brought into view (it sat just below the screen's edge, under the tabs).
-  // So does a card chosen from a grid. Seen against the screen above the tabs and, on a phone
-  // on its side, the sheet's own scrolling box.
+  // So does a card chosen from a grid. A royal card that steals, chosen, brings its question
+  // which token (with a large font the page, scrolled down to the card's button, shrank under
+  // it and left the tokens above the screen). Seen against the screen above the tabs and, on a
+  // phone on its side, the sheet's own scrolling box.
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     var cfg = evt.detail.requestConfig, elt = cfg && cfg.elt;
-    if (!sheetTarget(evt) || !elt || !elt.matches || !elt.matches("[data-steal], [data-wild], [data-card]")) { return; }
-    var save = document.querySelector("#sheet form[data-steal] button.save") ||
+    if (!sheetTarget(evt) || !elt || !elt.matches || !elt.matches("[data-steal], [data-wild], [data-card], [data-royal]")) { return; }
+    var save = elt.matches("[data-royal]") ? document.querySelector("#sheet .steal-choices") :
+               document.querySelector("#sheet form[data-steal] button.save") ||
                document.querySelector("#sheet form button.save:not(.secondary)");
     if (!save) { return; }
     var tabs = document.querySelector("nav.actions");

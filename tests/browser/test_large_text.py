@@ -1,0 +1,125 @@
+"""A reader's large text (their phone's font size: here the page's root size, set before the page
+draws, as the phone's setting is) on a 360-px phone: nothing wider than the screen, no word cut
+by its box, and what a tap brings stays in view. Found by a tester at 130-200%."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+pytestmark = pytest.mark.browser
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+
+#: The root font size from the very start (a size set after the page drew is not how a phone
+#: behaves, and Chromium does not measure the em of a container query again then).
+LARGE_TEXT = ("(() => { const set = () => { if (!document.documentElement) return false;"
+              " document.documentElement.style.fontSize = '%s'; return true; };"
+              " if (!set()) { const mo = new MutationObserver(() => { if (set()) mo.disconnect(); });"
+              " mo.observe(document, {childList: true, subtree: true}); } })()")
+
+#: Controls whose words run out of their own box (text wider than the box, or cut by it).
+CUT = """() => [...document.querySelectorAll('button, .button, .action, .tab, .filter, .chip-btn, th, .stat')]
+  .filter(e => { const box = e.getBoundingClientRect(); if (!box.width) return false;
+                 const r = document.createRange(); r.selectNodeContents(e); const t = r.getBoundingClientRect();
+                 return (t.width && (t.left < box.left - 1 || t.right > box.right + 1)) || e.scrollWidth > e.clientWidth + 1; })
+  .map(e => e.textContent.trim())"""
+
+
+#: Panel names with a word wider than the heading it sits in (broken inside the word).
+NAMES_CUT = """() => [...document.querySelectorAll('.panel .player-name')].filter(h => {
+  const font = getComputedStyle(h).font;
+  return h.firstChild.textContent.split(/\\s+/).some(word => {
+    const s = document.createElement('span'); s.textContent = word;
+    Object.assign(s.style, {font, position: 'absolute', whiteSpace: 'nowrap'});
+    document.body.appendChild(s); const w = s.getBoundingClientRect().width; s.remove();
+    return w > h.clientWidth + 0.5; }); }).map(h => h.textContent.trim())"""
+
+
+def phone(browser: Browser, text: str, width: int = 360, height: int = 640) -> Page:
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True, is_mobile=True)
+    context.add_init_script(LARGE_TEXT % text)
+    return context.new_page()
+
+
+def import_part(page: Page, live_server: str, name: str, count: int | None = None) -> str:
+    """The fixture's first ``count`` entries (all of it, with its result, by default)."""
+    log = json.loads((FIXTURES / name).read_text())
+    part = {k: v for k, v in log.items() if k != "id"}
+    if count is not None:
+        part.update(events=log["events"][:count], result=None)
+    resp = page.request.post(live_server + "/api/games/import", data=part)
+    assert resp.status == 201, resp.text()
+    return resp.json()["id"]
+
+
+def wide(page: Page) -> int:
+    return page.evaluate("document.documentElement.scrollWidth")
+
+
+@pytest.mark.parametrize("text", ["130%", "200%"])
+def test_pages_and_sheets_fit_a_small_phone_at_a_large_text_size(browser: Browser, live_server: str, text: str):
+    """Classic Splendor's nearest noble pushed the page 48 px wider (the action tabs with it) and a
+    name broke as "Pla / yer A"; the review's turn stepper, a player's "100%" tile were wider
+    than the screen; the players' "Games" and "Wins" ran together; History's "Resume" was cut to
+    "esum"; the Buy sheet's "My reserve" and "all" ran out of their borders."""
+    page = phone(browser, text)
+    splendor = import_part(page, live_server, "splendor-133.json", 40)
+    duel = import_part(page, live_server, "duel-1012.json", 69)
+    done = import_part(page, live_server, "duel-1012.json")
+    page.goto(f"{live_server}/games/{splendor}")
+    assert wide(page) <= 360
+    # every word of each name fits its heading (a line breaks between words, never inside one)
+    assert page.evaluate(NAMES_CUT) == []
+    for address in (f"/games/{duel}", f"/games/{done}/review?turn=30", "/players", "/history"):
+        page.goto(live_server + address)
+        assert wide(page) <= 360, address
+        assert page.evaluate(CUT) == [], address
+    page.goto(f"{live_server}/players")
+    player = page.locator("tr[data-player] a").first.get_attribute("href")
+    page.goto(live_server + player)
+    assert wide(page) <= 360 and page.evaluate(CUT) == []
+    page.goto(f"{live_server}/games/{duel}")
+    for tab in ("buy", "reserve"):
+        page.locator(f"#action-{tab}").click()
+        expect(page.locator(f'#sheet [data-sheet="{tab}"]')).to_be_visible()
+        assert wide(page) <= 360, tab
+        assert page.evaluate(CUT) == [], tab
+    page.context.close()
+
+
+def test_the_game_log_numbers_stay_whole_past_a_hundred_entries(browser: Browser, live_server: str):
+    """At 200% the log's "110." showed as "10.": the number hung out of the panel."""
+    page = phone(browser, "200%")
+    gid = import_part(page, live_server, "family-three.json")  # 101 entries
+    page.goto(f"{live_server}/games/{gid}")
+    page.locator("#dismiss-victory").click()
+    page.locator("#log summary").click()
+    expect(page.locator("#log ol li").first).to_be_visible()
+    room, number = page.evaluate("""() => { const ol = document.querySelector('#log ol');
+        const probe = document.createElement('span'); probe.textContent = '110. ';
+        probe.style.font = getComputedStyle(ol).font; probe.style.position = 'absolute';
+        document.body.appendChild(probe); const w = probe.getBoundingClientRect().width; probe.remove();
+        return [ol.getBoundingClientRect().left + parseFloat(getComputedStyle(ol).paddingLeft), w]; }""")
+    assert room >= number, (room, number)
+    page.context.close()
+
+
+def test_a_royal_card_that_steals_brings_its_tokens_into_view(browser: Browser, live_server: str):
+    """At 200% on a 360x640 phone, "Choose it, then the token" shrank the page under the finger:
+    the question which token stayed in view but its chips sat above the screen."""
+    page = phone(browser, "200%")
+    gid = import_part(page, live_server, "duel-1012.json", 45)
+    page.goto(f"{live_server}/games/{gid}")
+    choose = page.locator("#sheet a:has(.choose)")
+    expect(choose).to_have_count(1)
+    choose.scroll_into_view_if_needed()
+    choose.tap()
+    expect(page.locator("#sheet .steal-choices")).to_be_visible()
+    page.wait_for_timeout(300)
+    box = page.locator("#sheet .steal-choices").bounding_box()
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= 640, box
+    page.context.close()
