@@ -63,6 +63,41 @@ def test_a_name_with_no_space_and_the_nobles_picker_fit_a_360_px_phone(browser, 
     context.close()
 
 
+def test_a_name_with_no_space_fits_the_prompts_the_fix_sheet_and_the_history_line(browser, live_server: str):
+    """The same 40-letter name made the page 30 px wider in the discard prompt's heading, the Fix
+    sheet's legend (the count grid pushed off the screen), a near win's warning and History's
+    "… won" line."""
+    import json
+    from pathlib import Path
+
+    word = "Wolfeschlegelsteinhausenbergerdorffwelch"
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / "duel-1102.json").read_text())
+
+    def imported(count: int | None) -> str:
+        part = {**{k: v for k, v in log.items() if k != "id"}, "players": [word, word[::-1]]}
+        if count is not None:
+            part.update(events=log["events"][:count], result=None)
+        return page.request.post(live_server + "/api/games/import", data=part).json()["id"]
+
+    wide = "() => document.documentElement.scrollWidth"
+    page.goto(f"{live_server}/games/{imported(16)}")
+    expect(page.locator('#sheet [data-sheet="discard"]')).to_be_visible()  # the discard prompt (entry 17)
+    assert page.evaluate(wide) <= 390
+    page.locator("#sheet .prompt-fix summary, #sheet a:has-text('Fix')").first.click()
+    expect(page.locator("#sheet .count-grid").first).to_be_visible()
+    assert page.evaluate(wide) <= 390
+    page.goto(f"{live_server}/games/{imported(len(log['events']) - 3)}")  # a near win warned
+    expect(page.locator(".near-win").first).to_be_visible()
+    assert page.evaluate(wide) <= 390
+    imported(None)
+    page.goto(f"{live_server}/history")
+    expect(page.locator(".row-meta .result").first).to_be_visible()
+    assert page.evaluate(wide) <= 390
+    context.close()
+
+
 @pytest.mark.parametrize("width, height, lang", [(390, 844, "en"), (360, 640, "ko"), (375, 667, "en")])
 def test_every_sheet_and_the_action_tabs_fit_a_small_phone(browser, live_server: str, width: int, height: int, lang: str):
     """Duel's eight buy filters (all, five colours, joker, points only) stay on screen (44 px
