@@ -22,6 +22,16 @@ def _version(page: Page, live_server: str) -> int:
     return page.request.get(f"{live_server}/api/games/{_game_id(page)}").json()["version"]
 
 
+def pass_seconds(page: Page, seconds: int, real_ms: int = 250) -> None:
+    """Let ``seconds`` of the page's clock pass (``page.clock.install()`` before its first load), a
+    second at a time so that each timer due fires (polls, the slow line, a retry), with ``real_ms``
+    of real time after each for the requests they send to be answered: a wait of seconds that
+    costs a fraction of them."""
+    for _ in range(seconds):
+        page.clock.run_for(1000)
+        page.wait_for_timeout(real_ms)
+
+
 def test_a_save_that_never_answers_times_out_into_the_banner_and_is_sent_once(browser: Browser, live_server: str):
     page = phone(browser)
     table = start(page, live_server)
@@ -160,6 +170,7 @@ def test_the_server_s_own_error_is_said_and_not_sent_again_by_itself(browser: Br
     """A 500 (the server's own failure, not a gateway's) is said; the phone does not keep sending
     the entry every 3 s (that loop would also stop the screen's polls); a later tap works."""
     page = phone(browser)
+    page.clock.install()
     table = start(page, live_server)
     calls: list[str] = []
 
@@ -171,7 +182,7 @@ def test_the_server_s_own_error_is_said_and_not_sent_again_by_itself(browser: Br
     table._tap_chips({"black": 1})
     table.tap_save("take_tokens")
     expect(page.locator("#connection .for-server")).to_be_visible()
-    page.wait_for_timeout(4000)
+    pass_seconds(page, 7)  # two rounds of the 3 s resending
     assert len(calls) == 1
     page.unroute("**/events")
     table._save("take_tokens")
@@ -198,6 +209,7 @@ def test_an_entry_refused_when_sent_again_is_said_until_the_next_tap(browser: Br
     """The save hung, the other phone recorded meanwhile, the network came back: the notice that
     this entry was not stored stays (it faded after 4 s, unseen by a player looking at the table)."""
     page = phone(browser)
+    page.clock.install()
     table = start(page, live_server)
     page.evaluate("() => { htmx.config.timeout = 1500; }")
     held: list[Route] = []
@@ -210,7 +222,7 @@ def test_an_entry_refused_when_sent_again_is_said_until_the_next_tap(browser: Br
     page.unroute("**/events")
     notice = page.locator("#alerts .alert-notice")
     expect(notice).to_contain_text("another phone recorded this first: Ana took 1 green.", timeout=10000)
-    page.wait_for_timeout(5500)
+    pass_seconds(page, 6)  # (a toast fades after 4 s)
     expect(notice).to_be_visible()
     assert _version(page, live_server) == 1
 
@@ -261,18 +273,22 @@ def test_a_tap_s_failure_stays_said_until_the_next_tap(browser: Browser, live_se
     """The server's own error (500) on a save, and a gateway's 502 on a chip tap, stayed on screen
     until the next poll got through (half a second to two): they stay until the next tap."""
     page = phone(browser)
+    page.clock.install()  # (the page's timers jumped forward: the seconds waited pass at once)
     table = start(page, live_server)
     page.route("**/events", lambda route: route.fulfill(status=500, body="oops"))
     table._tap_chips({"red": 1})
     table.tap_save("take_tokens")
     expect(page.locator("#connection .for-server")).to_be_visible()
-    page.wait_for_timeout(4500)  # two polls answered meanwhile
+    polls: list[int] = []
+    page.on("response", lambda response: polls.append(response.status) if "/poll" in response.url else None)
+    pass_seconds(page, 5)
+    assert len(polls) >= 2  # two polls answered meanwhile
     expect(page.locator("#connection .for-server")).to_be_visible()
     page.unroute("**/events")
     page.route("**/sheet/**", lambda route: route.fulfill(status=502, body="bad gateway"), times=1)
     page.locator('.pick-source a[data-kind="blue"]').click()
     expect(page.locator("#connection .for-tap")).to_be_visible()
-    page.wait_for_timeout(2500)
+    pass_seconds(page, 3)
     expect(page.locator("#connection .for-tap")).to_be_visible()
     table._tap_chips({"green": 1})  # the next tap ends it, and works
     expect(page.locator("#connection")).to_be_hidden()
@@ -326,6 +342,7 @@ def test_a_fix_preview_that_never_answers_says_nothing_and_sends_nothing(browser
     network that preview is no entry. It raised the slow line, then the "will be sent again"
     banner, and the unsaved correction was sent by itself once the network came back."""
     page = phone(browser)
+    page.clock.install()  # (the page's timers jumped forward: the seconds waited pass at once)
     table = start(page, live_server)
     page.evaluate("() => { htmx.config.timeout = 1500; }")  # the page's 12 s, shortened for the test
     table.open("correction")
@@ -333,9 +350,9 @@ def test_a_fix_preview_that_never_answers_says_nothing_and_sends_nothing(browser
     page.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
     page.route("**/fix-preview*", lambda route: None)  # the preview hangs: no answer ever comes
     page.locator('#sheet input[name$="-red"]').first.fill("1")
-    page.wait_for_timeout(4000)
+    pass_seconds(page, 4, real_ms=500)  # (2 s of real time: the request's own 1.5 s timeout is the browser's)
     expect(page.locator("#connection .for-slow")).to_be_hidden()
     expect(page.locator("#connection .for-entry")).to_be_hidden()
     page.unroute("**/fix-preview*")
-    page.wait_for_timeout(3500)  # a retry would have gone by now
+    pass_seconds(page, 4)  # a retry would have gone by now
     assert posts == [] and _version(page, live_server) == 0
