@@ -54,11 +54,13 @@ class GameNotFound(LookupError):
 
 
 class VersionConflict(Exception):
-    """``expected_version`` is not the current version (409); ``view`` is the fresh game."""
+    """``expected_version`` is not the current version (409); ``view`` is the fresh game,
+    ``expected`` the version the write was sent with (None: sent without one)."""
 
-    def __init__(self, view: "GameView") -> None:
+    def __init__(self, view: "GameView", expected: int | None = None) -> None:
         super().__init__("version_conflict")
         self.view = view
+        self.expected = expected
 
 
 @dataclass(frozen=True)
@@ -555,12 +557,12 @@ def _refuse_deleted(view: GameView) -> None:
         raise RuleError("game_deleted", N_("This game was deleted. Restore it from the history to record in it again."))
 
 
-def _conflict(game_id: str) -> VersionConflict:
+def _conflict(game_id: str, expected: int | None = None) -> VersionConflict:
     """What a write that did not land raises: ``VersionConflict`` with the game as it is now
     (or ``RuleError("game_deleted")`` when it was deleted meanwhile)."""
     view = load(game_id)
     _refuse_deleted(view)
-    return VersionConflict(view)
+    return VersionConflict(view, expected)
 
 
 def _repeated(view: GameView, entry_id: str | None) -> GameView | None:
@@ -615,7 +617,7 @@ def post_event(
             return repeated
         _refuse_deleted(view)
         if expected_version is not None and expected_version != view.version:
-            raise VersionConflict(view)
+            raise VersionConflict(view, expected_version)
         event = parse_event(data, len(view.row.setup["players"]), view.engine.ENTRY_RULES)
         try:
             state = view.engine.apply(view.state, event)
@@ -624,7 +626,7 @@ def post_event(
                 raise
             # Another phone wrote while we read: judge the entry again on the fresh game.
             if expected_version is not None:
-                raise _conflict(game_id) from None
+                raise _conflict(game_id, expected_version) from None
             continue
         stored = _store(game_id, view.version, view.events, view.state, event, state, entry_id)
         if stored is not None:
@@ -633,8 +635,8 @@ def post_event(
         if repeated is not None:
             return repeated
         if expected_version is not None:
-            raise _conflict(game_id)
-    raise _conflict(game_id)
+            raise _conflict(game_id, expected_version)
+    raise _conflict(game_id, expected_version)
 
 
 def _store(game_id: str, seen: int, events: tuple[RuleEvent, ...], before: Any, event: RuleEvent, state: Any,
@@ -745,7 +747,7 @@ def undo(game_id: str, *, expected_version: Any = None) -> GameView:
         view = load(game_id)
         _refuse_deleted(view)
         if expected_version is not None and expected_version != view.version:
-            raise VersionConflict(view)
+            raise VersionConflict(view, expected_version)
         rows = _applied_rows(game_id)
         if not rows:
             raise RuleError("nothing_to_undo", N_("There is no entry to undo."))
@@ -757,12 +759,12 @@ def undo(game_id: str, *, expected_version: Any = None) -> GameView:
         if row is None:
             db.session.rollback()
             if expected_version is not None:
-                raise _conflict(game_id)
+                raise _conflict(game_id, expected_version)
             continue
         _commit_keeping(row)
         _remember_undo(game_id, view, seen + 1, last_seq, folded)
         return GameView(row=row, events=folded.events, state=folded.state, after_undo=True)
-    raise _conflict(game_id)
+    raise _conflict(game_id, expected_version)
 
 
 def _iso(value: datetime | None) -> str | None:

@@ -6,6 +6,10 @@ joker and steal choices, the save button) and waits until the screen shows the n
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 from playwright.sync_api import Error, Page, Route
 
 GEM_AND_PEARL = ("white", "blue", "green", "red", "black", "pearl")
@@ -19,6 +23,22 @@ def settled(page: Page) -> None:
     """Wait until a tap counts: not within the moment after a poll (or this phone's own save)
     redrew the screen."""
     page.wait_for_function(f"() => {_SETTLED}")
+
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+
+
+def import_part(page: Page, live_server: str, name: str, count: int | None = None, **fields: Any) -> str:
+    """Import the fixture ``name`` through the API: its first ``count`` entries, still in play
+    (all of it, with its recorded result, when None), ``fields`` in place of the log's (other
+    ``players`` names, say); the new game's id."""
+    log = json.loads((FIXTURES / name).read_text())
+    part = {**{k: v for k, v in log.items() if k != "id"}, **fields}
+    if count is not None:
+        part.update(events=log["events"][:count], result=None)
+    resp = page.request.post(live_server + "/api/games/import", data=part)
+    assert resp.status == 201, resp.text()
+    return resp.json()["id"]
 
 
 def late(page: Page, ms: int):  # type: ignore[no-untyped-def]

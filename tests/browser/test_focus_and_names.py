@@ -9,20 +9,12 @@ import json
 from pathlib import Path
 
 import pytest
+from driver import import_part
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
-
-
-def import_part(page: Page, live_server: str, name: str, count: int) -> str:
-    log = json.loads((FIXTURES / name).read_text())
-    part = {**{k: log[k] for k in ("format", "game", "players", "first_player")}, "events": log["events"][:count],
-            "result": None}
-    resp = page.request.post(live_server + "/api/games/import", data=part)
-    assert resp.status == 201, resp.text()
-    return resp.json()["id"]
 
 
 def post_event(page: Page, live_server: str, gid: str, event: dict) -> None:

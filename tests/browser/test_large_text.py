@@ -4,15 +4,11 @@ by its box, and what a tap brings stays in view. Found by a tester at 130-200%."
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
+from driver import import_part
 from playwright.sync_api import Browser, Page, expect
 
 pytestmark = pytest.mark.browser
-
-FIXTURES = Path(__file__).parents[1] / "fixtures"
 
 #: The root font size from the very start (a size set after the page drew is not how a phone
 #: behaves, and Chromium does not measure the em of a container query again then).
@@ -43,17 +39,6 @@ def phone(browser: Browser, text: str, width: int = 360, height: int = 640) -> P
     context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True, is_mobile=True)
     context.add_init_script(LARGE_TEXT % text)
     return context.new_page()
-
-
-def import_part(page: Page, live_server: str, name: str, count: int | None = None) -> str:
-    """The fixture's first ``count`` entries (all of it, with its result, by default)."""
-    log = json.loads((FIXTURES / name).read_text())
-    part = {k: v for k, v in log.items() if k != "id"}
-    if count is not None:
-        part.update(events=log["events"][:count], result=None)
-    resp = page.request.post(live_server + "/api/games/import", data=part)
-    assert resp.status == 201, resp.text()
-    return resp.json()["id"]
 
 
 def wide(page: Page) -> int:

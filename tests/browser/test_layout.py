@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from driver import Table
+from driver import Table, import_part
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -67,19 +67,12 @@ def test_a_name_with_no_space_fits_the_prompts_the_fix_sheet_and_the_history_lin
     """The same 40-letter name made the page 30 px wider in the discard prompt's heading, the Fix
     sheet's legend (the count grid pushed off the screen), a near win's warning and History's
     "… won" line."""
-    import json
-    from pathlib import Path
-
     word = "Wolfeschlegelsteinhausenbergerdorffwelch"
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
     page = context.new_page()
-    log = json.loads((Path(__file__).parents[1] / "fixtures" / "duel-1102.json").read_text())
 
     def imported(count: int | None) -> str:
-        part = {**{k: v for k, v in log.items() if k != "id"}, "players": [word, word[::-1]]}
-        if count is not None:
-            part.update(events=log["events"][:count], result=None)
-        return page.request.post(live_server + "/api/games/import", data=part).json()["id"]
+        return import_part(page, live_server, "duel-1102.json", count, players=[word, word[::-1]])
 
     wide = "() => document.documentElement.scrollWidth"
     page.goto(f"{live_server}/games/{imported(16)}")
@@ -88,7 +81,7 @@ def test_a_name_with_no_space_fits_the_prompts_the_fix_sheet_and_the_history_lin
     page.locator("#sheet .prompt-fix summary, #sheet a:has-text('Fix')").first.click()
     expect(page.locator("#sheet .count-grid").first).to_be_visible()
     assert page.evaluate(wide) <= 390
-    page.goto(f"{live_server}/games/{imported(len(log['events']) - 3)}")  # a near win warned
+    page.goto(f"{live_server}/games/{imported(81)}")  # 3 entries before duel-1102's end: a near win warned
     expect(page.locator(".near-win").first).to_be_visible()
     assert page.evaluate(wide) <= 390
     imported(None)

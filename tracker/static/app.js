@@ -952,15 +952,15 @@
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     var cfg = evt.detail.requestConfig, elt = cfg && cfg.elt;
     if (!sheetTarget(evt) || !elt || !elt.matches || !elt.matches("[data-steal], [data-wild], [data-card], [data-royal]")) { return; }
-    var save = elt.matches("[data-royal]") ? document.querySelector("#sheet .steal-choices") :
-               document.querySelector("#sheet form[data-steal] button.save") ||
-               document.querySelector("#sheet form button.save:not(.secondary)");
-    if (!save) { return; }
+    var shown = elt.matches("[data-royal]") ? document.querySelector("#sheet .steal-choices") :
+                document.querySelector("#sheet form[data-steal] button.save") ||
+                document.querySelector("#sheet form button.save:not(.secondary)");
+    if (!shown) { return; }
     var tabs = document.querySelector("nav.actions");
     var entry = document.getElementById("entry").getBoundingClientRect();
     var bottom = Math.min(window.innerHeight - (tabs ? tabs.getBoundingClientRect().height : 0), entry.bottom);
-    var box = save.getBoundingClientRect();
-    if (box.bottom > bottom || box.top < Math.max(0, entry.top)) { save.scrollIntoView({ block: "center" }); }
+    var box = shown.getBoundingClientRect();
+    if (box.bottom > bottom || box.top < Math.max(0, entry.top)) { shown.scrollIntoView({ block: "center" }); }
   });
 
   // Back: a sheet opened by a tab is a history step (the phone's back gesture closes it). When this

@@ -66,23 +66,12 @@ def _conflict(exc: service.VersionConflict):  # type: ignore[no-untyped-def]
     """409 ``version_conflict`` with the game's state. An ``expected_version`` ahead of the
     game's version was never its version (a typo, another game's): said so, not "another
     entry was recorded first"."""
-    expected = _sent_version()
-    if expected is not None and expected > exc.view.version:
+    if exc.expected is not None and exc.expected > exc.view.version:
         message = _("This game is at version %(version)s: expected_version %(expected)s is ahead of it. "
-                    "Send the version of the game's latest state.", version=exc.view.version, expected=expected)
+                    "Send the version of the game's latest state.", version=exc.view.version, expected=exc.expected)
     else:
         message = _("Another entry was recorded first; check the game and try again.")
     return _error(409, "version_conflict", message, state=exc.view.to_json(tr))
-
-
-def _sent_version() -> int | None:
-    """The request body's ``expected_version`` (a whole number, as the write checked), else None."""
-    try:
-        body = archive.read_json(request.get_data(cache=True))
-    except (ValueError, RecursionError):
-        return None
-    expected = body.get("expected_version") if isinstance(body, dict) else None
-    return expected if isinstance(expected, int) and not isinstance(expected, bool) else None
 
 
 @bp.errorhandler(HTTPException)
