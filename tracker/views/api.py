@@ -89,6 +89,9 @@ def http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
 
 @bp.post("/games")
 def create_game():  # type: ignore[no-untyped-def]
+    """``POST /api/games``: start a game from GAME-LOG.md's setup body (``game``, ``players``,
+    ``first_player``, Splendor's ``nobles``); 201 with the game's state (version 0). A setup the
+    rules refuse is 422 ``bad_setup`` (D-1, S-1); a body that is no JSON object, 400."""
     view = service.create_game(_body())
     return jsonify(view.to_json(tr)), 201
 
@@ -108,11 +111,17 @@ def list_games():  # type: ignore[no-untyped-def]
 
 @bp.get("/games/<game_id>")
 def game_state(game_id: str):  # type: ignore[no-untyped-def]
+    """``GET /api/games/<id>``: the game's state at its latest version (GAME-LOG.md's state
+    object: players, board, bag, turn, pending, alerts, winner); 404 ``not_found``."""
     return jsonify(service.load(game_id).to_json(tr))
 
 
 @bp.post("/games/<game_id>/events")
 def post_event(game_id: str):  # type: ignore[no-untyped-def]
+    """``POST /api/games/<id>/events``: record one entry (a GAME-LOG.md event, with the optional
+    ``expected_version`` and ``entry_id``); 200 with the new state and its ``alerts``. A stale
+    ``expected_version`` is 409 ``version_conflict`` (with the state); an entry the rules refuse
+    is 422 with its code and rule id (``RuleError``); a repeated ``entry_id`` stores nothing."""
     body = _body()
     if not isinstance(body, dict):
         raise RuleError("bad_event", N_("An entry must be a JSON object."))
@@ -124,6 +133,9 @@ def post_event(game_id: str):  # type: ignore[no-untyped-def]
 
 @bp.post("/games/<game_id>/undo")
 def undo(game_id: str):  # type: ignore[no-untyped-def]
+    """``POST /api/games/<id>/undo``: take back the latest entry (an empty body or
+    ``{"expected_version": n}``); 200 with the state before it. Nothing to undo is 422
+    ``nothing_to_undo``; a stale version, 409 ``version_conflict``."""
     body = _body(optional=True)
     if not isinstance(body, dict):
         raise RuleError("bad_event", N_("An undo's body must be a JSON object (or empty)."))
@@ -132,10 +144,16 @@ def undo(game_id: str):  # type: ignore[no-untyped-def]
 
 @bp.get("/games/<game_id>/log")
 def game_log(game_id: str):  # type: ignore[no-untyped-def]
+    """``GET /api/games/<id>/log``: the game's export (format ``splendor-tracker/1``: setup,
+    every entry in order, the result); 404 ``not_found``."""
     return jsonify(service.export_log(game_id))
 
 
 @bp.post("/games/import")
 def import_game():  # type: ignore[no-untyped-def]
+    """``POST /api/games/import``: store a ``splendor-tracker/1`` log by replaying it; 201 with
+    the state of the game created, 200 when it is already stored (or entries were added to a
+    stored game). A log that does not replay is 422 with the first refused entry's error and
+    stores nothing."""
     view, outcome = service.import_log(_body())
     return jsonify(view.to_json(tr)), 201 if outcome == service.CREATED else 200

@@ -118,6 +118,10 @@ def _history_page(status: int = 200, **extra: Any):  # type: ignore[no-untyped-d
 
 @bp.get("/history")
 def history():  # type: ignore[no-untyped-def]
+    """``GET /history``: every game, newest first, grouped into table sessions with their
+    tallies; filters ``player``, ``with`` (head to head), ``kind``, ``status``; ``older=<id>``
+    pages on. ``deleted``/``restored=<id>`` and ``imported=…`` say what the last action did. An
+    htmx request gets the ``games`` block alone."""
     notice, notice_game = _delete_notice()
     imported = [people.small_int(request.args.get(k, "")) or 0
                 for k in ("imported", "existing", "extended", "existing_deleted")]
@@ -141,6 +145,7 @@ def _delete_notice() -> tuple[str | None, str | None]:
 
 @bp.get("/history/<game_id>/delete")
 def confirm_delete(game_id: str):  # type: ignore[no-untyped-def]
+    """``GET /history/<id>/delete``: the page asking to confirm deleting a game; 404 for no game."""
     rec = stats.record(game_id)
     if rec is None:
         abort(404)
@@ -149,6 +154,8 @@ def confirm_delete(game_id: str):  # type: ignore[no-untyped-def]
 
 @bp.post("/history/<game_id>/delete")
 def delete(game_id: str):  # type: ignore[no-untyped-def]
+    """``POST /history/<id>/delete``: mark the game deleted (kept, restorable; out of the tallies
+    and statistics), then 303 to History saying so with a Restore button; 404 for no game."""
     if archive.set_deleted(game_id, True) is None:
         abort(404)
     return redirect(url_for("history.history", deleted=game_id), code=303)
@@ -156,6 +163,8 @@ def delete(game_id: str):  # type: ignore[no-untyped-def]
 
 @bp.post("/history/<game_id>/restore")
 def restore(game_id: str):  # type: ignore[no-untyped-def]
+    """``POST /history/<id>/restore``: bring a deleted game back; 303 to History (or to the game
+    when the form's ``next`` is ``game``); 404 for no game."""
     if archive.set_deleted(game_id, False) is None:
         abort(404)
     if request.form.get("next") == "game":  # restored from the game's own screen: back to it
@@ -174,12 +183,16 @@ def _download(body: str, name: str, mimetype: str, ascii_name: str | None = None
 
 @bp.get("/history/export.json")
 def export_json():  # type: ignore[no-untyped-def]
+    """``GET /history/export.json``: the backup of every game, deleted ones too (format
+    ``splendor-tracker-history/1``: game logs, names' aliases, series, next games), as a download."""
     data = service.export_history()
     return _download(json.dumps(data, ensure_ascii=False, indent=1), "splendor-history.json", "application/json")
 
 
 @bp.get("/history/export.csv")
 def export_csv():  # type: ignore[no-untyped-def]
+    """``GET /history/export.csv``: one row per game (players, times in UTC, winner, routes,
+    turns, nobles), UTF-8 with a byte-order mark for spreadsheets, as a download."""
     people.sync()
     # With a byte-order mark: a spreadsheet (Excel) then reads the names as UTF-8 (민준, not mojibake).
     return _download("\ufeff" + archive.history_csv(), "splendor-history.csv", "text/csv")
@@ -187,6 +200,10 @@ def export_csv():  # type: ignore[no-untyped-def]
 
 @bp.post("/history/import")
 def import_file():  # type: ignore[no-untyped-def]
+    """``POST /history/import`` (form field ``file``): import a game log or a whole history,
+    all-or-nothing, games already stored skipped; 303 to History saying how many were imported,
+    already there, extended. A file that is no such JSON, or a game that does not replay, is 422
+    on History with the reason (nothing stored)."""
     # (its body may reach MAX_IMPORT_BYTES: see tracker.LARGE_BODIES)
     upload = request.files.get("file")
     try:
@@ -209,6 +226,8 @@ def import_file():  # type: ignore[no-untyped-def]
 
 @bp.get("/players")
 def players():  # type: ignore[no-untyped-def]
+    """``GET /players``: every person with a game (games, wins, win rate, routes); people whose
+    every game is deleted are only counted."""
     people.sync()
     lines = stats.player_lines()
     # people whose every game was deleted: not listed (they come back with a restored game)
@@ -225,6 +244,8 @@ def _player(player_id: int) -> Any:
 
 @bp.get("/players/<int(max=2147483647):player_id>")
 def player(player_id: int):  # type: ignore[no-untyped-def]
+    """``GET /players/<id>``: one person's statistics, other names, rename, merge; a merged-away
+    id is 301 to the person kept; 404 for no such person."""
     people.sync()
     found, alias = _player(player_id)
     if alias:
@@ -242,6 +263,8 @@ def _player_page(found: Any, status: int = 200, **extra: Any):  # type: ignore[n
 
 @bp.post("/players/<int(max=2147483647):player_id>/rename")
 def rename(player_id: int):  # type: ignore[no-untyped-def]
+    """``POST /players/<id>/rename`` (field ``name``): 303 back to the player; a name refused
+    (empty, too long, another person's) is 422 on the player page with the reason."""
     found, _alias = _player(player_id)
     try:
         people.rename(found.id, request.form.get("name", ""))
@@ -264,6 +287,9 @@ def forget_name(player_id: int):  # type: ignore[no-untyped-def]
 
 @bp.post("/players/<int(max=2147483647):player_id>/merge")
 def merge(player_id: int):  # type: ignore[no-untyped-def]
+    """``POST /players/<id>/merge`` (fields ``other``, ``confirm``): merge the other person into
+    this one (their games and names become this person's), after a confirmation page; 303 back to
+    the player. No other person chosen, or one who shares a game with this one, is 422 with the reason."""
     found, _alias = _player(player_id)
     other_id = people.small_int(request.form.get("other"))
     other = people.get(other_id)[0] if other_id is not None else None
@@ -294,6 +320,8 @@ def _view(game_id: str) -> service.GameView:
 
 @bp.get("/games/<game_id>/review")
 def game_review(game_id: str):  # type: ignore[no-untyped-def]
+    """``GET /games/<id>/review``: the game turn by turn (``turn=<n>``: the position after that
+    turn); an htmx request gets the ``replay`` block alone; 404 for no game."""
     view = _view(game_id)
     people.sync()
     ctx = review.review_context(view, request.args.get("turn"))
@@ -304,6 +332,8 @@ def game_review(game_id: str):  # type: ignore[no-untyped-def]
 
 @bp.get("/games/<game_id>/export")
 def game_export(game_id: str):  # type: ignore[no-untyped-def]
+    """``GET /games/<id>/export``: the game's log (``splendor-tracker/1``) as a download named by
+    its players and start; 404 for no game."""
     view = _view(game_id)
     log = service.export_log(game_id)
     started = to_user_timezone(view.row.started).replace(tzinfo=None)  # the day and time the table knows

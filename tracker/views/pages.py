@@ -123,6 +123,9 @@ def _game_response(body: str, game_id: str, version: int, alerts: list[dict[str,
 
 @bp.get("/")
 def home():  # type: ignore[no-untyped-def]
+    """``GET /``: the new-game form (pre-filled from ``game``, ``player0``–``player3``; ``after=<id>``
+    a finished game whose table plays again: who starts next, or the game it already started),
+    the join form and the latest games."""
     prefill = MultiDict({k: request.args.get(k, "")[:40] for k in ("game", "player0", "player1", "player2", "player3")})
     # the finished game this one follows: who starts next, or the game the table already plays
     plan = service.plan_next_game(request.args.get("after", "")[:64], [prefill[f"player{i}"] for i in range(4)])
@@ -149,6 +152,10 @@ def _home(form: Any, error: str | None = None, status: int = 200, *, join_error:
 
 @bp.post("/games")
 def create_game():  # type: ignore[no-untyped-def]
+    """``POST /games``: start a game from the home form (``game``, ``player0``–``3``, ``first``
+    or ``random``, Splendor's ``noble`` list, ``best_of``, ``after``) and 303 to its screen. A
+    setup the rules refuse (D-1, S-1) or no starting player is 422 on the form with the reason;
+    a table's next game already started by the other phone leads to that game."""
     form = request.form
     kind = "splendor" if form.get("game") == "splendor" else "duel"
     fields = [form.get(f"player{i}", "") for i in range(4 if kind == "splendor" else 2)]
@@ -458,6 +465,10 @@ def write_address(game_id: str):  # type: ignore[no-untyped-def]
 
 @bp.post("/games/<game_id>/events")
 def post_event(game_id: str):  # type: ignore[no-untyped-def]
+    """``POST /games/<id>/events`` (fields ``event`` as GAME-LOG.md JSON, ``expected_version``,
+    ``entry_id``): record the entry. htmx: the new screen (alerts in ``HX-Trigger``); 409 with
+    the screen and a notice when another phone wrote first; 422 with the rule's reason (the
+    screen unchanged). Without JavaScript: 303 to the game saying what was recorded."""
     form = request.form
     posted: dict[str, Any] = {}
 
