@@ -13,9 +13,16 @@ make_venv
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-if ! command -v chromium >/dev/null 2>&1; then
+# What Debian must add: Chromium, and (as root, for the throwaway server) PostgreSQL, in one
+# update and one install (scripts/postgres.sh installs PostgreSQL itself when sourced alone).
+MISSING=()
+if ! command -v chromium >/dev/null 2>&1; then MISSING+=(chromium); fi
+if [ "$(id -u)" -eq 0 ] && [ -z "${TEST_POSTGRES_URL:-}" ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  MISSING+=(postgresql)
+fi
+if [ ${#MISSING[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${MISSING[@]}" >/dev/null
 fi
 
 # shellcheck source=scripts/postgres.sh
