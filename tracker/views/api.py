@@ -91,7 +91,8 @@ def http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
 def create_game():  # type: ignore[no-untyped-def]
     """``POST /api/games``: start a game from GAME-LOG.md's setup body (``game``, ``players``,
     ``first_player``, Splendor's ``nobles``); 201 with the game's state (version 0). A setup the
-    rules refuse is 422 ``bad_setup`` (D-1, S-1); a body that is no JSON object, 400."""
+    rules refuse, or JSON that is no object, is 422 ``bad_setup`` (D-1, S-1); a body that is not
+    JSON, 400 ``bad_json``."""
     view = service.create_game(_body())
     return jsonify(view.to_json(tr)), 201
 
