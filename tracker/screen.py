@@ -508,7 +508,9 @@ def duel_context(view: GameView) -> dict[str, Any]:
         **_common(view),
         "top": panel(state, 1 - me),
         "bottom": panel(state, me),
-        "extra_turn": state.extra_turn,
+        # "plays again after this turn" (D-8) but for a win that only waits for the prompt: the
+        # routes met stay met when the turn ends, and the game ends there (D-11)
+        "extra_turn": state.extra_turn and not state.players[me].routes(),
         "playing_extra_turn": state.playing_extra_turn,
         "winner": winner,
         "goals": {"prestige": duel.PRESTIGE_TO_WIN, "crowns": duel.CROWNS_TO_WIN, "color": duel.COLOR_POINTS_TO_WIN,
@@ -596,7 +598,9 @@ def take_sheet(view: GameView, args: Any) -> dict[str, Any]:
     # Splendor's chips stop at a pick no gem can complete (a third red, red after red and blue: S-2.1/2.2)
     allows = (lambda k: splendor.can_add_to_take(state.board, chosen, k)) if view.row.game == "splendor" else None
     out = {"sheet": "take", "pick": picker(state.board, chosen, kind.max_take, kind.take_kinds, allows),
-           "preview": said, "data": data, "pass": None, "splendor": view.row.game == "splendor"}
+           "preview": said, "data": data, "pass": None, "splendor": view.row.game == "splendor",
+           # D-6, S-2.3: with three reserved cards, an empty board leaves buying (the hint says so)
+           "reserve_full": len(state.players[state.current_player].reserved) >= duel.MAX_RESERVED}
     if view.row.game == "splendor":  # the rules say when a player can take no action (S-2 ruling)
         passing = {"type": "pass", "player": state.current_player}
         allowed = preview(view, passing)

@@ -666,6 +666,28 @@ def test_an_empty_board_says_what_can_be_done_instead_of_taking(client):
     assert "Tap the tokens taken" not in body
 
 
+def test_an_empty_board_with_three_reserved_says_to_refill_or_buy(client):
+    """D-6: with three cards reserved, a fourth is refused: an empty board's take sheet names the
+    refill or a purchase only (it said "or reserve a card")."""
+    game = new_game(client, ("Ana", "Ben"))
+    gems = {"white": 4, "blue": 4, "green": 4, "red": 4, "black": 4, "pearl": 2}
+    empty = {k: 0 for k in gems}
+    for event in ({"type": "reserve", "player": 0, "card": "D1-01"}, {"type": "reserve", "player": 1, "card": "D1-02"},
+                  {"type": "reserve", "player": 0, "card": "D1-03"},
+                  # (Ana's two golds back on the board: the third reserve takes one)
+                  {"type": "correction", "player": 0, "set": {"tokens": {**empty, "gold": 0}, "board": {**gems, "gold": 2}}},
+                  {"type": "reserve", "player": 1, "card": "D1-04"}, {"type": "reserve", "player": 0, "card": "D1-05"},
+                  {"type": "take_tokens", "player": 1, "tokens": {"white": 1}},
+                  {"type": "correction", "player": 0,
+                   "set": {"board": {**empty, "gold": 0}, "bag": {**gems, "white": 3}}}):
+        resp = client.post(f"/api/games/{game['id']}/events", json=event)
+        assert resp.status_code == 200, (event, resp.get_json())
+    state = resp.get_json()
+    assert state["current_player"] == 0 and len(state["players"][0]["reserved"]) == 3
+    body = client.get(f"/games/{game['id']}/sheet/take", headers=HX).get_data(as_text=True)
+    assert "Nothing on the board to take: refill it (Privilege · Refill), or buy a card." in body
+
+
 
 def test_the_buy_and_reserve_sheets_say_whose_they_are(client):
     """The other phone sees the same sheets: they name the player to act (costs are after that
@@ -950,3 +972,21 @@ def test_without_javascript_a_refused_entry_comes_back_on_its_sheet_with_its_ref
     odd = client.post(f"/games/{game['id']}/events", data={
         "event": json.dumps({"type": "purchase", "player": 0, "card": ["x"], "payment": {}}), "expected_version": "0"})
     assert odd.status_code == 422
+
+
+def test_an_extra_turn_is_not_announced_when_the_turn_ends_in_a_win(client):
+    """A tester: Ana's level-3 card brought 20 prestige and her 3rd crown; the royal card she
+    took gives an extra turn (DR-2), and she has tokens to return (D-10). The turn line said
+    "plays again after this turn", but the turn ends in her win (D-11): no extra turn is said."""
+    log = load_fixture("win-waits-for-discard.json")
+    state = import_log(client, log)
+    assert state["pending"]["kind"] == "discard" and state["winner"] is None
+    html = client.get(f"/games/{state['id']}").get_data(as_text=True)
+    assert 'data-sheet="discard"' in html
+    assert "plays again after this turn" not in html
+    # the same prompt after a joker of no points (19 prestige, no route): the extra turn is said
+    joker = {"type": "purchase", "player": 0, "card": "D2-22", "from_reserve": False,
+             "payment": {"green": 4, "gold": 2, "pearl": 1}, "wild_color": "blue"}
+    other = import_log(client, {**log, "events": log["events"][:-2] + [joker, log["events"][-1]]})
+    assert other["pending"]["kind"] == "discard"
+    assert "plays again after this turn" in client.get(f"/games/{other['id']}").get_data(as_text=True)

@@ -196,6 +196,24 @@ def test_a_player_who_can_take_no_action_passes_from_the_take_sheet(client):
     assert client.get(f"/api/games/{gid}").get_json()["current_player"] == 1
 
 
+def test_with_no_gem_and_three_reserved_the_take_sheet_says_to_buy(client):
+    """A tester: no gem in the supply, Ana's 3 reserved cards, one she can pay for (S1-01, 3
+    blue): no Pass, rightly, but the take sheet said "buy or reserve a card", and a 4th reserve
+    is refused (S-2.3)."""
+    def create(setup: dict) -> str:
+        return client.post("/api/games", json=setup).get_json()["id"]
+
+    def post(gid: str, event: dict) -> None:
+        assert client.post(f"/api/games/{gid}/events", json=event).status_code == 200, event
+
+    gid = stuck_splendor(create, post, lambda gid: client.get(f"/api/games/{gid}").get_json(), named="S1-01")
+    state = client.get(f"/api/games/{gid}").get_json()
+    assert state["current_player"] == 0 and not any(state["board"][k] for k in ("white", "blue", "green", "red", "black"))
+    sheet = client.get(f"/games/{gid}/sheet/take", headers=HX).get_data(as_text=True)
+    assert 'data-type="pass"' not in sheet
+    assert "No gem is left to take: buy a card." in sheet and "or reserve" not in sheet
+
+
 
 def test_splendor_tokens_go_back_to_the_supply_not_a_bag(client):
     """S-3.1: classic Splendor has no bag; the discard prompt and the log say "supply"."""
