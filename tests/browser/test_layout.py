@@ -543,3 +543,34 @@ def test_three_toasts_at_once_stay_compact(page: Page, live_server: str):
     # in the toast's padding (the toast itself was clamped, and the top of a third line showed)
     assert done.locator("span").evaluate("e => e.scrollHeight > e.clientHeight")
     assert done.evaluate("e => e.scrollHeight <= e.clientHeight")
+
+
+def test_a_count_typed_in_the_fix_sheet_is_not_hidden_by_its_grown_save_bar(browser, live_server: str):
+    """A tester: 3 typed into "Privileges of Ana" (Ben holds 1) makes the save bar pinned above
+    the tabs say why it is refused (D-3.3) in three lines; the next field reached with the
+    keyboard's next-field key then sat under that bar (the page kept room for a smaller one), so
+    the number typed could not be seen. The field being typed comes above the bar, whatever its
+    height."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    game = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"],
+                                                               "first_player": 0}).json()
+    page.goto(f"{live_server}/games/{game['id']}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.locator("#action-correction").click()
+    field = page.locator('#sheet input[name="privileges"]')
+    field.fill("3")
+    expect(page.locator("#fix-preview")).to_contain_text("D-3.3")
+    page.wait_for_timeout(200)
+    # the bag's last count just above the grown bar, the privileges below the fold; then "next"
+    page.evaluate("""() => { const bar = document.querySelector('#sheet .fix-save');
+      const gold = document.querySelector('#sheet input[name="bag-gold"]');
+      const pinned = document.querySelector('nav.actions').getBoundingClientRect().top - bar.offsetHeight;
+      window.scrollBy(0, gold.getBoundingClientRect().bottom - pinned + 4);
+      gold.focus({ preventScroll: true }); }""")
+    page.keyboard.press("Tab")
+    expect(field).to_be_focused()
+    page.wait_for_timeout(100)
+    box, bar = field.bounding_box(), page.locator("#sheet .fix-save").bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= bar["y"] + 1, (box, bar)
+    context.close()

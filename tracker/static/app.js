@@ -587,6 +587,30 @@
     if (typedFix && evt.detail.target && evt.detail.target.id === "sheet") { fixRestore(); }
   });
 
+  // The Fix sheet's save bar, pinned above the tabs, grows with what its preview says (a
+  // refusal takes three lines): the room a field scrolled into view keeps below it follows the
+  // bar's height (a field reached with the keyboard's next-field key sat under a grown bar), and
+  // a field being typed that the bar grows over comes above it.
+  var fixBar = null;
+  var fixBarWatch = window.ResizeObserver ? new ResizeObserver(function () {
+    if (!fixBar) { return; }
+    document.documentElement.style.setProperty("--fix-bar", fixBar.offsetHeight + "px");
+    var field = document.activeElement;
+    if (!field || !field.form || !field.form.contains(fixBar) || fixBar.contains(field) ||
+        getComputedStyle(fixBar).position !== "sticky") { return; }
+    var under = field.getBoundingClientRect().bottom - fixBar.getBoundingClientRect().top;
+    if (under > 0) { window.scrollBy(0, under + 8); }
+  }) : null;
+  function watchFixBar() {
+    var bar = document.querySelector("#sheet .correction .fix-save");
+    if (bar === fixBar || !fixBarWatch) { return; }
+    if (fixBar) { fixBarWatch.unobserve(fixBar); }
+    fixBar = bar;
+    if (bar) { fixBarWatch.observe(bar); } else { document.documentElement.style.removeProperty("--fix-bar"); }
+  }
+  document.body.addEventListener("htmx:afterSettle", watchFixBar);
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", watchFixBar); } else { watchFixBar(); }
+
   // A sheet opened or redrawn by a tap (a tab, a chip, a card) shows its save button above the
   // action tabs that stay at the bottom of the screen: the page scrolls just enough, never so
   // far that the sheet's own top leaves the screen.
