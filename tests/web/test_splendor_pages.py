@@ -399,3 +399,18 @@ def test_a_splendor_panel_labels_its_token_count(client):
     page = client.get(f"/games/{game['id']}").get_data(as_text=True)
     totals = re.findall(r'<span class="fact token-total[^"]*">tokens <b data-field="token-total">(\d+)</b>/10</span>', page)
     assert totals == [str(sum(p["tokens"].values())) for p in game["players"]]
+
+
+def test_each_panel_counts_the_development_cards_bought_on_the_screen_and_in_the_review(client):
+    """A tester: a win shared or decided by S-4's tie-break (fewest development cards) could not
+    be followed from the panels, nor from the review: each panel now says how many cards."""
+    log = load_fixture("splendor-153.json")
+    state = client.post("/api/games/import", json={k: log[k] for k in ("format", "game", "players", "first_player",
+                                                                       "nobles", "events", "result")}).get_json()
+    counts = [len(p["cards"]) for p in state["players"]]
+    assert len(set(counts)) > 1  # (the players' counts differ: each is read from its own panel)
+    for path in (f"/games/{state['id']}", f"/games/{state['id']}/review"):
+        page = client.get(path).get_data(as_text=True)
+        for seat, n in enumerate(counts):
+            panel = page.split(f'id="panel-{seat}"', 1)[1].split("</section>", 1)[0]
+            assert f'<span class="card-count" data-field="cards">· {n} cards</span>' in panel, (path, seat, n)
