@@ -921,7 +921,8 @@ CREATED, STORED, EXTENDED = "created", "stored", "extended"
 
 def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False) -> tuple[GameView, str]:
     """Store a game from its log; returns ``(view, outcome)``, ``outcome`` one of ``CREATED``,
-    ``STORED`` (the log's game is stored already: its id, or the same game spelled otherwise)
+    ``STORED`` (the log's game is stored already: its id, or the same game spelled otherwise; a
+    log with no id, no ``started`` and no entry is never found again: each is a new game)
     and ``EXTENDED`` (the stored game is the beginning of the log, an export made earlier in
     the game: the log's later entries are added to it, one version each, as if recorded).
 
@@ -951,6 +952,10 @@ def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False) -> 
                                               "entries differ. Remove the id to import this log as a game of its own."),
                                 id=log_id)
             return _extend(log_id, parsed, events, state, finished, commit, skip_deleted)
+    elif not events and logged_start is None:
+        # no id, no entry, no start: nothing tells this table from another that sat down with
+        # the same names (a setup sent twice is two games, never one table's game moved on)
+        log_id = new_id()
     else:
         # the same game, however its file spells it, or the export of a stored game without its id
         import_key = archive.log_key(kind, setup, events, logged_start)

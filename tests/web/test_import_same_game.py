@@ -330,3 +330,27 @@ def test_an_id_less_log_gets_an_unguessable_id_and_is_still_found_by_its_content
     assert _import(client, {**older, "id": old_key}).status_code == 201
     resp = _import(client, older)
     assert resp.status_code == 200 and resp.get_json()["id"] == old_key
+
+
+def test_a_log_with_no_id_no_start_and_no_entry_is_a_new_game_each_time(client):
+    """A tester: an id-less log of a setup alone (no ``started``, no entry) imported twice gave
+    back the first game, since moved on by its table. Nothing tells such a setup from another
+    table's: each import is a game of its own. A log with entries, or a start, is still found
+    again by its content."""
+    setup = {"format": "splendor-tracker/1", "game": "duel", "players": ["Xa", "Xb"], "first_player": 0,
+             "nobles": None, "events": [], "result": None}
+    first = _import(client, setup)
+    assert first.status_code == 201
+    gid = first.get_json()["id"]
+    assert post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}).status_code == 200
+    again = _import(client, setup)
+    assert again.status_code == 201 and again.get_json()["id"] != gid and again.get_json()["version"] == 0
+    assert _count(client) == 2
+    # with a start, or an entry, the same log is the same game
+    started = {**setup, "started": "2026-11-20T19:00:00Z"}
+    assert _import(client, started).status_code == 201
+    assert _import(client, started).status_code == 200
+    one = {**setup, "events": [{"type": "take_tokens", "player": 0, "tokens": {"blue": 1}}]}
+    assert _import(client, one).status_code == 201
+    assert _import(client, one).status_code == 200
+    assert _count(client) == 4
