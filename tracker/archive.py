@@ -118,8 +118,11 @@ def _figures(row: Game) -> list[dict[str, Any]]:
     out = []
     for p in view.engine.to_json(view.state)["players"]:
         best = p.get("best_color")
+        points = p.get("color_points") or {}
+        # colours tied for the best (D-11.3) all named, as the review names them: "white/blue"
+        tied = "/".join(c for c in points if best and points[c] == points[best])
         out.append({"prestige": p.get("prestige"), "crowns": p.get("crowns", ""), "cards": len(p.get("cards") or ()),
-                    "best_color": best or "", "best_points": (p.get("color_points") or {}).get(best, 0) if best else
+                    "best_color": tied, "best_points": points.get(best, 0) if best else
                     ("" if "color_points" not in p else 0)})
     return out
 

@@ -347,9 +347,10 @@ def test_history_exports_json_and_csv(client):
     duel = rows[0]
     assert duel["id"] == game["id"] and duel["date_utc"] == "2026-11-01 19:00" and duel["nobles"] == "" and duel["players"] == "Ana · Ben"
     assert (duel["winner"], duel["routes"], duel["turns"]) == ("Ana", "prestige", "70")
-    # The fixture's recorded final position: A 20 prestige, 6 crowns, 8 in black; B 11, 2, 2 in white.
+    # The fixture's recorded final position: A 20 prestige, 6 crowns, 8 in black; B 11, 2, 2 in
+    # each of white, blue and red (a tie: each tied colour named, as the review names them)
     assert [duel[k] for k in ("p1_prestige", "p1_crowns", "p1_best_colour", "p1_best_colour_points")] == ["20", "6", "black", "8"]
-    assert [duel[k] for k in ("p2_prestige", "p2_crowns", "p2_best_colour", "p2_best_colour_points")] == ["11", "2", "white", "2"]
+    assert [duel[k] for k in ("p2_prestige", "p2_crowns", "p2_best_colour", "p2_best_colour_points")] == ["11", "2", "white/blue/red", "2"]
     splendor = rows[1]
     assert splendor["winner"] == "Player B" and splendor["turns"] == "96" and splendor["routes"] == ""
     assert splendor["nobles"] == "N-08 N-09 N-03 N-02" and splendor["finished_utc"] == "2026-11-02 19:40"
