@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any, Iterable, Mapping, Sequence
 
-from flask_babel import to_user_timezone
+from flask_babel import ngettext, to_user_timezone
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
@@ -403,7 +403,8 @@ class TableNight:
     """A table session: its games (oldest first), the people and the running tally.
 
     ``key`` is ``"s<id>"`` for an explicit session, ``"d<date>:<kind>:<ids>"`` for an automatic one.
-    ``tally`` is ``[(player, wins)]`` in seat order of the first game.
+    ``tally`` is ``[(player, wins)]`` in seat order of the first game; a win shared (classic
+    Splendor, S-4) is no one's win there but counted in ``shared``, as head to head counts it.
     """
 
     key: str
@@ -415,6 +416,7 @@ class TableNight:
     names: list[str] = field(default_factory=list)
     wins: dict[int, int] = field(default_factory=dict)
     session_id: int | None = None
+    shared: int = 0
 
     @property
     def tally(self) -> list[tuple[str, int]]:
@@ -452,11 +454,13 @@ class TableNight:
 
     @property
     def tally_text(self) -> str:
-        """``Ana 2 – 1 Ben`` for two people; ``Ana 2 · Ben 1 · Cho 0`` for more."""
+        """``Ana 2 – 1 Ben`` for two people; ``Ana 2 · Ben 1 · Cho 0`` for more; then the wins
+        shared, if any (``· 1 shared win``, in the reader's language)."""
         t = self.tally
-        if len(t) == 2:
-            return f"{t[0][0]} {t[0][1]} – {t[1][1]} {t[1][0]}"
-        return " · ".join(f"{n} {w}" for n, w in t)
+        text = f"{t[0][0]} {t[0][1]} – {t[1][1]} {t[1][0]}" if len(t) == 2 else " · ".join(f"{n} {w}" for n, w in t)
+        if self.shared:
+            text += " · " + ngettext("%(num)s shared win", "%(num)s shared wins", self.shared)
+        return text
 
 
 def winner_seats(row: Game) -> list[int]:
@@ -523,9 +527,11 @@ def group_sessions(rows: Sequence[Game], seats: Mapping[str, list[Player]]) -> l
                                              names=[p.name for p in seats.get(row.id, [])], session_id=sid)
         night.games.append(row)
         if row.status == "finished":
-            for seat in winner_seats(row):
-                if 0 <= seat < len(people):
-                    night.wins[people[seat]] = night.wins.get(people[seat], 0) + 1
+            winners = [seat for seat in winner_seats(row) if 0 <= seat < len(people)]
+            if len(winners) == 1:
+                night.wins[people[winners[0]]] = night.wins.get(people[winners[0]], 0) + 1
+            elif winners:  # S-4: a shared win is nobody's alone (head to head counts it so too)
+                night.shared += 1
     return sorted(nights.values(), key=lambda n: n.games[-1].started, reverse=True)
 
 

@@ -1034,3 +1034,26 @@ def test_the_deleted_games_list_shows_no_tally(client):
         assert client.post(f"/history/{game['id']}/delete").status_code == 303
     deleted = client.get("/history?status=deleted").get_data(as_text=True)
     assert sorted(listed(deleted)) == sorted([first["id"], second["id"]]) and 'data-field="tally"' not in deleted
+
+
+def test_a_shared_win_in_an_evenings_tally_is_nobody_s_win_alone(client):
+    """A tester: Odile and Quinn's evening of classic Splendor, Quinn winning one game and the
+    other a win they shared (S-4), read "Odile 1 – 2 Quinn": three wins for two games. The tally
+    counts the shared win apart, as head to head does."""
+    from tracker.rules import splendor_autoplay
+    from tracker.rules.events import event_to_dict
+
+    def log(seed: int, started: str) -> dict:
+        setup, events, state = splendor_autoplay.play(seed, players=2)
+        winner = {"players": list(state.winner.players), "prestige": state.winner.prestige, "cards": state.winner.cards}
+        return {"format": "splendor-tracker/1", "game": "splendor", **setup, "players": ["Odile", "Quinn"],
+                "events": [event_to_dict(e) for e in events], "result": {"winner": winner, "turns": state.turn},
+                "started": started}
+
+    import_log(client, log(4, "2026-11-22T18:00:00Z"))  # seat 1, Quinn, wins
+    import_log(client, log(3, "2026-11-22T19:30:00Z"))  # a full tie: both win
+    page = client.get("/history").get_data(as_text=True)
+    assert re.findall(r'data-field="tally">([^<]+)<', page) == ["Odile 0 – 1 Quinn · 1 shared win"]
+    flask_babel.refresh()
+    korean = client.get("/history", headers={"Accept-Language": "ko"}).get_data(as_text=True)
+    assert re.findall(r'data-field="tally">([^<]+)<', korean) == ["Odile 0 – 1 Quinn · 공동 승리 1회"]
