@@ -660,6 +660,30 @@ def restore_aliases(logs: Sequence[Mapping[str, Any]], aliases: Any) -> None:
             db.session.flush()
 
 
+def seat_as_backed_up(row: Game, names: Any) -> None:
+    """A backup's game just stored (``attach`` seated it by its typed names): each seat goes to
+    the person the backup names for it (``people``, the person's name then) when the typed name
+    leads to someone else here: a name renamed away, forgotten, then typed for a new person (by
+    name alone, the first person's games went to the second). Never one person in two seats;
+    ``names`` that are malformed, or name one person twice, change nothing. No commit."""
+    typed = row.setup.get("players", [])
+    if not (isinstance(names, list) and len(names) == len(typed) and all(isinstance(n, str) for n in names)) \
+            or len({person_key(n) for n in names}) < len(names) or any(name_refusal(n) for n in names):
+        return
+    seats = list(db.session.scalars(select(GamePlayer).where(GamePlayer.game_id == row.id)))
+    for seat in seats:
+        wanted = names[seat.seat] if 0 <= seat.seat < len(names) else None
+        sitting = db.session.get(Player, seat.player_id)
+        if wanted is None or sitting is None or person_key(sitting.name) == person_key(wanted):
+            continue
+        person = player_for(wanted)
+        if sitting.merged_into == person.id:
+            continue  # seated under the person's old name (one person under two names at this game)
+        if all(other.player_id != person.id for other in seats):
+            seat.player_id = person.id
+    db.session.flush()
+
+
 def _known(key: str) -> bool:
     return db.session.scalar(select(Player.id).where(Player.normalized == key)) is not None
 

@@ -1237,6 +1237,8 @@ def _import_any(data: Any) -> ImportResult:
                 extended += 1
             elif outcome == CREATED:
                 created += 1
+                if backup:  # who sat there, as the backup says (a name may lead elsewhere here)
+                    people.seat_as_backed_up(view.row, log.get("people"))
                 if log.get("deleted") is True:
                     view.row.deleted_at = utcnow()
             else:

@@ -789,6 +789,39 @@ def test_a_hostile_or_broken_backup_never_seats_one_person_twice_nor_half_import
     assert "Phantom" not in client.get("/players").get_data(as_text=True)
 
 
+def test_a_name_forgotten_and_typed_for_someone_new_keeps_each_person_s_games_in_a_restore(client, tmp_path):
+    """A tester: Uwe renamed "Uwe Krause", his old name "Uwe" forgotten, then typed for a new
+    person at a later game. The backup says who sat where (``people``), but the restore went by
+    the typed names: "Uwe Krause" vanished and the new Uwe had both games. Each seat goes to the
+    person the backup names."""
+    import_log(client, fixture_log("own-prestige.json", ["Uwe", "Vera"], "2026-11-01T19:00:00Z"))  # seat 0 wins
+    uwe = int(re.search(r'href="/players/(\d+)">Uwe<', client.get("/players").get_data(as_text=True))[1])
+    assert client.post(f"/players/{uwe}/rename", data={"name": "Uwe Krause"}).status_code == 303
+    alias = re.search(r'name="alias" value="(\d+)"', client.get(f"/players/{uwe}").get_data(as_text=True))[1]
+    assert client.post(f"/players/{uwe}/forget-name", data={"alias": alias}).status_code == 303
+    import_log(client, fixture_log("own-crowns.json", ["Uwe", "Vera"], "2026-11-02T19:00:00Z"))
+
+    def figures(c) -> dict:
+        page = c.get("/players").get_data(as_text=True)
+        out = {}
+        for pid, name in re.findall(r'href="/players/(\d+)">([^<]+)<', page):
+            p = c.get(f"/players/{pid}").get_data(as_text=True)
+            out[name] = tuple(re.search(rf'data-stat="{k}">([^<]*)<', p)[1] for k in ("games", "wins"))
+        return out
+
+    before = figures(client)
+    assert before["Uwe Krause"] == ("1", "1") and before["Uwe"][0] == "1" and before["Vera"][0] == "2"
+    backup = client.get("/history/export.json").get_json()
+    assert [g["people"] for g in backup["games"]] == [["Uwe Krause", "Vera"], ["Uwe", "Vera"]]
+    with fresh_server(tmp_path / "uwe.sqlite3") as other:
+        assert "Imported 2 games." in upload(other, backup).get_data(as_text=True)
+        assert figures(other) == before
+        # and "Uwe" typed at a new game is still the new Uwe, not Uwe Krause
+        other.post("/api/games", json={"game": "duel", "players": ["Uwe", "Vera"], "first_player": 0})
+        after = figures(other)
+        assert after["Uwe"][0] == "2" and after["Uwe Krause"][0] == "1"
+
+
 def test_a_rename_of_case_only_survives_a_restore(client, tmp_path):
     import_log(client, fixture_log("own-prestige.json", ["cleo", "Dan"], "2026-11-01T19:00:00Z"))
     cleo = re.search(r'href="/players/(\d+)">cleo<', client.get("/players").get_data(as_text=True))[1]
