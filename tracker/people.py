@@ -624,7 +624,9 @@ def restore_aliases(logs: Sequence[Mapping[str, Any]], aliases: Any) -> None:
             wanted.setdefault(person_key(alias), person)
     for game in games:
         for typed, person in game:
-            if person_key(typed) != person_key(person):
+            # (a name that is some person's own name in the backup stays theirs: two people who
+            # swapped names, or a name passed on along a chain of renames, is no one's alias)
+            if person_key(typed) != person_key(person) and person_key(typed) not in seated:
                 wanted.setdefault(person_key(typed), person)
     for game in games:  # two seats of one game are two people: drop what would make them one
         typed_keys = {person_key(t) for t, _p in game}
@@ -664,23 +666,37 @@ def seat_as_backed_up(row: Game, names: Any) -> None:
     """A backup's game just stored (``attach`` seated it by its typed names): each seat goes to
     the person the backup names for it (``people``, the person's name then) when the typed name
     leads to someone else here: a name renamed away, forgotten, then typed for a new person (by
-    name alone, the first person's games went to the second). Never one person in two seats;
-    ``names`` that are malformed, or name one person twice, change nothing. No commit."""
+    name alone, the first person's games went to the second), two people who swapped names. The
+    game's seats are settled together, so a swap or a chain of renames comes out whole; ``names``
+    that are malformed, or would seat one person twice, change nothing. No commit."""
     typed = row.setup.get("players", [])
     if not (isinstance(names, list) and len(names) == len(typed) and all(isinstance(n, str) for n in names)) \
-            or len({person_key(n) for n in names}) < len(names) or any(name_refusal(n) for n in names):
+            or any(name_refusal(n) for n in names):
         return
     seats = list(db.session.scalars(select(GamePlayer).where(GamePlayer.game_id == row.id)))
+    if sorted(seat.seat for seat in seats) != list(range(len(names))):
+        return
+    wanted: dict[int, Any] = {}  # seat -> the person's id here, or the name of one to make
     for seat in seats:
-        wanted = names[seat.seat] if 0 <= seat.seat < len(names) else None
         sitting = db.session.get(Player, seat.player_id)
-        if wanted is None or sitting is None or person_key(sitting.name) == person_key(wanted):
-            continue
-        person = player_for(wanted)
-        if sitting.merged_into == person.id:
-            continue  # seated under the person's old name (one person under two names at this game)
-        if all(other.player_id != person.id for other in seats):
-            seat.player_id = person.id
+        if sitting is None:
+            return
+        found = _named(names[seat.seat])
+        person = _kept(found) if found is not None else None
+        if person_key(sitting.name) == person_key(names[seat.seat]) \
+                or (person is not None and _kept(sitting).id == person.id):
+            wanted[seat.seat] = _kept(sitting).id  # already the person (or seated under their old name)
+        else:
+            wanted[seat.seat] = person.id if person is not None else names[seat.seat]
+    people_wanted = [w if isinstance(w, int) else person_key(w) for w in wanted.values()]
+    if len(set(people_wanted)) < len(people_wanted):
+        return  # never one person in two seats
+    for seat in seats:
+        target = wanted[seat.seat]
+        if isinstance(target, str):
+            seat.player_id = player_for(target).id
+        elif _kept(db.session.get(Player, seat.player_id)).id != target:
+            seat.player_id = target
     db.session.flush()
 
 

@@ -822,6 +822,49 @@ def test_a_name_forgotten_and_typed_for_someone_new_keeps_each_person_s_games_in
         assert after["Uwe"][0] == "2" and after["Uwe Krause"][0] == "1"
 
 
+def _rename_forgetting(client, name: str, new: str) -> None:
+    """Rename the person called ``name`` to ``new`` and forget the old name (free for anyone)."""
+    pid = int(re.search(rf'href="/players/(\d+)">{re.escape(name)}<', client.get("/players").get_data(as_text=True))[1])
+    assert client.post(f"/players/{pid}/rename", data={"name": new}).status_code == 303
+    page = client.get(f"/players/{pid}").get_data(as_text=True)
+    alias = dict(zip(re.findall(r'<span class="alias-name">([^<]+)</span>', page),
+                     re.findall(r'name="alias" value="(\d+)"', page)))[name]
+    assert client.post(f"/players/{pid}/forget-name", data={"alias": alias}).status_code == 303
+
+
+@pytest.mark.parametrize("renames", [
+    [("Bea", "Cleo"), ("Ann", "Bea")],  # a chain: Bea's name passed on to Ann
+    [("Ann", "Tmp"), ("Bea", "Ann"), ("Tmp", "Bea")],  # a swap
+], ids=["chain", "swap"])
+def test_names_passed_on_between_people_keep_each_person_s_games_in_a_restore(client, tmp_path, renames):
+    """A tester: after a chain of renames (Bea → Cleo, then Ann → Bea) or a swap (Ann and Bea
+    exchanged names), each old name forgotten, a restore seated the wrong person (a new "Ann"; the
+    two of a swap exchanged, wins and all) and made "Bea" another name of Cleo."""
+    import_log(client, fixture_log("own-prestige.json", ["Ann", "Bea"], "2026-11-01T19:00:00Z"))  # Ann wins
+    for old, new in renames:
+        _rename_forgetting(client, old, new)
+    import_log(client, fixture_log("own-crowns.json", ["Bea", "Dan"], "2026-11-02T19:00:00Z"))
+
+    def figures(c) -> dict:
+        page = c.get("/players").get_data(as_text=True)
+        out = {}
+        for pid, name in re.findall(r'href="/players/(\d+)">([^<]+)<', page):
+            p = c.get(f"/players/{pid}").get_data(as_text=True)
+            out[name] = tuple(re.search(rf'data-stat="{k}">([^<]*)<', p)[1] for k in ("games", "wins"))
+        return out
+
+    before = figures(client)
+    backup = client.get("/history/export.json").get_json()
+    with fresh_server(tmp_path / "renames.sqlite3") as other:
+        assert "Imported 2 games." in upload(other, backup).get_data(as_text=True)
+        assert figures(other) == before
+        assert other.get("/history/export.json").get_json()["games"][0]["people"] == backup["games"][0]["people"]
+        # "Bea" typed at a new game is the person called Bea now, as on the first server
+        other.post("/api/games", json={"game": "duel", "players": ["Bea", "Eve"], "first_player": 0})
+        client.post("/api/games", json={"game": "duel", "players": ["Bea", "Eve"], "first_player": 0})
+        assert figures(other) == figures(client)
+
+
 def test_a_rename_of_case_only_survives_a_restore(client, tmp_path):
     import_log(client, fixture_log("own-prestige.json", ["cleo", "Dan"], "2026-11-01T19:00:00Z"))
     cleo = re.search(r'href="/players/(\d+)">cleo<', client.get("/players").get_data(as_text=True))[1]
