@@ -413,4 +413,4 @@ def test_each_panel_counts_the_development_cards_bought_on_the_screen_and_in_the
         page = client.get(path).get_data(as_text=True)
         for seat, n in enumerate(counts):
             panel = page.split(f'id="panel-{seat}"', 1)[1].split("</section>", 1)[0]
-            assert f'<span class="card-count" data-field="cards">· {n} cards</span>' in panel, (path, seat, n)
+            assert f'<span class="card-count" data-field="cards">{n} cards</span>' in panel, (path, seat, n)
