@@ -119,14 +119,21 @@ SCREEN_MODULES = frozenset({
     "test_preview_follows", "test_refusals_name_cards_in_words", "test_refusals_say_what_is_short",
     "test_reserve_sheet_when_full", "test_reserved_in_panel", "test_review", "test_sheet_address",
     "test_splendor_pages", "test_table_feedback", "test_template_urls", "test_plan_purchase",
+    # refusals before anything is stored, and flows whose storage the API's tests run on both
+    "test_malformed_entries_name_their_rule", "test_access_code", "test_splendor_api",
 })
+
+#: Tests of other modules that run on SQLite only, for the same reason: the fuzzing of the form
+#: endpoints and the pages goes through the service the JSON API's fuzzing runs on both backends.
+SCREEN_TESTS = frozenset({"test_fuzz_form_endpoints", "test_fuzz_pages_and_sheets"})
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Run every database test once per backend (``[sqlite]``, ``[postgresql]``); the tests of
-    what the screens draw (``SCREEN_MODULES``) on SQLite only."""
+    what the screens draw (``SCREEN_MODULES``, ``SCREEN_TESTS``) on SQLite only."""
     if "database_url" in metafunc.fixturenames:
-        screen_only = metafunc.module.__name__.rpartition(".")[2] in SCREEN_MODULES
+        screen_only = (metafunc.module.__name__.rpartition(".")[2] in SCREEN_MODULES
+                       or metafunc.function.__name__ in SCREEN_TESTS)
         metafunc.parametrize("database_url", BACKENDS[:1] if screen_only else BACKENDS, indirect=True)
 
 

@@ -12,8 +12,10 @@
    import without the id → ``GET`` gives the same state.
 2. ``test_fuzz_json_api``, ``test_fuzz_form_endpoints``, ``test_fuzz_pages_and_sheets``:
    thousands of malformed, random and near-valid requests (overall, across examples and
-   backends) to every JSON API endpoint, the form endpoints, the game screen and its sheets
-   (half of the form and page requests with ``HX-Request``), on games in every kind of position
+   backends; the form endpoints and pages on SQLite only, ``SCREEN_TESTS`` in ``conftest.py``:
+   the same service as the JSON API's) to every JSON API endpoint, the form endpoints, the game
+   screen and its sheets (half of the form and page requests with ``HX-Request``), on games in
+   every kind of position
    (fresh, mid-game, royal or discard due, finished). Never a 5xx; every 4xx under ``/api`` is
    GAME-LOG.md's ``{"error": {"code", "message", "rule"}}`` (a 409 adds ``state``); a refused
    write stores nothing (same ``GET`` state and version, no row of any table added, removed,
