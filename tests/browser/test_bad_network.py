@@ -120,7 +120,7 @@ def test_a_reload_without_network_shows_the_last_screen_and_says_it_may_be_old(b
     showed it (it was the copy of the page's first load, turn 1 after a whole evening), and the
     banner says at once that the game may have moved on since (nothing was said for 2 s)."""
     page = phone(browser)
-    start(page, live_server)
+    start(page, live_server, via_home=True)
     page.reload()  # the service worker, installed by the first visit, now controls the page and keeps it
     page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=10000)
     page.reload()
@@ -240,7 +240,7 @@ def test_the_offline_copy_is_the_latest_whatever_address_and_never_a_502_page(br
     502 page answering a reload never stand in for it (the browser's error page, an older screen
     or "502 Bad Gateway" were shown offline)."""
     page = phone(browser)
-    start(page, live_server)
+    start(page, live_server, via_home=True)
     table = _controlled(page)
     gid = _game_id(page)
     table.open("buy")
