@@ -147,7 +147,7 @@ def test_counts_typed_into_the_fix_sheet_are_in_the_offline_copy(browser: Browse
     """A reload without network shows the Fix sheet with the counts typed into it (the copy had
     the sheet as first drawn: the typing was lost with the network)."""
     page = phone(browser)
-    start(page, live_server)
+    start(page, live_server, via_home=True)
     page.reload()
     page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=10000)
     page.reload()
@@ -210,7 +210,7 @@ def test_an_entry_refused_when_sent_again_is_said_until_the_next_tap(browser: Br
     this entry was not stored stays (it faded after 4 s, unseen by a player looking at the table)."""
     page = phone(browser)
     page.clock.install()
-    table = start(page, live_server)
+    table = start(page, live_server, via_home=True)
     page.evaluate("() => { htmx.config.timeout = 1500; }")
     held: list[Route] = []
     page.route("**/events", lambda route: held.append(route))

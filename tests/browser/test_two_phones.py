@@ -29,8 +29,9 @@ def start(page: Page, base: str, *, via_home: bool = False) -> Table:
     """Ana and Ben's new Duel, started from this phone's home-page form (its session, its CSRF
     token) and opened: the form is sent as the page sends it, the game is the first page this
     phone draws (drawing the home page too cost each of these tests a second); ``via_home``: the
-    home page drawn and its form filled in and tapped (the offline copy's tests: the service
-    worker comes with the first page drawn)."""
+    home page drawn and its form filled in and tapped (the offline copy's tests, which wait for
+    the service worker to control the game page: registered on the home page, it does at once;
+    registered on the game page itself, it could take more than their 10 s on a busy machine)."""
     if via_home:
         page.goto(base + "/")
         page.fill("#player0", "Ana")

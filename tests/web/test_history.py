@@ -789,6 +789,16 @@ def test_a_hostile_or_broken_backup_never_seats_one_person_twice_nor_half_import
     assert "Phantom" not in client.get("/players").get_data(as_text=True)
 
 
+def _figures(c) -> dict:
+    """Each listed player's games and wins, as their own page shows them."""
+    page = c.get("/players").get_data(as_text=True)
+    out = {}
+    for pid, name in re.findall(r'href="/players/(\d+)">([^<]+)<', page):
+        p = c.get(f"/players/{pid}").get_data(as_text=True)
+        out[name] = tuple(re.search(rf'data-stat="{k}">([^<]*)<', p)[1] for k in ("games", "wins"))
+    return out
+
+
 def test_a_name_forgotten_and_typed_for_someone_new_keeps_each_person_s_games_in_a_restore(client, tmp_path):
     """A tester: Uwe renamed "Uwe Krause", his old name "Uwe" forgotten, then typed for a new
     person at a later game. The backup says who sat where (``people``), but the restore went by
@@ -801,24 +811,16 @@ def test_a_name_forgotten_and_typed_for_someone_new_keeps_each_person_s_games_in
     assert client.post(f"/players/{uwe}/forget-name", data={"alias": alias}).status_code == 303
     import_log(client, fixture_log("own-crowns.json", ["Uwe", "Vera"], "2026-11-02T19:00:00Z"))
 
-    def figures(c) -> dict:
-        page = c.get("/players").get_data(as_text=True)
-        out = {}
-        for pid, name in re.findall(r'href="/players/(\d+)">([^<]+)<', page):
-            p = c.get(f"/players/{pid}").get_data(as_text=True)
-            out[name] = tuple(re.search(rf'data-stat="{k}">([^<]*)<', p)[1] for k in ("games", "wins"))
-        return out
-
-    before = figures(client)
+    before = _figures(client)
     assert before["Uwe Krause"] == ("1", "1") and before["Uwe"][0] == "1" and before["Vera"][0] == "2"
     backup = client.get("/history/export.json").get_json()
     assert [g["people"] for g in backup["games"]] == [["Uwe Krause", "Vera"], ["Uwe", "Vera"]]
     with fresh_server(tmp_path / "uwe.sqlite3") as other:
         assert "Imported 2 games." in upload(other, backup).get_data(as_text=True)
-        assert figures(other) == before
+        assert _figures(other) == before
         # and "Uwe" typed at a new game is still the new Uwe, not Uwe Krause
         other.post("/api/games", json={"game": "duel", "players": ["Uwe", "Vera"], "first_player": 0})
-        after = figures(other)
+        after = _figures(other)
         assert after["Uwe"][0] == "2" and after["Uwe Krause"][0] == "1"
 
 
@@ -845,24 +847,16 @@ def test_names_passed_on_between_people_keep_each_person_s_games_in_a_restore(cl
         _rename_forgetting(client, old, new)
     import_log(client, fixture_log("own-crowns.json", ["Bea", "Dan"], "2026-11-02T19:00:00Z"))
 
-    def figures(c) -> dict:
-        page = c.get("/players").get_data(as_text=True)
-        out = {}
-        for pid, name in re.findall(r'href="/players/(\d+)">([^<]+)<', page):
-            p = c.get(f"/players/{pid}").get_data(as_text=True)
-            out[name] = tuple(re.search(rf'data-stat="{k}">([^<]*)<', p)[1] for k in ("games", "wins"))
-        return out
-
-    before = figures(client)
+    before = _figures(client)
     backup = client.get("/history/export.json").get_json()
     with fresh_server(tmp_path / "renames.sqlite3") as other:
         assert "Imported 2 games." in upload(other, backup).get_data(as_text=True)
-        assert figures(other) == before
+        assert _figures(other) == before
         assert other.get("/history/export.json").get_json()["games"][0]["people"] == backup["games"][0]["people"]
         # "Bea" typed at a new game is the person called Bea now, as on the first server
         other.post("/api/games", json={"game": "duel", "players": ["Bea", "Eve"], "first_player": 0})
         client.post("/api/games", json={"game": "duel", "players": ["Bea", "Eve"], "first_player": 0})
-        assert figures(other) == figures(client)
+        assert _figures(other) == _figures(client)
 
 
 def test_a_rename_of_case_only_survives_a_restore(client, tmp_path):
