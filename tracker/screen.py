@@ -508,9 +508,7 @@ def duel_context(view: GameView) -> dict[str, Any]:
         **_common(view),
         "top": panel(state, 1 - me),
         "bottom": panel(state, me),
-        # "plays again after this turn" (D-8) but for a win that only waits for the prompt: the
-        # routes met stay met when the turn ends, and the game ends there (D-11)
-        "extra_turn": state.extra_turn and not state.players[me].routes(),
+        "extra_turn": state.extra_turn_follows,
         "playing_extra_turn": state.playing_extra_turn,
         "winner": winner,
         "goals": {"prestige": duel.PRESTIGE_TO_WIN, "crowns": duel.CROWNS_TO_WIN, "color": duel.COLOR_POINTS_TO_WIN,

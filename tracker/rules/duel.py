@@ -248,6 +248,13 @@ class DuelState:
         return "finished" if self.winner else "active"
 
     @property
+    def extra_turn_follows(self) -> bool:
+        """True when the player to act plays again after this turn (D-8), which a route they
+        already meet forbids: the turn then ends in their win (D-11, checked after the royal card
+        and the discard still owed, which never lower a route)."""
+        return self.extra_turn and not self.winner and not self.players[self.current_player].routes()
+
+    @property
     def pending(self) -> Pending | None:
         """The royal card, then the discard, the player to act owes (D-2 steps 4–5)."""
         if self.winner or not self.action_done:
