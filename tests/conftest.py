@@ -93,18 +93,25 @@ def postgres_url() -> str:
     return url
 
 
+@pytest.fixture(scope="session")
+def postgres_emptier(postgres_url: str):
+    """One connection pool of the test process to the test database, that empties it before each
+    test (an app built for that alone cost a PostgreSQL test more than its own run)."""
+    from sqlalchemy import create_engine
+
+    engine = create_engine(postgres_url, pool_size=1)
+    yield engine
+    engine.dispose()
+
+
 @pytest.fixture
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """An empty migrated database on the backend this test runs on."""
     backend = getattr(request, "param", "sqlite")
     if backend == "postgresql":
         url = request.getfixturevalue("postgres_url")
-        app = create_app(app_config(url))
-        with app.app_context():
-            db.session.execute(text("TRUNCATE events, games, players, table_sessions RESTART IDENTITY CASCADE"))
-            db.session.commit()
-            db.session.remove()
-            db.engine.dispose()
+        with request.getfixturevalue("postgres_emptier").begin() as conn:
+            conn.execute(text("TRUNCATE events, games, players, table_sessions RESTART IDENTITY CASCADE"))
         return url
     target = tmp_path / "tracker.sqlite3"
     shutil.copy(request.getfixturevalue("sqlite_template"), target)
@@ -124,8 +131,22 @@ SCREEN_MODULES = frozenset({
 })
 
 #: Tests of other modules that run on SQLite only, for the same reason: the fuzzing of the form
-#: endpoints and the pages goes through the service the JSON API's fuzzing runs on both backends.
-SCREEN_TESTS = frozenset({"test_fuzz_form_endpoints", "test_fuzz_pages_and_sheets"})
+#: endpoints and the pages goes through the service the JSON API's fuzzing runs on both backends;
+#: static files, compression, proxy headers and the screen cache's folder are the web layer's.
+SCREEN_TESTS = frozenset({
+    "test_fuzz_form_endpoints", "test_fuzz_pages_and_sheets",
+    "test_pages_link_fingerprinted_static_files", "test_a_fingerprinted_file_is_cached_for_a_year",
+    "test_the_plain_name_and_an_outdated_fingerprint_revalidate", "test_static_files_answer_304_to_their_etag",
+    "test_static_files_are_served_precompressed", "test_unknown_or_escaping_static_paths_are_404",
+    "test_the_service_worker_precaches_the_fingerprinted_files", "test_pages_and_partials_are_compressed",
+    "test_json_is_compressed_and_small_answers_are_not", "test_one_entry_answer_stays_small_on_the_wire",
+    "test_behind_a_proxy_the_forwarded_scheme_host_and_address_are_used",
+    "test_without_a_proxy_forwarded_headers_are_ignored",
+    "test_tracker_proxies_wins_over_proxy_count_as_the_other_variables_do",
+    "test_a_file_cache_folder_others_may_write_to_is_refused",
+    "test_the_default_folder_is_private_and_named_from_the_secret", "test_a_host_no_address_can_be_built_on_is_a_plain_400",
+    "test_behind_a_proxy_with_a_prefix_every_address_keeps_it",
+})
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -7,6 +7,7 @@ joker and steal choices, the save button) and waits until the screen shows the n
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,20 @@ def import_part(page: Page, live_server: str, name: str, count: int | None = Non
     resp = page.request.post(live_server + "/api/games/import", data=part)
     assert resp.status == 201, resp.text()
     return resp.json()["id"]
+
+
+def open_new_game(page: Page, base: str, names: tuple[str, ...] = ("Ana", "Ben"), first: int = 0) -> None:
+    """Start a Duel between ``names`` with this phone's home-page form, sent as the page sends it
+    (this phone's session and CSRF token), and open it as the first page this phone draws (drawing
+    the home page too cost each test about a second: the tests that tap through it do so)."""
+    home = page.request.get(base + "/")
+    token = re.search(r'name="csrf_token" value="([^"]+)"', home.text())
+    assert token, "no CSRF token on the home page"
+    made = page.request.post(base + "/games", max_redirects=0, form={
+        "csrf_token": token.group(1), "game": "duel", "player0": names[0], "player1": names[1], "first": str(first)})
+    assert made.status == 303, made.text()
+    page.goto(base + made.headers["location"].removeprefix(base))
+    page.locator("#game").wait_for(state="visible")
 
 
 def late(page: Page, ms: int):  # type: ignore[no-untyped-def]

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from driver import Table, late
+from driver import Table, late, open_new_game
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -20,7 +20,13 @@ FIXTURES = Path(__file__).parents[1] / "fixtures"
 OTHER_PHONE = (range(24, 37), range(48, 65))
 
 
-def start_game(page: Page, base: str, names: tuple[str, str], first: int, *, quick: bool = False) -> Table:
+def start_game(page: Page, base: str, names: tuple[str, str], first: int, *, quick: bool = False,
+               via_home: bool = False) -> Table:
+    """A new Duel between ``names`` on this phone's game screen; ``via_home``: its home page drawn,
+    the names typed and the start tapped, as a table does (else ``driver.open_new_game``)."""
+    if not via_home:
+        open_new_game(page, base, names, first)
+        return Table(page, quick=quick)
     page.goto(base + "/")
     page.fill("#player0", names[0])
     page.fill("#player1", names[1])
@@ -44,7 +50,7 @@ def test_a_complete_game_is_tapped_to_the_victory_banner_with_an_undo(page: Page
     log = json.loads((FIXTURES / "duel-1012.json").read_text())
     browser_dialogs: list[str] = []  # the app asks in its own dialogs, never the browser's
     page.on("dialog", lambda dialog: (browser_dialogs.append(dialog.message), dialog.accept()))
-    table = start_game(page, live_server, tuple(log["players"]), log["first_player"], quick=True)
+    table = start_game(page, live_server, tuple(log["players"]), log["first_player"], quick=True, via_home=True)
     expect(page.locator(".whose-turn")).to_have_text(f"{log['players'][log['first_player']]}'s turn")
     page.screenshot(path=str(shots / "01-new-game.png"))
 
@@ -249,7 +255,7 @@ def test_a_save_tapped_on_a_royal_sheet_still_loading_records_that_royal_card(pa
 def test_the_back_button_closes_an_open_sheet_before_it_leaves_the_game(page: Page, live_server: str, shots: Path):
     """A phone's back gesture on an open Buy sheet returns to the game's screen (fresh from the
     server), not to the page before the game; after an entry the address is the game's again."""
-    table = start_game(page, live_server, ("Ana", "Ben"), 0)
+    table = start_game(page, live_server, ("Ana", "Ben"), 0, via_home=True)  # Back leads home
     game_url = page.url.split("?")[0]
     table.open("buy")
     assert page.url == game_url + "?sheet=buy"
@@ -320,7 +326,7 @@ def test_a_poll_answered_just_after_a_save_never_takes_the_phone_out_of_the_game
 def test_display_choices_made_in_a_game_add_no_back_steps(page: Page, live_server: str):
     """A tester made two settings choices in a game: three Backs to leave it, each reloading the
     same screen. A choice takes the page's place in the history."""
-    start_game(page, live_server, ("Ana", "Ben"), 0)
+    start_game(page, live_server, ("Ana", "Ben"), 0, via_home=True)  # Back leads home
     game_url = page.url
     for choice in ("#table-on", "#table-off"):
         page.locator("#settings summary").click()
@@ -336,7 +342,7 @@ def test_a_sheet_closed_by_the_other_phone_s_entry_leaves_no_back_step(page: Pag
     """A tester's third pass: the other phone's entry closed the Privilege · Refill sheet (it is
     not opened again: a privilege pick is spent) but its step stayed, and each time one Back more
     reloaded the same screen. A display choice made with a sheet open keeps that sheet and its step."""
-    table = start_game(page, live_server, ("Ana", "Ben"), 0)
+    table = start_game(page, live_server, ("Ana", "Ben"), 0, via_home=True)  # Back leads home
     game_url = page.url
     gid = game_url.rsplit("/", 1)[-1]
     for n, seat in enumerate((0, 1, 0), start=1):

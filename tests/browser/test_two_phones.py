@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from driver import Table, late, settled
+from driver import Table, late, open_new_game, settled
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
@@ -26,9 +26,8 @@ def phone(browser: Browser) -> Page:
 
 
 def start(page: Page, base: str, *, via_home: bool = False) -> Table:
-    """Ana and Ben's new Duel, started from this phone's home-page form (its session, its CSRF
-    token) and opened: the form is sent as the page sends it, the game is the first page this
-    phone draws (drawing the home page too cost each of these tests a second); ``via_home``: the
+    """Ana and Ben's new Duel, started from this phone's home-page form and opened as the first
+    page this phone draws (``driver.open_new_game``); ``via_home``: the
     home page drawn and its form filled in and tapped (the offline copy's tests, which wait for
     the service worker to control the game page: registered on the home page, it does at once;
     registered on the game page itself, it could take more than their 10 s on a busy machine)."""
@@ -39,14 +38,7 @@ def start(page: Page, base: str, *, via_home: bool = False) -> Table:
         page.get_by_role("button", name="Start the game").click()
         expect(page.locator("#game")).to_be_visible()
         return Table(page)
-    home = page.request.get(base + "/")
-    token = re.search(r'name="csrf_token" value="([^"]+)"', home.text())
-    assert token, "no CSRF token on the home page"
-    made = page.request.post(base + "/games", max_redirects=0, form={
-        "csrf_token": token.group(1), "game": "duel", "player0": "Ana", "player1": "Ben", "first": "0"})
-    assert made.status == 303, made.text()
-    page.goto(base + made.headers["location"].removeprefix(base))
-    expect(page.locator("#game")).to_be_visible()
+    open_new_game(page, base)
     return Table(page)
 
 
