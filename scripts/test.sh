@@ -9,7 +9,6 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/venv.sh
 . scripts/venv.sh
 make_venv
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -20,10 +19,21 @@ if ! command -v chromium >/dev/null 2>&1; then MISSING+=(chromium); fi
 if [ "$(id -u)" -eq 0 ] && [ -z "${TEST_POSTGRES_URL:-}" ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
   MISSING+=(postgresql)
 fi
-if [ ${#MISSING[@]} -gt 0 ]; then
+# As root, Debian's packages and the Python packages are fetched and installed at the same time
+# (through sudo, apt-get goes first: it may ask for a password).
+apt_install() {
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${MISSING[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >/dev/null
+}
+APT=""
+if [ ${#MISSING[@]} -gt 0 ] && [ -z "$SUDO" ]; then
+  apt_install "${MISSING[@]}" &
+  APT=$!
+elif [ ${#MISSING[@]} -gt 0 ]; then
+  apt_install "${MISSING[@]}"
 fi
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+if [ -n "$APT" ]; then wait "$APT"; fi
 
 # shellcheck source=scripts/postgres.sh
 . scripts/postgres.sh
