@@ -142,6 +142,8 @@ def test_dr_4_steals_a_gem_or_pearl_from_the_opponent():
     assert refused(state, take_royal(ANA, "DR-4", steal="red")).code == "steal_target"
     error = refused(state, take_royal(ANA, "DR-4", steal="gold"))
     assert error.code == "gold_not_allowed"
+    # the steal is D-8's card ability, on a royal card as on a jewel card (D-9 only brings it)
+    assert {refused(state, take_royal(ANA, "DR-4", steal=s)).rule for s in (None, "red", "gold")} == {"D-8"}
     after = play(state, take_royal(ANA, "DR-4", steal="pearl"))
     assert tokens_of(after, ANA) == {"pearl": 1}
     assert tokens_of(after, BEN) == {"gold": 1}

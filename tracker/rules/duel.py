@@ -475,8 +475,10 @@ def _move(state: DuelState, seat: int, tokens: Tokens, *, from_board: bool = Tru
     return _set_player(state, seat, {"bag": state.bag + tokens, **changes}, tokens=me.tokens - tokens)
 
 
-def _check_steal(state: DuelState, seat: int, steal: str | None, rule: str) -> None:
-    """D-8 steal_token: required when the opponent holds a gem or pearl; never gold or a lacking kind."""
+def _check_steal(state: DuelState, seat: int, steal: str | None) -> None:
+    """D-8 steal_token, on a jewel card or a royal card (D-9 resolves the ability by D-8): required
+    when the opponent holds a gem or pearl; never gold or a lacking kind. Refusals name D-8."""
+    rule = "D-8"
     victim = state.players[1 - seat]
     if steal == GOLD:
         raise RuleError("gold_not_allowed", N_("Gold can never be stolen."), rule)
@@ -726,7 +728,7 @@ def _purchase(state: DuelState, ev: Purchase) -> DuelState:
         )
     require_held(me.name, me.tokens, ev.payment, "D-7")
     if card.ability == STEAL_TOKEN:
-        _check_steal(state, ev.player, ev.steal, "D-8")
+        _check_steal(state, ev.player, ev.steal)
     elif ev.steal is not None:
         raise RuleError("bad_event", N_("There is no steal ability on %(card)s."), "D-8", card=card.id)
 
@@ -758,7 +760,7 @@ def _take_royal(state: DuelState, ev: TakeRoyal) -> DuelState:
     if royal.id not in state.royals_available:
         raise RuleError("royal_unavailable", N_("This royal card is already taken: %(card)s."), "D-9", card=royal.id)
     if royal.ability == STEAL_TOKEN:
-        _check_steal(state, ev.player, ev.steal, "D-9")
+        _check_steal(state, ev.player, ev.steal)
     elif ev.steal is not None:
         raise RuleError("bad_event", N_("There is no steal ability on %(card)s."), "D-9", card=royal.id)
     me = state.players[ev.player]
