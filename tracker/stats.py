@@ -308,11 +308,13 @@ def royals_taken(seats_by_game: dict[str, list[int]]) -> int:
 
 @dataclass
 class PlayerLine:
-    """A row of the players list."""
+    """A row of the players list: ``games`` counts every game not deleted, ``playing`` those of
+    them not finished yet (said beside the count, so that wins are read against finished games)."""
 
     player: Player
     games: int
     wins: int
+    playing: int = 0
 
 
 def player_lines() -> list[PlayerLine]:
@@ -323,14 +325,17 @@ def player_lines() -> list[PlayerLine]:
         .where(Game.deleted_at.is_(None)).group_by(GamePlayer.player_id)
     )}
     wins: Counter[int] = Counter()
+    ended: Counter[int] = Counter()
     finished = db.session.execute(
         select(Game, GamePlayer.seat, GamePlayer.player_id).join(GamePlayer, GamePlayer.game_id == Game.id)
         .where(Game.deleted_at.is_(None), Game.status == "finished")
     )
     for row, seat, pid in finished:
+        ended[pid] += 1
         if seat in people.winner_seats(row):
             wins[pid] += 1
-    lines = [PlayerLine(player=p, games=counts.get(p.id, 0), wins=wins[p.id]) for p in everyone]
+    lines = [PlayerLine(player=p, games=counts.get(p.id, 0), wins=wins[p.id],
+                        playing=counts.get(p.id, 0) - ended[p.id]) for p in everyone]
     return sorted(lines, key=lambda line: (-line.games, line.player.name.lower()))
 
 

@@ -83,8 +83,11 @@ def test_statistics_as_numbers(app, client, season):
     assert (s.first, s.second) == ([1, 1], [1, 0])
     assert s.average_turns_to_win == 60
     assert [(v.player.name, v.games, v.wins, v.losses) for v in s.versus] == [("Ana", 2, 1, 1)]
-    lines = {line.player.name: (line.games, line.wins) for line in stats.player_lines()}
-    assert lines == {"Ana": (6, 3), "Ben": (4, 2), "Cho": (2, 1)}
+    lines = {line.player.name: (line.games, line.wins, line.playing) for line in stats.player_lines()}
+    assert lines == {"Ana": (6, 3, 0), "Ben": (4, 2, 0), "Cho": (2, 1, 0)}
+    new_game(client, ("Cho", "Dae"))
+    lines = {line.player.name: (line.games, line.wins, line.playing) for line in stats.player_lines()}
+    assert lines["Cho"] == (3, 1, 1) and lines["Dae"] == (1, 0, 1)
 
 
 def test_duel_only_figures_ignore_splendor_games(client):
@@ -101,7 +104,7 @@ def test_a_typed_name_matches_an_existing_player(client):
         assert resp.status_code == 303
     page = client.get("/players").get_data(as_text=True)
     assert re.findall(r'href="/players/\d+">([^<]+)<', page) == ["Ana", "Ben", "Cho"]
-    assert re.search(r'>Ana</a></td>\s*<td>3</td>', page)
+    assert re.search(r'>Ana</a></td>\s*<td>3 <small class="playing">\(3 in progress\)</small></td><td>0</td>', page)
     # The logs keep the names as typed.
     assert sorted(tuple(g["players"]) for g in client.get("/api/games").get_json()) == [
         ("Ana", "Ben"), ("ana", "BEN"), ("Ａｎａ", "Cho")]
@@ -138,7 +141,9 @@ def test_a_renamed_players_old_name_still_means_them(client):
     client.post("/api/games", json={"game": "duel", "players": ["Dae", "Cho"], "first_player": 0})
     page = client.get("/players").get_data(as_text=True)
     assert re.findall(r'href="/players/\d+">([^<]+)<', page) == ["Dae-ho", "Ben", "Cho"]
-    assert re.search(r'>Dae-ho</a></td>\s*<td>3</td>', page)
+    # three games, one of them still being played: wins are read against the two finished
+    assert re.search(r'>Dae-ho</a></td>\s*<td>3 <small class="playing">\(1 in progress\)</small></td><td>\d</td>', page)
+    assert re.search(r'>Ben</a></td>\s*<td>2</td>', page)  # both finished: no note
     options = re.findall(r'<option value="([^"]+)">', client.get("/").get_data(as_text=True))
     assert "Dae-ho" in options and "Dae" not in options
     assert "Dae" in client.get(f"/players/{dae}").get_data(as_text=True)  # listed as what typing it means
