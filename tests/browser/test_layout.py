@@ -16,6 +16,12 @@ def test_long_names_never_widen_the_players_and_history_pages(page: Page, live_s
     game = page.request.post(live_server + "/api/games", data={"game": "duel", "players": [LONG, "Ben"], "first_player": 0}).json()
     page.goto(f"{live_server}/players")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # the game in progress is said under the count, "(1 in progress)": it wraps at 320 px and 200% text
+    expect(page.locator("tr[data-player] .playing").first).to_have_text("(1 in progress)")
+    page.set_viewport_size({"width": 320, "height": 640})
+    page.evaluate("document.documentElement.style.fontSize = '200%'")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    page.set_viewport_size({"width": 390, "height": 844})
     player = page.locator("tr[data-player] a", has_text="Maximilian").get_attribute("href")
     assert player
     page.goto(f"{live_server}/history?player={player.rsplit('/', 1)[-1]}")
