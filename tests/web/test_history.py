@@ -1125,6 +1125,9 @@ def test_a_shared_win_in_an_evenings_tally_is_nobody_s_win_alone(client):
     import_log(client, log(3, "2026-11-22T19:30:00Z"))  # a full tie: both win
     page = client.get("/history").get_data(as_text=True)
     assert re.findall(r'data-field="tally">([^<]+)<', page) == ["Odile 0 – 1 Quinn · 1 shared win"]
+    # the shared win's row names both winners as History's rows do, on the home page too
+    assert 'data-field="winner">Odile &amp; Quinn won<' in page
+    assert "finished · Odile &amp; Quinn won" in client.get("/").get_data(as_text=True)
     flask_babel.refresh()
     korean = client.get("/history", headers={"Accept-Language": "ko"}).get_data(as_text=True)
     assert re.findall(r'data-field="tally">([^<]+)<', korean) == ["Odile 0 – 1 Quinn · 공동 승리 1회"]
