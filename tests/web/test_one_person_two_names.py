@@ -125,7 +125,7 @@ def test_a_rename_racing_a_new_game_never_seats_one_person_twice(app, client, mo
     resp = client.post("/api/games", json={"game": "duel", "players": ["Evie", "Eve"], "first_player": 0})
     assert resp.status_code == 201  # Eve sits as Eve, the other seat keeps the old name: Eve plays once
     page = client.get("/players").get_data(as_text=True)
-    assert re.search(r'>Eve</a></td>\s*<td>3</td>', page)
+    assert re.search(r'>Eve</a></td>\s*<td>3 <small class="playing">\(1 in progress\)</small></td>', page)
     with app.app_context():
         from tracker.models import GamePlayer
 
