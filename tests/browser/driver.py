@@ -42,17 +42,30 @@ def import_part(page: Page, live_server: str, name: str, count: int | None = Non
     return resp.json()["id"]
 
 
-def open_new_game(page: Page, base: str, names: tuple[str, ...] = ("Ana", "Ben"), first: int = 0) -> None:
-    """Start a Duel between ``names`` with this phone's home-page form, sent as the page sends it
-    (this phone's session and CSRF token), and open it as the first page this phone draws (drawing
-    the home page too cost each test about a second: the tests that tap through it do so)."""
-    home = page.request.get(base + "/")
-    token = re.search(r'name="csrf_token" value="([^"]+)"', home.text())
-    assert token, "no CSRF token on the home page"
-    made = page.request.post(base + "/games", max_redirects=0, form={
-        "csrf_token": token.group(1), "game": "duel", "player0": names[0], "player1": names[1], "first": str(first)})
-    assert made.status == 303, made.text()
-    page.goto(base + made.headers["location"].removeprefix(base))
+def open_new_game(page: Page, base: str, names: tuple[str, ...] = ("Ana", "Ben"), first: int = 0, *,
+                  via_home: bool = False) -> None:
+    """Start a Duel between ``names``, ``first`` to play, and open its screen on this phone.
+
+    By default this phone's home-page form is sent as the page sends it (its session and CSRF
+    token) and the game is the first page the phone draws (drawing the home page too cost each test
+    about a second). ``via_home``: the home page drawn, the names typed and the start tapped, as a
+    table does (Back then leads home; the service worker registered there controls the game page
+    at once)."""
+    if via_home:
+        page.goto(base + "/")
+        page.fill("#player0", names[0])
+        page.fill("#player1", names[1])
+        page.locator(f'input[name="first"][value="{first}"]').check()
+        page.get_by_role("button", name="Start the game").click()
+    else:
+        home = page.request.get(base + "/")
+        token = re.search(r'name="csrf_token" value="([^"]+)"', home.text())
+        assert token, "no CSRF token on the home page"
+        made = page.request.post(base + "/games", max_redirects=0, form={
+            "csrf_token": token.group(1), "game": "duel", "player0": names[0], "player1": names[1],
+            "first": str(first)})
+        assert made.status == 303, made.text()
+        page.goto(base + made.headers["location"].removeprefix(base))
     page.locator("#game").wait_for(state="visible")
 
 

@@ -22,17 +22,8 @@ OTHER_PHONE = (range(24, 37), range(48, 65))
 
 def start_game(page: Page, base: str, names: tuple[str, str], first: int, *, quick: bool = False,
                via_home: bool = False) -> Table:
-    """A new Duel between ``names`` on this phone's game screen; ``via_home``: its home page drawn,
-    the names typed and the start tapped, as a table does (else ``driver.open_new_game``)."""
-    if not via_home:
-        open_new_game(page, base, names, first)
-        return Table(page, quick=quick)
-    page.goto(base + "/")
-    page.fill("#player0", names[0])
-    page.fill("#player1", names[1])
-    page.locator(f'input[name="first"][value="{first}"]').check()
-    page.get_by_role("button", name="Start the game").click()
-    expect(page.locator("#game")).to_be_visible()
+    """A new Duel between ``names`` on this phone's game screen (``driver.open_new_game``)."""
+    open_new_game(page, base, names, first, via_home=via_home)
     return Table(page, quick=quick)
 
 

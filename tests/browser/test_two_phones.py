@@ -26,19 +26,11 @@ def phone(browser: Browser) -> Page:
 
 
 def start(page: Page, base: str, *, via_home: bool = False) -> Table:
-    """Ana and Ben's new Duel, started from this phone's home-page form and opened as the first
-    page this phone draws (``driver.open_new_game``); ``via_home``: the
-    home page drawn and its form filled in and tapped (the offline copy's tests, which wait for
-    the service worker to control the game page: registered on the home page, it does at once;
-    registered on the game page itself, it could take more than their 10 s on a busy machine)."""
-    if via_home:
-        page.goto(base + "/")
-        page.fill("#player0", "Ana")
-        page.fill("#player1", "Ben")
-        page.get_by_role("button", name="Start the game").click()
-        expect(page.locator("#game")).to_be_visible()
-        return Table(page)
-    open_new_game(page, base)
+    """Ana and Ben's new Duel on this phone's game screen (``driver.open_new_game``); ``via_home``
+    for the offline copy's tests, which wait for the service worker to control the game page:
+    registered on the home page, it does at once; registered on the game page itself, it could
+    take more than their 10 s on a busy machine."""
+    open_new_game(page, base, via_home=via_home)
     return Table(page)
 
 
