@@ -30,6 +30,20 @@ def _formatted(context: Context, text: str, variables: dict[str, Any]) -> Any:
     return text % variables if variables or "%" in text else text
 
 
+def plain_gettext(translations: Any, string: str, **variables: Any) -> str:
+    """Flask-Babel's ``gettext`` on translations already looked up (``context["i18n"]``): the
+    text in the reader's language, formatted with ``variables``; for helpers a screen calls
+    dozens of times (Flask-Babel looks the locale and catalogue up again on every call)."""
+    text = translations.ugettext(string)
+    return text % variables if variables else text
+
+
+def plain_ngettext(translations: Any, singular: str, plural: str, n: int, **variables: Any) -> str:
+    """Flask-Babel's ``ngettext`` on translations already looked up (see ``plain_gettext``)."""
+    variables.setdefault("num", n)
+    return translations.ungettext(singular, plural, n) % variables
+
+
 # Each is a template's ``_``/``gettext`` etc. in one call (Jinja's own newstyle callables go
 # through three: an alias, a wrapper, the translation): a game screen makes about sixty.
 @pass_context

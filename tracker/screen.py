@@ -16,13 +16,13 @@ from typing import Any, Callable, Mapping, Sequence
 from flask import current_app, g, url_for
 from jinja2 import pass_context
 from markupsafe import Markup, escape
-from flask_babel import get_locale, get_translations, ngettext, pgettext
+from flask_babel import get_locale, get_translations, pgettext
 from flask_babel import gettext as _
 
 from flask_babel import lazy_gettext as _l
 
 from . import narrate, people, service
-from .i18n import error_message, tr
+from .i18n import _translations, error_message, plain_gettext, plain_ngettext, tr
 from .rules import catalog, duel, splendor
 from .rules.catalog import NO_COLOR, WILD
 from .rules.errors import RuleError
@@ -126,17 +126,20 @@ def pips(context: Any, items: Any, extra: str = "pip") -> Markup:
     ``pips`` (``"6→3"`` where bonuses lower it), in one call: ``{{ pips(c.pips) }}``."""
     letters = context["letters"]
     names = _names(context)
-    return Markup("".join(_chip_html(kind, text, extra, letters[kind], names.get(kind, kind), _spoken_cost(names, kind, text))
+    translations = _translations(context)
+    return Markup("".join(_chip_html(kind, text, extra, letters[kind], names.get(kind, kind),
+                                     _spoken_cost(translations, names, kind, text))
                           for kind, text in items))
 
 
-def _spoken_cost(names: Mapping[str, str], kind: str, text: Any) -> str:
+def _spoken_cost(translations: Any, names: Mapping[str, str], kind: str, text: Any) -> str:
     """A lowered cost as a screen reader should say it: "green 2, 0 after bonuses" (it read
-    "green 2 right arrow 0"); "" for a cost as printed."""
+    "green 2 right arrow 0"); "" for a cost as printed. ``translations``: the render's."""
     printed, arrow, now = str(text).partition("→")
     if not arrow:
         return ""
-    return _("%(color)s %(printed)s, %(now)s after bonuses", color=names.get(kind, kind), printed=printed, now=now)
+    return plain_gettext(translations, "%(color)s %(printed)s, %(now)s after bonuses",
+                         color=names.get(kind, kind), printed=printed, now=now)
 
 
 @pass_context
@@ -145,17 +148,18 @@ def card_label(context: Any, c: Mapping[str, Any]) -> str:
     token, costs blue 3, affordable" (its letter, glyphs and bare numbers said nothing; its
     catalogue id means nothing to a player)."""
     names = _names(context)
-    parts = [_("%(color)s card", color=names.get(c["color"], c["color"]))]
+    t = _translations(context)
+    parts = [plain_gettext(t, "%(color)s card", color=names.get(c["color"], c["color"]))]
     if c["points"]:
-        parts.append(ngettext("%(num)s prestige", "%(num)s prestige", c["points"]))
+        parts.append(plain_ngettext(t, "%(num)s prestige", "%(num)s prestige", c["points"]))
     if c["crowns"]:
-        parts.append(ngettext("%(num)s crown", "%(num)s crowns", c["crowns"]))
+        parts.append(plain_ngettext(t, "%(num)s crown", "%(num)s crowns", c["crowns"]))
     if c["ability_name"]:
         parts.append(str(c["ability_name"]))
-    cost = ", ".join(_spoken_cost(names, kind, text) or f"{names.get(kind, kind)} {text}" for kind, text in c["pips"])
-    parts.append(_("costs %(cost)s", cost=cost) if cost else _("free"))
+    cost = ", ".join(_spoken_cost(t, names, kind, text) or f"{names.get(kind, kind)} {text}" for kind, text in c["pips"])
+    parts.append(plain_gettext(t, "costs %(cost)s", cost=cost) if cost else plain_gettext(t, "free"))
     if c.get("affordable"):
-        parts.append(_("affordable"))
+        parts.append(plain_gettext(t, "affordable"))
     return ", ".join(parts)
 
 
