@@ -505,6 +505,9 @@ def duel_context(view: GameView) -> dict[str, Any]:
         winner = {
             "name": state.players[w.player].name,
             "routes": [narrate.ROUTE_NAMES[r] for r in w.routes],
+            # the banner's mark: ♛ for a win by crowns alone (D-11.2), else the winner's ★ of
+            # History and classic Splendor (♛ over a prestige win read as a crowns win)
+            "mark": "♛" if list(w.routes) == [duel.Route.CROWNS.value] else "★",
             "panel": panel(state, w.player),
             "other": panel(state, 1 - w.player),
         }

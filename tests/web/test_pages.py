@@ -268,6 +268,15 @@ def test_a_finished_game_shows_the_victory_banner_and_no_entry_controls(client, 
     assert 'id="victory-deleted"' in page and 'id="victory-undo"' not in page and 'id="same-players"' not in page
 
 
+@pytest.mark.parametrize("fixture, mark", [("duel-1012.json", "★"), ("duel-1069.json", "♛"), ("duel-1102.json", "★")])
+def test_the_duel_victory_banner_marks_a_crowns_win_alone_with_a_crown(client, fixture: str, mark: str):
+    """D-11: ♛ over a win by crowns (duel-1069), the winner's ★ of History over prestige (1012) and
+    one colour (1102): a crown over a prestige win read as a crowns win."""
+    state = client.post("/api/games/import", json=load_fixture(fixture)).get_json()
+    page = client.get(f"/games/{state['id']}").get_data(as_text=True)
+    assert f'<p class="crown" aria-hidden="true">{mark}</p>' in page
+
+
 def test_player_names_are_escaped(client):
     game = new_game(client, ("<img src=x onerror=alert(1)>", "Ben"))
     page = client.get(f"/games/{game['id']}").get_data(as_text=True)
