@@ -338,6 +338,17 @@ def forget_alias(player_id: int, alias_id: Any) -> str:
     return name
 
 
+def merge_candidates(player_id: int) -> tuple[list[Player], int]:
+    """The people ``merge`` would accept to merge into ``player_id``, by name, and how many
+    others are left out because they sat at a game with them (``check_merge``'s
+    ``played_together``: two people): ``(candidates, left_out)``. Two queries."""
+    their_games = select(GamePlayer.game_id).where(GamePlayer.player_id == player_id)
+    played_with = set(db.session.scalars(select(GamePlayer.player_id).where(GamePlayer.game_id.in_(their_games))))
+    rows = [p for p in players() if p.id != player_id]
+    candidates = [p for p in rows if p.id not in played_with]
+    return candidates, len(rows) - len(candidates)
+
+
 def check_merge(keep_id: int, other_id: int) -> tuple[Player, Player]:
     """The two players ``merge`` would join, ``(keep, other)``, when they may be joined; raises
     the ``RuleError`` ``merge`` documents otherwise (asked before the confirmation too)."""

@@ -255,7 +255,8 @@ def player(player_id: int):  # type: ignore[no-untyped-def]
 
 def _player_page(found: Any, status: int = 200, **extra: Any):  # type: ignore[no-untyped-def]
     said = get_flashed_messages(category_filter=["notice"])  # once: a reload does not say it again
-    ctx = {"s": stats.player_stats(found), "others": [p for p in people.players() if p.id != found.id],
+    others, played_with = people.merge_candidates(found.id)
+    ctx = {"s": stats.player_stats(found), "others": others, "played_with": played_with,
            "aliases": people.aliases_of(found.id), "kinds": stats.KINDS, "notice": said[0] if said else None,
            **extra}
     return render_template("player.html", **ctx), status
