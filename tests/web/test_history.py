@@ -100,9 +100,14 @@ def test_deleting_asks_first_and_can_be_undone(client, three_games):
     deleted = client.get("/history?status=deleted").get_data(as_text=True)
     assert listed(deleted) == [duel["id"]] and "Restore" in deleted
     assert client.get(f"/api/games/{duel['id']}").get_json()["winner"] == {"player": 0, "routes": ["prestige"]}
+    # its review says so too, and leads to the screen that restores it (it read as any finished game)
+    review = client.get(f"/games/{duel['id']}/review").get_data(as_text=True)
+    assert 'id="review-deleted"' in review and "left out of History's tallies" in review
+    assert f'<a href="/games/{duel["id"]}" id="review-restore">Restore it</a>' in review
 
     resp = client.post(f"/history/{duel['id']}/restore")
     assert resp.status_code == 303
+    assert 'id="review-deleted"' not in client.get(f"/games/{duel['id']}/review").get_data(as_text=True)
     assert duel["id"] in listed(client.get("/history").get_data(as_text=True))
     assert listed(client.get("/history?status=deleted").get_data(as_text=True)) == []
     assert client.post("/history/no-such-game-abcdefghijklmnop/delete").status_code == 404
