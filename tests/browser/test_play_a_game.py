@@ -637,3 +637,32 @@ def test_a_tap_in_the_moment_after_this_phones_own_save_does_nothing_unsaid(page
     assert re.search(r"/games/[A-Za-z0-9_-]+$", page.url), page.url
     page.locator('.pick-source a[data-kind="black"]').click()  # a moment later: the tap counts
     expect(page.locator(".pick-chosen .chip-btn")).to_have_count(1)
+
+
+def test_a_tap_elsewhere_in_the_moment_after_this_phones_own_save_counts(page: Page, live_server: str):
+    """Only a tap where the save's was is its finger still there: a tester tapping the next
+    player's chips at once after a save (another place on the screen) saw the first ones do
+    nothing, unsaid. A tap 0.1 s after the new screen, away from the save, picks its chip."""
+    table = start_game(page, live_server, ("Ana", "Ben"), 0)
+    table.open("take")
+    for kind in ("red", "blue", "green"):
+        page.locator(f'.pick-source a[data-kind="{kind}"]').click()
+    before = table.version
+    # a tap with a point (as a finger's), on the black chip, in the moment after the save settles
+    page.evaluate("""() => { window.__moment = null;
+      document.body.addEventListener('htmx:afterSettle', function once(evt) {
+        if (!evt.detail.target || evt.detail.target.id !== 'game') { return; }
+        document.body.removeEventListener('htmx:afterSettle', once);
+        window.__moment = document.body.classList.contains('just-saved');
+        const chip = document.querySelector('.pick-source a[data-kind="black"]');
+        const box = chip.getBoundingClientRect();
+        chip.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, detail: 1, view: window,
+          clientX: box.x + box.width / 2, clientY: box.y + box.height / 2}));
+      }); }""")
+    page.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    page.wait_for_function("v => Number(document.querySelector('#game').dataset.version) > v", arg=before)
+    page.wait_for_function("() => window.__moment !== null")
+    assert page.evaluate("() => window.__moment") is True  # (the tap came in the moment)
+    expect(page.locator(".pick-chosen .chip-btn[data-kind='black']")).to_have_count(1)  # Ben's black
+    assert table.version == before + 1
+    expect(page.locator(".alert-tap-again")).to_have_count(0)

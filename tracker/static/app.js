@@ -721,13 +721,22 @@
   // once on the turn coming back opens its sheet, which records nothing (a couple's phones: the
   // tap that "did nothing" came at the very moment the player wanted to act). Undo is still
   // guarded: the entry it would take back just changed.
+  // After this phone's own save only a tap where the save's was is its finger still there (a
+  // double tap); a tap elsewhere is the player's next move on the new screen, and counts (a
+  // tester's quick chips after a save did nothing, unsaid). A click with no point (a key, a
+  // script) is held as before.
+  var lastTap = null;
+  function nearLastTap(evt) {
+    return !lastTap || evt.detail === 0 || Math.abs(evt.clientX - lastTap.x) + Math.abs(evt.clientY - lastTap.y) <= 32;
+  }
   document.addEventListener("click", function (evt) {
     // (after this phone's own save, anywhere: the page grew shorter and the links below the game,
     // History, Players, rose under the finger still on the save)
     var saved = document.body.classList.contains("just-saved");
     var control = evt.target.closest ? evt.target.closest(saved ? "a, button" : "#game a, #game button") : null;
-    if (!control || !justRedrawn()) { return; }
-    if (control.closest("nav.actions") && !control.closest("#undo-form, .undo")) { return; }
+    var held = !!control && justRedrawn() && !(saved && !nearLastTap(evt)) &&
+      !(control.closest("nav.actions") && !control.closest("#undo-form, .undo"));
+    if (!held) { if (evt.detail > 0) { lastTap = { x: evt.clientX, y: evt.clientY }; } return; }
     evt.preventDefault(); evt.stopImmediatePropagation();
     if (document.body.classList.contains("just-redrawn")) { sayTapAgain(); }
   }, true);
