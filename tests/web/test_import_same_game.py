@@ -168,6 +168,15 @@ def test_an_id_less_longer_export_and_a_history_file_add_later_entries_and_say_s
     state = client.get(f"/api/games/{stored['id']}").get_json()
     assert state["status"] == "finished" and state["version"] == total
     assert len(client.get(f"/api/games/{stored['id']}/log").get_json()["events"]) == total
+    # a history file: that game, stored whole now, and a longer export of another: not "Nothing new"
+    other = fixture_log("own-crowns.json", ["Eun", "Finn"], started="2026-11-29T12:00:00Z")
+    _import(client, {**other, "events": other["events"][:4], "result": None, "finished": None})
+    history = {"format": "splendor-tracker-history/1", "games": [log, other]}
+    page = client.post("/history/import", data={"file": (io.BytesIO(json.dumps(history).encode()), "h.json")},
+                       content_type="multipart/form-data", follow_redirects=True)
+    text = page.get_data(as_text=True)
+    assert "1 game already stored; 1 stored game got the later entries the file has of it." in text
+    assert "Nothing new" not in text and _count(client) == 2
 
 
 def test_a_longer_export_of_a_deleted_game_is_refused_and_changes_nothing(client):
