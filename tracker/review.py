@@ -2,7 +2,8 @@
 turn (both players' panels as they were), and per-turn charts.
 
 Everything comes from one replay of the applied events (``engine.steps``); the players are
-shown under their current names (a renamed person reads as renamed in old games too).
+shown under their current names once the game is over (a renamed person reads as renamed in
+old games too), and a game still in progress under the names its screen shows, as recorded.
 """
 
 from __future__ import annotations
@@ -100,7 +101,8 @@ def review_context(view: GameView, at: Any = None, sid: str | None = None) -> di
     ``sid``: a spectator's review, reached from their link, whose page must not reveal the
     game's id (its write key): ``game_id`` is None and its own links are ``/watch/<sid>/review``."""
     row = view.row
-    names = people.display_names(row)
+    # (a game in progress: its screen's names until it ends, as for a rename or merge meanwhile)
+    names = people.display_names(row) if view.state.status == "finished" else list(row.setup.get("players", []))
     start, turns = _replay(view, names)
     last = turns[-1].number if turns else 0
     numbers = [0] + [t.number for t in turns]

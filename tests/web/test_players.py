@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from helpers import fixture_log, import_log, new_game
+from helpers import fixture_log, import_log, new_game, post
 
 from tracker import stats
 from tracker.models import Player
@@ -373,6 +373,20 @@ def test_a_win_reaching_two_routes_is_explained_where_the_routes_outnumber_the_w
     assert 'id="routes-overlap"' in page and "A win can reach two routes at once" in page
     import_log(client, fixture_log("duel-1012.json", ["Cho", "Dan"], "2026-11-07T19:00:00Z"))
     assert 'id="routes-overlap"' not in client.get(f"/players/{player_id(client, 'Cho')}").get_data(as_text=True)
+
+
+def test_a_game_in_progress_and_its_review_keep_the_names_as_recorded_until_it_ends(client):
+    """A merge (or rename) during a game: its screen keeps "Ben" until the game ends, and so does
+    its review, whose heading and turns said "Dan" while the screen said "Ben's turn" (a tester)."""
+    game = new_game(client, ("Ana", "Ben"))
+    post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    import_log(client, fixture_log("own-prestige.json", ["Dan", "Eve"]))
+    dan, ben = player_id(client, "Dan"), player_id(client, "Ben")
+    assert client.post(f"/players/{dan}/merge", data={"other": str(ben), "confirm": "yes"}).status_code == 303
+    assert "Ben's turn" in client.get(f"/games/{game['id']}").get_data(as_text=True)
+    review = client.get(f"/games/{game['id']}/review").get_data(as_text=True)
+    assert f'<a href="/players/{dan}">Ben</a>' in review and "Dan" not in review
+    assert client.get(f"/api/games/{game['id']}").get_json()["players"][1]["name"] == "Ben"
 
 
 def test_a_finished_games_screen_shows_its_players_renamed_since(client):
