@@ -593,46 +593,45 @@ def test_a_reserved_card_in_the_panel_opens_its_purchase(page: Page, live_server
     assert state["players"][0]["reserved"] == [] and "D1-14" in state["players"][0]["cards"]
 
 
+def _take_three_and_tap_in_the_moment(page: Page, table: Table, tap: str, clicks: int = 1) -> int:
+    """The player to act takes red, blue and green; ``tap`` (JavaScript) runs in the page itself
+    as the save's screen settles (a loaded machine let the moment pass before a test's next
+    step), with ``window.__moment`` whether the moment after the save was on. The save is tapped
+    ``clicks`` times. Returns the version before the save."""
+    table.open("take")
+    for kind in ("red", "blue", "green"):
+        page.locator(f'.pick-source a[data-kind="{kind}"]').click()
+    before = table.version
+    page.evaluate("""() => { window.__moment = null;
+      document.body.addEventListener('htmx:afterSettle', function once(evt) {
+        if (!evt.detail.target || evt.detail.target.id !== 'game') { return; }
+        document.body.removeEventListener('htmx:afterSettle', once);
+        window.__moment = document.body.classList.contains('just-saved');
+        %s
+      }); }""" % tap)
+    page.locator('#sheet form[data-type="take_tokens"] button.save').click(click_count=clicks, delay=40)
+    page.wait_for_function("v => Number(document.querySelector('#game').dataset.version) > v", arg=before)
+    page.wait_for_function("() => window.__moment !== null")
+    assert page.evaluate("() => window.__moment") is True  # (the tap came in the moment)
+    return before
+
+
 def test_a_tap_in_the_moment_after_this_phones_own_save_does_nothing_unsaid(page: Page, live_server: str):
     """A tester's quick triple tap on "Take 3" stored one entry, but its last taps landed on the
     new screen (once a player's page opened); on "Undo it", a chip of the discard prompt below
     was picked. A tap in the moment after this phone's own save redraws the screen does nothing,
     and says nothing (the finger was still on the save); the next tap counts."""
     table = start_game(page, live_server, ("Ana", "Ben"), 0)
-    table.open("take")
-    for kind in ("red", "blue", "green"):
-        page.locator(f'.pick-source a[data-kind="{kind}"]').click()
-    before = table.version
-    # at once, in the page itself (a loaded machine let the moment pass before a test's next step):
-    # as the save's screen settles, the moment is on and a tap on a chip is the save's own finger
-    page.evaluate("""() => { window.__moment = null;
-      document.body.addEventListener('htmx:afterSettle', function once(evt) {
-        if (!evt.detail.target || evt.detail.target.id !== 'game') { return; }
-        document.body.removeEventListener('htmx:afterSettle', once);
-        window.__moment = document.body.classList.contains('just-saved');
-        const chip = document.querySelector('.pick-source a[data-kind="black"]');
-        if (chip) { chip.click(); }
-      }); }""")
-    page.locator('#sheet form[data-type="take_tokens"] button.save').click(click_count=3, delay=40)
-    page.wait_for_function("v => Number(document.querySelector('#game').dataset.version) > v", arg=before)
-    page.wait_for_function("() => window.__moment !== null")
-    assert page.evaluate("() => window.__moment") is True
+    # a tap on a chip as the save's screen settles: the save's own finger (a script's click has no point)
+    before = _take_three_and_tap_in_the_moment(
+        page, table, "const chip = document.querySelector('.pick-source a[data-kind=\"black\"]'); if (chip) { chip.click(); }",
+        clicks=3)
     page.wait_for_timeout(500)
     assert table.version == before + 1 and re.search(r"/games/[A-Za-z0-9_-]+$", page.url)
     expect(page.locator(".pick-chosen .chip-btn")).to_have_count(0)  # nothing picked for Ben
     expect(page.locator(".alert-tap-again")).to_have_count(0)  # and nothing said about it
     # the links below the game rose under the finger as the page grew shorter: a tap there waits too
-    before = table.version
-    table.open("take")
-    for kind in ("red", "blue", "green"):
-        page.locator(f'.pick-source a[data-kind="{kind}"]').click()
-    page.evaluate("""() => document.body.addEventListener('htmx:afterSettle', function once(evt) {
-        if (!evt.detail.target || evt.detail.target.id !== 'game') { return; }
-        document.body.removeEventListener('htmx:afterSettle', once);
-        document.querySelector('a[href="/players"]').click();  // in the moment, as the save settles
-      })""")
-    page.locator('#sheet form[data-type="take_tokens"] button.save').click()
-    page.wait_for_function("v => Number(document.querySelector('#game').dataset.version) > v", arg=before)
+    _take_three_and_tap_in_the_moment(page, table, "document.querySelector('a[href=\"/players\"]').click();")
     page.wait_for_timeout(500)
     assert re.search(r"/games/[A-Za-z0-9_-]+$", page.url), page.url
     page.locator('.pick-source a[data-kind="black"]').click()  # a moment later: the tap counts
@@ -642,27 +641,14 @@ def test_a_tap_in_the_moment_after_this_phones_own_save_does_nothing_unsaid(page
 def test_a_tap_elsewhere_in_the_moment_after_this_phones_own_save_counts(page: Page, live_server: str):
     """Only a tap where the save's was is its finger still there: a tester tapping the next
     player's chips at once after a save (another place on the screen) saw the first ones do
-    nothing, unsaid. A tap 0.1 s after the new screen, away from the save, picks its chip."""
+    nothing, unsaid. A tap as the new screen settles, away from the save, picks its chip."""
     table = start_game(page, live_server, ("Ana", "Ben"), 0)
-    table.open("take")
-    for kind in ("red", "blue", "green"):
-        page.locator(f'.pick-source a[data-kind="{kind}"]').click()
-    before = table.version
-    # a tap with a point (as a finger's), on the black chip, in the moment after the save settles
-    page.evaluate("""() => { window.__moment = null;
-      document.body.addEventListener('htmx:afterSettle', function once(evt) {
-        if (!evt.detail.target || evt.detail.target.id !== 'game') { return; }
-        document.body.removeEventListener('htmx:afterSettle', once);
-        window.__moment = document.body.classList.contains('just-saved');
+    # a tap with a point (as a finger's), on the black chip
+    before = _take_three_and_tap_in_the_moment(page, table, """
         const chip = document.querySelector('.pick-source a[data-kind="black"]');
         const box = chip.getBoundingClientRect();
         chip.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, detail: 1, view: window,
-          clientX: box.x + box.width / 2, clientY: box.y + box.height / 2}));
-      }); }""")
-    page.locator('#sheet form[data-type="take_tokens"] button.save').click()
-    page.wait_for_function("v => Number(document.querySelector('#game').dataset.version) > v", arg=before)
-    page.wait_for_function("() => window.__moment !== null")
-    assert page.evaluate("() => window.__moment") is True  # (the tap came in the moment)
+          clientX: box.x + box.width / 2, clientY: box.y + box.height / 2}));""")
     expect(page.locator(".pick-chosen .chip-btn[data-kind='black']")).to_have_count(1)  # Ben's black
     assert table.version == before + 1
     expect(page.locator(".alert-tap-again")).to_have_count(0)
