@@ -148,7 +148,7 @@ def attach(row: Game, payload: Mapping[str, Any] | None = None) -> None:
     for seat, player in enumerate(seats):
         db.session.add(GamePlayer(game_id=row.id, seat=seat, player_id=player.id))
     if payload:
-        _join_session(row.id, {p.id for p in seats}, payload)
+        _join_session(row, {p.id for p in seats}, payload)
 
 
 def sync() -> int:
@@ -392,21 +392,23 @@ def small_int(value: Any) -> int | None:
     return number if 0 < number <= MAX_ID else None
 
 
-def _join_session(game_id: str, people: set[int], payload: Mapping[str, Any]) -> None:
-    """Put a new game in the session the payload names (if it is undecided and has these people)
-    or in a new "best of N" session."""
+def _join_session(row: Game, people: set[int], payload: Mapping[str, Any]) -> None:
+    """Put a new game in the session the payload names (if it is undecided, has these people
+    and is of this game: a Duel is no game of a classic Splendor series) or in a new "best of N"
+    session."""
     session_id = small_int(payload.get("session"))
     if session_id is not None:
         info = session_info(session_id)
-        if info is not None and not info.decided and set(info.people) == people:
-            db.session.add(SessionGame(game_id=game_id, session_id=session_id))
+        if (info is not None and not info.decided and set(info.people) == people
+                and all(g.game == row.game for g in info.games)):
+            db.session.add(SessionGame(game_id=row.id, session_id=session_id))
             return
     best_of = small_int(payload.get("best_of"))
     if best_of in BEST_OF:
         ts = TableSession(best_of=best_of, created=utcnow())
         db.session.add(ts)
         db.session.flush()
-        db.session.add(SessionGame(game_id=game_id, session_id=ts.id))
+        db.session.add(SessionGame(game_id=row.id, session_id=ts.id))
 
 
 @dataclass
@@ -462,6 +464,15 @@ class TableNight:
         if not self.decided:
             return None
         return next(n for n, w in self.tally if w > (self.best_of or 0) // 2)
+
+    def next_game_args(self, after: str) -> dict[str, Any]:
+        """The home page's query for the series' next game after the game ``after``: its game
+        (``game=splendor`` for classic Splendor), every seat's name (``player0``…``player3``)
+        and the session, for ``url_for("pages.home", **…)``."""
+        args: dict[str, Any] = {f"player{i}": name for i, name in enumerate(self.names)}
+        if self.games and self.games[-1].game == "splendor":
+            args["game"] = "splendor"
+        return {**args, "session": self.session_id, "after": after}
 
     @property
     def tally_text(self) -> str:

@@ -554,6 +554,48 @@ def test_the_next_game_of_a_series_is_started_by_the_other_player_and_shows_the_
     assert 'id="game"' in entry and "series-strip" not in entry
 
 
+def test_a_classic_splendor_series_of_three_goes_on_as_splendor_with_every_player(app, client):
+    """A best of 3 of three players (classic Splendor): the banner offers "Next game of the
+    series" (it did only for two players: games 2 and 3 were loose games), whose form has
+    Splendor and the three names; game 2 joins the series. A Duel is no game of a Splendor
+    series: a Duel sent with its session is a game of its own."""
+    from sqlalchemy import select
+
+    from tracker.db import db
+    from tracker.models import SessionGame
+
+    log = load_fixture("splendor-133.json")
+    names = ["Ana", "Ben", "Cho"]
+    first = client.post("/api/games", json={"game": "splendor", "players": names, "first_player": 0,
+                                            "nobles": log["nobles"], "best_of": 3}).get_json()
+    for event in log["events"]:
+        assert client.post(f"/api/games/{first['id']}/events", json=event).status_code == 200, event
+    page = client.get(f"/games/{first['id']}").get_data(as_text=True)
+    assert 'id="same-players"' not in page
+    link = re.search(r'id="next-in-series" href="([^"]+)"', page)[1].replace("&amp;", "&")
+    assert "game=splendor" in link and "player2=Cho" in link
+    home = client.get(link).get_data(as_text=True)
+    assert 'value="splendor" id="game-splendor" checked' in home and 'value="Cho"' in home
+    assert '<p class="series-note" id="series-note">Game 2 of best of 3 · <b>Ana 0 · Ben 1 · Cho 0</b></p>' in home
+    session = re.search(r'name="session" value="([^"]+)"', home)[1]
+    second = client.post("/games", data={"game": "splendor", "player0": "Ana", "player1": "Ben", "player2": "Cho",
+                                         "first": "1", "session": session, "after": first["id"],
+                                         "noble": ["N-01", "N-02", "N-03", "N-04"]})
+    second_id = second.headers["Location"].rsplit("/", 1)[-1]
+    page = client.get(f"/games/{second_id}").get_data(as_text=True)
+    assert 'id="series-strip">Best of 3 · game 2 · <b>Ana 0 · Ben 1 · Cho 0</b></p>' in page
+    # two players' Splendor series: its next game is Splendor, and a Duel does not join it
+    two = client.post("/api/games", json={"game": "splendor", "players": ["Dan", "Eve"], "first_player": 0,
+                                          "nobles": ["N-01", "N-02", "N-03"], "best_of": 3}).get_json()
+    with app.app_context():
+        sid = db.session.scalar(select(SessionGame.session_id).where(SessionGame.game_id == two["id"]))
+    duel = client.post("/games", data={"player0": "Dan", "player1": "Eve", "first": "0", "session": str(sid)})
+    assert 'id="series-strip"' not in client.get(duel.headers["Location"]).get_data(as_text=True)
+    again = client.post("/games", data={"game": "splendor", "player0": "Dan", "player1": "Eve", "first": "1",
+                                        "session": str(sid), "noble": ["N-01", "N-02", "N-03"]})
+    assert 'id="series-strip">Best of 3 · game 2 · <b>Dan 0 – 0 Eve</b>' in client.get(again.headers["Location"]).get_data(as_text=True)
+
+
 def test_a_new_game_with_the_same_players_passes_the_start_on(client):
     """No series: "New game, same players" after a game Ana started suggests Ben; names typed in
     another order follow the people, not the seats; other people get no suggestion."""
