@@ -316,6 +316,13 @@ class PlayerLine:
     wins: int
     playing: int = 0
 
+    @property
+    def win_rate(self) -> float | None:
+        """Wins over the finished games (0–1), None before the first game ends (``percent``
+        says "–"), as the player page counts it."""
+        finished = self.games - self.playing
+        return self.wins / finished if finished else None
+
 
 def player_lines() -> list[PlayerLine]:
     """Every person with their games and wins (two queries), most games first."""

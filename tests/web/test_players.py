@@ -105,6 +105,7 @@ def test_a_typed_name_matches_an_existing_player(client):
     page = client.get("/players").get_data(as_text=True)
     assert re.findall(r'href="/players/\d+">([^<]+)<', page) == ["Ana", "Ben", "Cho"]
     assert re.search(r'>Ana</a></td>\s*<td>3 <small class="playing">\(3 in progress\)</small></td><td>0</td>', page)
+    assert 'data-field="win-rate"' not in page  # no game over: no rate under the wins
     # The logs keep the names as typed.
     assert sorted(tuple(g["players"]) for g in client.get("/api/games").get_json()) == [
         ("Ana", "Ben"), ("ana", "BEN"), ("Ａｎａ", "Cho")]
@@ -142,7 +143,7 @@ def test_a_renamed_players_old_name_still_means_them(client):
     page = client.get("/players").get_data(as_text=True)
     assert re.findall(r'href="/players/\d+">([^<]+)<', page) == ["Dae-ho", "Ben", "Cho"]
     # three games, one of them still being played: wins are read against the two finished
-    assert re.search(r'>Dae-ho</a></td>\s*<td>3 <small class="playing">\(1 in progress\)</small></td><td>\d</td>', page)
+    assert re.search(r'>Dae-ho</a></td>\s*<td>3 <small class="playing">\(1 in progress\)</small></td><td>\d ', page)
     assert re.search(r'>Ben</a></td>\s*<td>2</td>', page)  # both finished: no note
     options = re.findall(r'<option value="([^"]+)">', client.get("/").get_data(as_text=True))
     assert "Dae-ho" in options and "Dae" not in options
@@ -150,6 +151,10 @@ def test_a_renamed_players_old_name_still_means_them(client):
     # the win rate says its base: 1 win of the 2 finished games (the third is still on)
     player = client.get(f"/players/{dae}").get_data(as_text=True)
     assert stat(player, "games") == "3" and stat(player, "win-base") == "of 2 finished games"
+    wins = int(re.search(r'>Dae-ho</a></td>\s*<td>3 <small[^>]*>[^<]*</small></td><td>(\d)', page)[1])
+    rate = "0%" if wins == 0 else "50%" if wins == 1 else "100%"  # and so does the list's: over 2, not 3
+    assert re.search(rf'>Dae-ho</a></td>\s*<td>3 <small[^>]*>[^<]*</small></td><td>{wins} <small class="win-rate" '
+                     rf'data-field="win-rate" title="win rate"><span class="visually-hidden">win rate </span>{rate}</small></td>', page)
     # renaming back to the old name: it is this person's again, no merge asked
     assert client.post(f"/players/{dae}/rename", data={"name": "Dae"}).status_code == 303
     page = client.get("/players").get_data(as_text=True)

@@ -226,8 +226,8 @@ def import_file():  # type: ignore[no-untyped-def]
 
 @bp.get("/players")
 def players():  # type: ignore[no-untyped-def]
-    """``GET /players``: every person with a game (games, wins, win rate, routes); people whose
-    every game is deleted are only counted."""
+    """``GET /players``: every person with a game (games, those in progress, wins, win rate over
+    the finished ones); people whose every game is deleted are only counted."""
     people.sync()
     lines = stats.player_lines()
     # people whose every game was deleted: not listed (they come back with a restored game)
