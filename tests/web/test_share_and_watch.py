@@ -339,6 +339,24 @@ def test_a_joining_phone_is_asked_whose_it_is(client):
     assert 'id="whose-phone"' in client.get(joined).get_data(as_text=True)
 
 
+def test_the_phone_that_shared_the_game_is_asked_whose_it_is_back_on_it(client):
+    """The first phone brings the others in from its share sheet: back on the game by the phone's
+    own Back (the plain address), it is asked whose phone it is too (a tester's first phone never
+    was, and showed the other player's sheets on their turns); answered, not again. Another game
+    is not asked about."""
+    game = new_game(client, players=("Emma", "Jihun"))
+    other = new_game(client, players=("Ola", "Per"))
+    assert 'id="whose-phone"' not in client.get(f"/games/{game['id']}").get_data(as_text=True)
+    share_page(client, game["id"])
+    back = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    assert 'id="whose-phone"' in back and "Whose phone is this?" in back
+    assert 'id="whose-phone"' not in client.get(f"/games/{other['id']}").get_data(as_text=True)
+    emma = re.search(r'id="phone-0" href="([^"]+)">Emma<', back)[1].replace("&amp;", "&")
+    assert client.get(emma).status_code == 303
+    again = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    assert 'id="whose-phone"' not in again and 'class="small-btn on" aria-current="true" id="mine-0"' in again
+
+
 def test_two_phones_opening_share_at_once_show_the_same_spectator_link(app, client):
     """The first Share of a game makes its spectator link: two phones opening it at the same
     moment (or a double tap) each made one, and every link but the last showed nothing."""

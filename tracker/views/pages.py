@@ -650,6 +650,9 @@ def shared_screen(game_id: str, version: int):  # type: ignore[no-untyped-def]
 SETTINGS = {"theme": ("system", "light", "dark"), "lang": ("auto", "en", "ko"), "sound": ("off", "on"),
             "table": ("off", "on", "turned")}
 YEAR = 60 * 60 * 24 * 365
+#: Cookie: the game whose share sheet this phone opened; back on that game it is asked whose
+#: phone it is (``partials/whose_phone.html``) until it answers here.
+ASK_WHOSE = "ask_whose"
 
 
 def mine_seat(context: Any) -> int | None:
@@ -682,6 +685,8 @@ def settings():  # type: ignore[no-untyped-def]
         if value in allowed:
             resp.set_cookie(name, value, max_age=YEAR, samesite="Lax", httponly=True)
     mine = request.args.get("mine")  # "" (no name is empty): the player to act
+    if mine is not None or request.args.get("table") is not None:  # answered: not asked again
+        resp.delete_cookie(ASK_WHOSE, samesite="Lax", httponly=True)
     if mine == "" or request.args.get("table") in ("on", "turned"):
         resp.delete_cookie("mine", samesite="Lax", httponly=True)
     elif isinstance(mine, str) and name_refusal(mine) is None:

@@ -15,6 +15,7 @@ from werkzeug.datastructures import MultiDict
 from .. import access, screen, service
 from ..access import limiter, refused
 from ..models import utcnow
+from .pages import ASK_WHOSE
 
 bp = Blueprint("share", __name__)
 
@@ -28,7 +29,8 @@ def _qr_svg(url: str) -> bytes:
 @bp.get("/games/<game_id>/share")
 def share(game_id: str):  # type: ignore[no-untyped-def]
     """The share sheet: the game's link and QR, a join code with the minutes it is still valid
-    (15 when new), the spectator link."""
+    (15 when new), the spectator link. Marks this phone (cookie ``ASK_WHOSE``, an hour) to be
+    asked whose phone it is back on the game, until it answers (``pages.settings``)."""
     try:
         sid = service.spectator_id(game_id)
     except service.GameNotFound:
@@ -49,8 +51,13 @@ def share(game_id: str):  # type: ignore[no-untyped-def]
         "minutes": max(1, math.ceil((code.expires_at - utcnow()).total_seconds() / 60)),
     }
     if getattr(request, "htmx", False):
-        return render_block("share.html", "share", **ctx)
-    return render_template("share.html", **ctx)
+        resp = make_response(render_block("share.html", "share", **ctx))
+    else:
+        resp = make_response(render_template("share.html", **ctx))
+    # this phone brings others to the game: back on it (its link, or the phone's Back), it is
+    # asked whose phone it is, as a phone that joins is (a tester's first phone never was)
+    resp.set_cookie(ASK_WHOSE, game_id, max_age=60 * 60, samesite="Lax", httponly=True)
+    return resp
 
 
 @bp.post("/games/<game_id>/share/watch")
