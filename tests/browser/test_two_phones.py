@@ -638,6 +638,10 @@ def test_one_phone_each_the_other_players_turn_waits_behind_a_line(browser: Brow
     waiting = ben_phone.locator("#waiting-other")
     expect(waiting).to_be_visible()
     expect(waiting).to_contain_text("Ana plays on their phone.")
+    # whose phone this is, said (a wrong tap in Settings left a phone set to the other player, unsaid)
+    expect(ben_phone.locator(".this-phone-1")).to_have_text("This phone: Ben ✎")
+    expect(ben_phone.locator(".this-phone-0")).to_be_hidden()
+    assert ben_phone.evaluate("getComputedStyle(document.querySelector('#panel-1 .player-name'), '::after').content") == '" ●"'
     expect(ben_phone.locator('#sheet [data-sheet="take"]')).to_be_hidden()
     expect(ben_phone.locator("#action-buy")).to_be_visible()  # the tabs (and Undo) stay
     ben_phone.locator("[data-enter-here]").click()
@@ -660,6 +664,11 @@ def test_one_phone_each_the_other_players_turn_waits_behind_a_line(browser: Brow
     ben_phone.locator("#action-buy").click()  # a tab opens Ana's sheet, named hers
     expect(ben_phone.locator('#sheet [data-sheet="buy"]')).to_be_visible()
     expect(ben_phone.locator("#sheet h3")).to_contain_text("Ana buys")
+    # "This phone: Ben ✎" asks again whose phone it is
+    ben_phone.goto(f"{live_server}/games/{gid}")
+    ben_phone.locator(".this-phone-1").click()
+    expect(ben_phone.locator("#whose-phone")).to_contain_text("Whose phone is this?")
+    expect(ben_phone.locator("#waiting-other")).to_be_hidden()  # no phone's player now: none waits
 
 
 def test_a_fix_opened_beside_a_prompt_survives_the_other_phone_answering_it(browser: Browser, live_server: str):

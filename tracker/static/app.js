@@ -1106,7 +1106,9 @@
     var prefix = url.pathname.replace(/\/settings$/, "");  // a proxy's path prefix, not part of "next"
     if (location.pathname.indexOf(prefix) === 0) {
       var search = new URLSearchParams(location.search);
-      search.delete("whose");  // "Whose phone is this?" is asked on arrival: any choice here answers it
+      // "Whose phone is this?" is asked on arrival: any choice here answers it, but "This phone: … ✎"
+      // (data-ask-whose) asks it again
+      if (link.hasAttribute("data-ask-whose")) { search.set("whose", "ask"); } else { search.delete("whose"); }
       var query = search.toString();
       url.searchParams.set("next", location.pathname.slice(prefix.length) + (query ? "?" + query : ""));
     }
