@@ -318,6 +318,10 @@ def test_once_the_series_next_game_is_started_the_old_banner_only_leads_to_it(cl
     page = client.get(f"/games/{second}").get_data(as_text=True)
     assert f'<strong id="series-winner">{winner} wins the series!</strong>' in page
     assert 'id="next-in-series"' not in page
+    # History names the winner beside the series' tally too (it gave the tally alone)
+    history = client.get("/history").get_data(as_text=True)
+    assert f'<span class="series-winner" data-field="series-winner">{winner} won the series</span>' in history
+    assert history.count('data-field="series-winner"') == 1
 
 
 def test_the_victory_banner_links_to_the_review_and_shows_the_tally(client):
