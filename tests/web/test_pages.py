@@ -999,3 +999,24 @@ def test_an_extra_turn_is_not_announced_when_the_turn_ends_in_a_win(client):
     other = import_log(client, {**log, "events": log["events"][:-2] + [joker, log["events"][-1]]})
     assert other["pending"]["kind"] == "discard"
     assert "plays again after this turn" in client.get(f"/games/{other['id']}").get_data(as_text=True)
+
+
+def test_the_home_page_leads_back_first_to_the_game_this_phone_was_on(client):
+    """The phone's Back from a game (or the browser opened again) lands on the home page: the game
+    in progress this phone last opened is offered first, above "New game" (it sat in the list at
+    the bottom, among the others'); a finished or deleted one is not, nor is a game seen by poll."""
+    game = new_game(client, ("Emma", "Jihun"))
+    assert 'id="current-game"' not in client.get("/").get_data(as_text=True)
+    resp = client.get(f"/games/{game['id']}")
+    assert "last_game=" + game["id"] in resp.headers.get("Set-Cookie", "")
+    home = client.get("/").get_data(as_text=True)
+    assert f'id="current-game-link" href="/games/{game["id"]}">' in home
+    assert home.index('id="current-game"') < home.index("New game")
+    other = new_game(client, ("Ola", "Per"))
+    assert "Set-Cookie" not in client.get(f"/games/{other['id']}", headers=HX).headers  # an htmx answer sets none
+    assert f'href="/games/{game["id"]}">' in client.get("/").get_data(as_text=True).split('id="current-game"')[1][:200]
+    assert client.post(f"/history/{game['id']}/delete").status_code == 303
+    assert 'id="current-game"' not in client.get("/").get_data(as_text=True)
+    finished = client.post("/api/games/import", json=load_fixture("duel-1012.json")).get_json()
+    client.get(f"/games/{finished['id']}")
+    assert 'id="current-game"' not in client.get("/").get_data(as_text=True)

@@ -147,7 +147,21 @@ def _home(form: Any, error: str | None = None, status: int = 200, *, join_error:
     games = [{**service.game_summary(row, names[row.id]), "started_at": row.started} for row in rows]
     nobles = [screen.noble_view(n) for n in catalog.nobles()]
     return render_template("home.html", games=games, error=error, join_error=join_error, form=form,
-                           nobles=nobles, last_starter=last_starter, started=started, playing=playing), status
+                           nobles=nobles, last_starter=last_starter, started=started, playing=playing,
+                           current=_current_game()), status
+
+
+#: Cookie: the game in progress this phone last opened (its screen), and for how long it is kept.
+LAST_GAME, LAST_GAME_HOURS = "last_game", 12
+
+
+def _current_game() -> dict[str, Any] | None:
+    """The game in progress this phone last opened (``LAST_GAME``), as the home page lists a game,
+    while it is neither finished nor deleted; None otherwise (one indexed read)."""
+    row = service.game_row(request.cookies.get(LAST_GAME, "")[:64])
+    if row is None or row.status != "active" or row.deleted_at is not None:
+        return None
+    return service.game_summary(row, people.names_of([row])[row.id])
 
 
 @bp.post("/games")
@@ -211,7 +225,11 @@ def game(game_id: str):  # type: ignore[no-untyped-def]
         said = get_flashed_messages(category_filter=["notice"])  # once: a reload does not say it again
         if said:
             ctx.update(announce=False, notice=said[0])
-    return render_template(ctx["template"], **ctx)
+    resp = make_response(render_template(ctx["template"], **ctx))
+    if not ctx["finished"] and not ctx["deleted"]:
+        # the home page leads back to it first (the phone's Back, or the browser opened again)
+        resp.set_cookie(LAST_GAME, game_id, max_age=LAST_GAME_HOURS * 3600, samesite="Lax", httponly=True)
+    return resp
 
 
 @bp.get("/games/<game_id>/log")
