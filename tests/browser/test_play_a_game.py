@@ -467,7 +467,9 @@ def test_by_keyboard_a_royal_card_that_steals_hands_the_focus_to_the_tokens_and_
     expect(page.locator("#announcer")).to_contain_text("a royal card (2 prestige, steal a token)", timeout=3000)
     assert "3 prestige" not in page.locator("#announcer").inner_text()  # DR-1's
     save = page.locator('#sheet form[data-steal] button.save')
-    assert save.get_attribute("aria-label").startswith("Take the royal card chosen, stealing ")
+    # its spoken name begins with its words (a voice command says what is written)
+    assert save.get_attribute("aria-label").startswith("Take this royal card, stealing ")
+    assert save.inner_text() == "Take this royal card"
 
 
 def test_a_royal_card_that_steals_once_chosen_folds_the_others_and_shows_its_save(page: Page, live_server: str, shots: Path):
