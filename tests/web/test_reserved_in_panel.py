@@ -54,6 +54,9 @@ def test_my_reserve_opens_on_the_secret_card_s_level_grid(client):
     sheet = client.get(f"/games/{gid}/sheet/buy?src=reserve", headers=HX).get_data(as_text=True)
     assert "A secret card: which one is it?" in sheet
     assert 'data-card="D2-01"' in sheet  # the level-2 grid, without a further tap
+    # read out after a tap: the candidates listed, not the empty grid of face-up reserves above them
+    said = re.search(r'id="grid-said">([^<]+)<', sheet)[1]
+    assert said == f"{sheet.count('data-card=')} cards listed." and said != "0 cards listed."
 
 
 def _give(client, gid: str, seat: int, **tokens: int) -> None:
