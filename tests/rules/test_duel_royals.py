@@ -82,7 +82,9 @@ def test_while_a_royal_card_is_due_only_the_royal_choice_is_accepted(event):
 
 
 def test_the_opponent_cannot_act_while_a_royal_card_is_due():
-    assert refused(royal_due(), take(BEN, red=1)).code == "not_your_turn"
+    error = refused(royal_due(), take(BEN, red=1))
+    assert error.code == "not_your_turn"
+    assert error.message.endswith("'s turn: " + error.params["name"] + " takes a royal card first.")
 
 
 def test_taking_a_royal_card_when_none_is_due_is_refused():

@@ -59,7 +59,8 @@ def test_nothing_else_is_accepted_while_the_discard_is_due():
     for event in (take(ANA, red=1, black=1, green=1), reserve(ANA, level=1), take_noble(ANA, "N-06")):
         error = refused(state, event)
         assert error.code == "discard_required"
-    assert refused(state, take(BEN, red=1, black=1, green=1)).code == "not_your_turn"
+    error = refused(state, take(BEN, red=1, black=1, green=1))
+    assert error.code == "not_your_turn" and error.message == "It is Ana's turn: Ana returns tokens first."
 
 
 def test_a_discard_that_is_not_due_is_refused():

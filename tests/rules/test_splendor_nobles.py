@@ -90,6 +90,10 @@ def test_nothing_else_is_accepted_while_a_noble_choice_is_due():
     state = play(state, take(ANA, red=1, black=1, green=1))
     for event in (take(ANA, red=1, black=1, green=1), reserve(ANA, level=2), discard(ANA, red=1)):
         assert refused(state, event).code == "noble_required"
+    # another player's entry: not their turn, and what Ana owes first is said
+    error = refused(state, take(BEN, red=1, black=1, green=1))
+    assert error.code == "not_your_turn" and error.rule == "S-1"
+    assert error.message == "It is Ana's turn: Ana chooses the noble who visits first."
 
 
 def test_a_noble_choice_that_is_not_due_is_refused():

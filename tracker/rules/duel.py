@@ -437,6 +437,14 @@ def _alert(state: DuelState, kind: str, seat: int, template: str, **params: Any)
     return _replace(state, alerts=state.alerts + (Alert(kind, seat, template, params),))
 
 
+#: ``not_your_turn``'s sentence by the choice the player to act owes first (D-9, D-10), if any.
+NOT_YOUR_TURN = {
+    None: N_("It is %(name)s's turn."),
+    "royal": N_("It is %(name)s's turn: %(name)s takes a royal card first."),
+    "discard": N_("It is %(name)s's turn: %(name)s returns tokens first."),
+}
+
+
 def _name(state: DuelState, seat: int) -> str:
     return state.players[seat].name
 
@@ -939,9 +947,9 @@ def apply(state: DuelState, event: Event) -> DuelState:
         state = _correct(state, event)
     else:
         if event.player != state.current_player:
-            raise RuleError(
-                "not_your_turn", N_("It is %(name)s's turn."), "D-2", name=_name(state, state.current_player)
-            )
+            # (what they owe first, when a prompt is theirs: the other phone shows it, the API does not)
+            raise RuleError("not_your_turn", NOT_YOUR_TURN.get(before.kind if before else None, NOT_YOUR_TURN[None]),
+                            "D-2", name=_name(state, state.current_player))
         handler = HANDLERS.get(type(event))
         if handler is None:
             raise RuleError("bad_event", N_("That entry does not exist in Splendor Duel."), "D-2")

@@ -318,6 +318,14 @@ def _alert(state: SplendorState, kind: str, seat: int, template: str, **params: 
     return replace(state, alerts=state.alerts + (Alert(kind, seat, template, params),))
 
 
+#: ``not_your_turn``'s sentence by the choice the player to act owes first (S-3.1, S-3.2), if any.
+NOT_YOUR_TURN = {
+    None: N_("It is %(name)s's turn."),
+    "discard": N_("It is %(name)s's turn: %(name)s returns tokens first."),
+    "noble": N_("It is %(name)s's turn: %(name)s chooses the noble who visits first."),
+}
+
+
 def _name(state: SplendorState, seat: int) -> str:
     return state.players[seat].name
 
@@ -683,9 +691,9 @@ def apply(state: SplendorState, event: Event) -> SplendorState:
         state = _correct(state, event)
     else:
         if not 0 <= event.player < len(state.players) or event.player != state.current_player:
-            raise RuleError(
-                "not_your_turn", N_("It is %(name)s's turn."), "S-1", name=_name(state, state.current_player)
-            )
+            # (what they owe first, when a prompt is theirs: the other phones show it, the API does not)
+            raise RuleError("not_your_turn", NOT_YOUR_TURN.get(before.kind if before else None, NOT_YOUR_TURN[None]),
+                            "S-1", name=_name(state, state.current_player))
         handler = HANDLERS.get(type(event))
         if handler is None:
             raise RuleError("bad_event", N_("That entry does not exist in Splendor."), "S-2")
