@@ -1158,6 +1158,31 @@ def test_the_deleted_games_list_shows_no_tally(client):
     assert sorted(listed(deleted)) == sorted([first["id"], second["id"]]) and 'data-field="tally"' not in deleted
 
 
+def test_a_best_of_3_left_undecided_by_a_shared_win_says_so_at_game_4(app, client):
+    """Classic Splendor, best of 3: a win shared (S-4), then one each: 1 – 1 after three games.
+    The next game's form said "Game 4 of best of 3"; it says why there is a fourth."""
+    from sqlalchemy import select
+
+    from tracker.db import db
+    from tracker.models import SessionGame
+    from tracker.rules import splendor_autoplay
+    from tracker.rules.events import event_to_dict
+
+    session = None
+    for seed in (3, 4, 5):  # a full tie, seat 1 wins, seat 0 wins
+        setup, events, _state = splendor_autoplay.play(seed, players=2)
+        body = {"game": "splendor", **setup, "players": ["Odile", "Quinn"]}
+        body.update({"session": session} if session else {"best_of": 3})
+        game = client.post("/api/games", json=body).get_json()
+        for event in events:
+            assert client.post(f"/api/games/{game['id']}/events", json=event_to_dict(event)).status_code == 200
+        with app.app_context():
+            session = db.session.scalar(select(SessionGame.session_id).where(SessionGame.game_id == game["id"]))
+    home = client.get(f"/?game=splendor&player0=Odile&player1=Quinn&session={session}").get_data(as_text=True)
+    assert ('<p class="series-note" id="series-note">Game 4: best of 3, still undecided · '
+            '<b>Odile 1 – 1 Quinn · 1 shared win</b></p>') in home
+
+
 def test_a_shared_win_in_an_evenings_tally_is_nobody_s_win_alone(client):
     """A tester: Odile and Quinn's evening of classic Splendor, Quinn winning one game and the
     other a win they shared (S-4), read "Odile 1 – 2 Quinn": three wins for two games. The tally
