@@ -14,7 +14,7 @@ from .rules.errors import Phrase, Phrases, RuleError
 from .rules.tokens import Tokens
 
 
-def _translations(context: Context) -> Any:
+def render_translations(context: Context) -> Any:
     """The render's translations: ``i18n`` when the view put them in the template context
     (looked up once per screen), else Flask-Babel's for this request."""
     found = context.get("i18n")
@@ -48,26 +48,26 @@ def plain_ngettext(translations: Any, singular: str, plural: str, n: int, **vari
 # through three: an alias, a wrapper, the translation): a game screen makes about sixty.
 @pass_context
 def _template_gettext(context: Context, string: str, **variables: Any) -> Any:
-    return _formatted(context, _translations(context).ugettext(string), variables)
+    return _formatted(context, render_translations(context).ugettext(string), variables)
 
 
 @pass_context
 def _template_ngettext(context: Context, singular: str, plural: str, n: int, **variables: Any) -> Any:
     variables.setdefault("num", n)
-    return _formatted(context, _translations(context).ungettext(singular, plural, n), variables)
+    return _formatted(context, render_translations(context).ungettext(singular, plural, n), variables)
 
 
 @pass_context
 def _template_pgettext(context: Context, ctx: str, string: str, **variables: Any) -> Any:
     variables.setdefault("context", ctx)
-    return _formatted(context, _translations(context).upgettext(ctx, string), variables)
+    return _formatted(context, render_translations(context).upgettext(ctx, string), variables)
 
 
 @pass_context
 def _template_npgettext(context: Context, ctx: str, singular: str, plural: str, n: int, **variables: Any) -> Any:
     variables.setdefault("context", ctx)
     variables.setdefault("num", n)
-    return _formatted(context, _translations(context).unpgettext(ctx, singular, plural, n), variables)
+    return _formatted(context, render_translations(context).unpgettext(ctx, singular, plural, n), variables)
 
 
 def install_template_gettext(app: Flask) -> None:

@@ -22,7 +22,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from . import narrate, people, service
-from .i18n import _translations, error_message, plain_gettext, plain_ngettext, tr
+from .i18n import error_message, render_translations, plain_gettext, plain_ngettext, tr
 from .rules import catalog, duel, splendor
 from .rules.catalog import NO_COLOR, WILD
 from .rules.errors import RuleError
@@ -126,7 +126,7 @@ def pips(context: Any, items: Any, extra: str = "pip") -> Markup:
     ``pips`` (``"6→3"`` where bonuses lower it), in one call: ``{{ pips(c.pips) }}``."""
     letters = context["letters"]
     names = _names(context)
-    translations = _translations(context)
+    translations = render_translations(context)
     return Markup("".join(_chip_html(kind, text, extra, letters[kind], names.get(kind, kind),
                                      _spoken_cost(translations, names, kind, text))
                           for kind, text in items))
@@ -148,7 +148,7 @@ def card_label(context: Any, c: Mapping[str, Any]) -> str:
     token, costs blue 3, affordable" (its letter, glyphs and bare numbers said nothing; its
     catalogue id means nothing to a player)."""
     names = _names(context)
-    t = _translations(context)
+    t = render_translations(context)
     parts = [plain_gettext(t, "%(color)s card", color=names.get(c["color"], c["color"]))]
     if c["points"]:
         parts.append(plain_ngettext(t, "%(num)s prestige", "%(num)s prestige", c["points"]))
