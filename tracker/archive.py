@@ -140,9 +140,11 @@ def _cell(value: Any) -> Any:
 def history_csv() -> str:
     """Every game not deleted, oldest first, one CSV row each: start and end (UTC), players,
     winner, routes, turns, the nobles dealt (classic Splendor) and each seat's final prestige,
-    crowns, best colour and cards bought (Splendor's tie-break; blank where a game has none)."""
+    crowns, best colour and cards bought (Splendor's tie-break; blank where a game has none);
+    last, the "best of N" series a game was played in (``series``: its number, ``series_best_of``)."""
     rows = list(db.session.scalars(select(Game).where(Game.deleted_at.is_(None)).order_by(Game.started)))
     seats = people.seats_of(r.id for r in rows)
+    series = people.series_links()
     out = io.StringIO()
     writer = csv.writer(out)
     # Times in UTC (the column says so; a spreadsheet still reads them as dates).
@@ -150,7 +152,7 @@ def history_csv() -> str:
     for n in range(1, CSV_SEATS + 1):
         header += [f"p{n}_name", f"p{n}_prestige", f"p{n}_crowns", f"p{n}_best_colour", f"p{n}_best_colour_points",
                    f"p{n}_cards"]
-    writer.writerow(header)
+    writer.writerow(header + ["series", "series_best_of"])
     for row in rows:
         names = [p.name for p in seats.get(row.id, [])] or list(row.setup.get("players", []))
         winners = people.winner_seats(row) if row.status == "finished" else []
@@ -166,6 +168,7 @@ def history_csv() -> str:
                          f.get("best_points", ""), f.get("cards", "")]
             else:
                 line += ["", "", "", "", "", ""]
+        line += list(series.get(row.id, ("", "")))
         writer.writerow([_cell(v) for v in line])
     return out.getvalue()
 

@@ -605,6 +605,14 @@ def night_of(game_id: str) -> TableNight | None:
 # ------------------------------------------------------------------------- history backups
 
 
+def series_links() -> dict[str, tuple[int, int | None]]:
+    """``{game id: (its session's id, best_of)}`` for every game of an explicit session (one query)."""
+    links = db.session.execute(
+        select(SessionGame.game_id, TableSession.id, TableSession.best_of)
+        .join(TableSession, TableSession.id == SessionGame.session_id))
+    return {game_id: (session_id, best_of) for game_id, session_id, best_of in links}
+
+
 def backup_fields(game_ids: Sequence[str]) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
     """What a history backup keeps beside the game logs, so a restore shows the same people and
     series: per game ``{"people": [each seat's person, by current name], "series": {"id", "best_of"}}``
@@ -612,10 +620,7 @@ def backup_fields(game_ids: Sequence[str]) -> tuple[dict[str, dict[str, Any]], d
     name}`` left by merges and renames (two queries and one per alias)."""
     seats = seats_of(game_ids)
     per_game: dict[str, dict[str, Any]] = {gid: {"people": [p.name for p in seats[gid]]} for gid in game_ids}
-    links = db.session.execute(
-        select(SessionGame.game_id, TableSession.id, TableSession.best_of)
-        .join(TableSession, TableSession.id == SessionGame.session_id))
-    for game_id, session_id, best_of in links:
+    for game_id, (session_id, best_of) in series_links().items():
         if game_id in per_game:
             per_game[game_id]["series"] = {"id": session_id, "best_of": best_of}
     aliases = {p.name: _kept(p).name for p in db.session.scalars(select(Player).where(Player.merged_into.is_not(None)))}

@@ -365,6 +365,13 @@ def test_history_exports_json_and_csv(client):
     assert splendor["nobles"] == "N-08 N-09 N-03 N-02" and splendor["finished_utc"] == "2026-11-02 19:40"
     assert splendor["p2_prestige"] == "21" and splendor["p3_name"] == "Player C" and splendor["p4_name"] == ""
     assert int(splendor["p2_cards"]) > 0 and splendor["p4_cards"] == ""  # the cards bought: Splendor's tie-break
+    assert (duel["series"], duel["series_best_of"]) == ("", "")  # outside any "best of N"
+    # a club's series, in the last columns: its number and N (a tester missed them)
+    first = client.post("/games", data={"player0": "Cho", "player1": "Dan", "first": "0", "best_of": "3"})
+    first_id = first.headers["Location"].rsplit("/", 1)[-1]
+    rows = list(csv.DictReader(io.StringIO(client.get("/history/export.csv").get_data().decode("utf-8-sig"))))
+    series = next(r for r in rows if r["id"] == first_id)
+    assert series["series"].isdigit() and series["series_best_of"] == "3"
 
 
 @contextmanager
