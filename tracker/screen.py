@@ -883,6 +883,27 @@ def correction_sheet(view: GameView, args: Any) -> dict[str, Any]:
             "board_name": _("board") if duel_game else _("supply")}
 
 
+def fix_balancing(view: GameView, data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The Fix sheet's one-tap ways to make a refused correction's totals hold (D-12, S-1): for
+    ``data`` (a correction as ``pages.form_event`` reads the form), each count of a part the
+    table did not retype that would restore a total, as ``{"field": "board-blue", "count": 2,
+    "label": "board, blue: 1 → 2"}`` (``field``: the form's input). Empty when the entry is no
+    correction the parser takes, or nothing single restores it."""
+    try:
+        event = parse_event(dict(data), len(view.state.players))
+    except RuleError:
+        return []
+    if event.type != "correction":
+        return []
+    names = {"tokens": view.state.players[event.player].name,
+             "board": _("board") if view.row.game == "duel" else _("supply"), "bag": _("bag")}
+    chips = CHIP_NAMES.table()
+    return [{"field": f"{part}-{kind}", "count": new,
+             "label": _("%(part)s, %(kind)s: %(old)s → %(new)s", part=names[part], kind=chips.get(kind, kind),
+                        old=old, new=new)}
+            for part, kind, old, new in view.engine.fix_balancing(view.state, event)]
+
+
 def noble_sheet(view: GameView, args: Any) -> dict[str, Any]:
     """The noble choice when several qualify at the end of a turn (S-3.2)."""
     state = view.state

@@ -148,6 +148,17 @@ def test_a_rule_error_shows_its_message_and_changes_nothing(page: Page, live_ser
     expect(page.locator("#entry-error")).to_be_empty()
     expect(page.locator("#fix-preview")).to_contain_text("add up to")
     assert re.search(r"Ana", page.locator("#panel-0").inner_text())
+    # One red for Ben: one too many, and the board's last red is offered to make it add up; one
+    # tap types it and the line says what saving records.
+    page.fill('input[name="tokens-red"]', "1")
+    balance = page.locator('#fix-balance [data-fix-field="board-red"]')
+    expect(balance).to_have_text("board, red: 1 → 0")
+    balance.click()
+    expect(page.locator('input[name="board-red"]')).to_have_value("0")
+    expect(page.locator("#fix-preview")).to_contain_text("Saving will record: Correction for Ben: tokens: red 0 → 1; board: red 1 → 0")
+    page.locator('#sheet form.correction button.save').click()
+    expect(page.locator("#panel-1")).to_contain_text("R1")
+    assert table.version == version + 1
 
 
 def test_taps_faster_than_the_network_are_all_counted_in_order(page: Page, live_server: str):

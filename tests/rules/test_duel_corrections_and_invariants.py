@@ -199,3 +199,26 @@ def test_a_broken_total_s_advice_names_what_the_fix_left_alone(fix, advice):
     error = refused(new(), correct(ANA, **fix))
     assert error.code == "invariant_broken" and error.rule == "D-12"
     assert error.message.startswith("The red tokens would add up to ") and error.message.endswith(advice), error.message
+
+
+def test_a_fix_breaking_a_total_is_offered_the_single_counts_that_restore_it():
+    """D-12: Ana's red typed 2 → 1 and nothing else leaves a red token missing: the board's or
+    the bag's red one more restores it (each offered, board first), and either, applied, is a
+    correction the engine accepts. What the table typed itself is never offered back."""
+    state = position(ana=dict(tokens={"red": 2}))
+    board_red, bag_red = state.board.red, state.bag.red
+    alone = correct(ANA, tokens={"red": 1})
+    with pytest.raises(RuleError):
+        duel.apply(state, alone)
+    offered = duel.fix_balancing(state, alone)
+    assert offered == [("board", "red", board_red, board_red + 1), ("bag", "red", bag_red, bag_red + 1)]
+    on_board = play(state, correct(ANA, tokens={"red": 1}, board={**state.board.to_dict(), "red": board_red + 1}))
+    assert on_board.board.red == board_red + 1 and tokens_of(on_board, ANA) == {"red": 1}
+    # the board typed too (and wrong): only the bag is left to offer
+    typed_board = correct(ANA, tokens={"red": 1}, board=state.board.to_dict())
+    assert duel.fix_balancing(state, typed_board) == [("bag", "red", bag_red, bag_red + 1)]
+    # five red too many on the board: the bag cannot give five, Ana's 2 cannot either
+    too_many = correct(ANA, board={**state.board.to_dict(), "red": board_red + 5})
+    assert duel.fix_balancing(state, too_many) == []
+    # totals that hold offer nothing
+    assert duel.fix_balancing(state, correct(ANA, privileges=1)) == []

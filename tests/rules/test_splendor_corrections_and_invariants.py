@@ -124,3 +124,17 @@ def test_the_supply_fixed_alone_is_told_to_fix_a_player_s_tokens_too():
     error = pytest.raises(RuleError, splendor.apply, state, correct(ANA, board={**state.board.to_dict(), "red": 5})).value
     assert error.code == "invariant_broken" and error.rule == "S-1"
     assert error.message == "The red tokens would add up to 5, not 4: fix a player's tokens too."
+
+
+def test_a_fix_breaking_a_total_is_offered_the_supply_count_that_restores_it():
+    """S-1: Cleo's white typed 0 → 1 alone makes one white too many: the supply's one fewer
+    restores it (classic Splendor has no bag), and applied it is accepted."""
+    state = play(new(3), take(ANA, red=1, blue=1, green=1))
+    white = state.board.white
+    alone = correct(CLEO, tokens={"white": 1})
+    assert splendor.fix_balancing(state, alone) == [("board", "white", white, white - 1)]
+    fixed = play(state, correct(CLEO, tokens={"white": 1}, board={**state.board.to_dict(), "white": white - 1}))
+    assert fixed.players[CLEO].tokens.white == 1 and fixed.board.white == white - 1
+    # the supply typed: Cleo's own count is what is left to offer
+    typed = correct(CLEO, board={**state.board.to_dict(), "white": white - 2})
+    assert splendor.fix_balancing(state, typed) == [("tokens", "white", 0, 2)]

@@ -646,6 +646,18 @@ def test_the_fix_form_says_what_it_would_record_before_it_is_saved(client):
     fields = {**{f"board-{k}": str(n) for k, n in board.items()}, **{f"orig-board-{k}": str(n) for k, n in board.items()}}
     refused = client.get(url, headers=HX, query_string={"type": "correction", "player": "1", **fields, "board-red": "9"})
     assert 'class="preview preview-error"' in refused.get_data(as_text=True) and "red tokens would add up to 9" in refused.get_data(as_text=True)
+    # a refusal offers the counts that make the total hold again, one tap each, from the parts
+    # not typed: 5 red too many on the board can come off neither the bag's 0 nor Ben's 0
+    assert "Make it add up:" not in refused.get_data(as_text=True)
+    tokens = {**{f"tokens-{k}": "0" for k in board}, **{f"orig-tokens-{k}": "0" for k in board}}
+    took_one = client.get(url, headers=HX, query_string={"type": "correction", "player": "1", **tokens, "tokens-blue": "1"})
+    assert re.findall(r'data-fix-field="([\w-]+)" data-fix-count="(\d+)"', took_one.get_data(as_text=True)) == [
+        ("board-blue", "3")]  # the bag has no blue to give
+    assert "Make it add up:" in took_one.get_data(as_text=True) and "board, blue: 4 → 3" in took_one.get_data(as_text=True)
+    gave_back = client.get(url, headers=HX, query_string={"type": "correction", "player": "1", **tokens, **fields,
+                                                          "tokens-blue": "1", "board-blue": "3"})
+    assert "Saving will record: Correction for Ben: tokens: blue 0 → 1; board: blue 4 → 3." in gave_back.get_data(as_text=True)
+    assert "Make it add up:" not in said.get_data(as_text=True)
     bad = client.get(url, headers=HX, query_string={"type": "correction", "player": "1", "privileges": "x"})
     assert "Privileges: type a whole number from 0 to 3." in bad.get_data(as_text=True)
     assert client.get(url).status_code == 404  # a page of its own it is not

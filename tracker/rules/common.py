@@ -103,3 +103,26 @@ def require_held(name: str, held: Tokens, tokens: Tokens, rule: str) -> None:
         raise RuleError("not_enough_tokens", N_("%(name)s holds none of %(tokens)s."), rule, name=name, tokens=tokens)
     raise RuleError("not_enough_tokens", N_("%(name)s is %(short)s short of %(tokens)s."), rule,
                     name=name, tokens=tokens, short=short)
+
+
+def balancing_counts(typed: Mapping[str, Tokens | None], now: Mapping[str, Tokens], elsewhere: Iterable[Tokens],
+                     totals: Tokens, kinds: Iterable[str]) -> list[tuple[str, str, int, int]]:
+    """D-12, S-1: for a correction whose counts break a token total, the single counts that would
+    restore it. ``typed``: each part a correction may set (``"tokens"`` of the corrected player,
+    ``"board"``, ``"bag"``) to its new counts, ``None`` where the table left it alone; ``now``:
+    the same parts' counts before it; ``elsewhere``: the other players' tokens; ``totals``: each
+    kind's total in the game. Returns ``[(part, kind, count now, count that balances)]``, kinds
+    in ``kinds`` order, parts in ``typed`` order, only parts not retyped (what was typed is what
+    the table saw) and never below 0; empty when every total holds. Pure: the Fix sheet offers
+    each as one tap."""
+    held = list(elsewhere)
+    out = []
+    for kind in kinds:
+        count = sum((now[part] if bag is None else bag).get(kind) for part, bag in typed.items())
+        off = totals.get(kind) - count - sum(t.get(kind) for t in held)
+        if not off:
+            continue
+        for part, bag in typed.items():
+            if bag is None and now[part].get(kind) + off >= 0:
+                out.append((part, kind, now[part].get(kind), now[part].get(kind) + off))
+    return out

@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields, replace
 from enum import Enum
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .common import Alert, Reserved, card_taken, require_affordable, require_held
+from .common import Alert, Reserved, balancing_counts, card_taken, require_affordable, require_held
 from . import catalog
 from .catalog import EXTRA_TURN, NO_COLOR, STEAL_TOKEN, TAKE_PRIVILEGE, TAKE_TOKEN, JewelCard
 from .errors import N_, RuleError, refuse_totals_off
@@ -878,6 +878,17 @@ def _totals_off(state: DuelState) -> list[tuple[str, int, int]]:
             off.append((kind, sum(counts), TOKEN_TOTALS.get(kind)))
     return off
 
+
+
+def fix_balancing(state: DuelState, ev: Correction) -> list[tuple[str, str, int, int]]:
+    """D-12: the counts of the board, the bag or the corrected player's tokens, one at a time,
+    that would make the totals of ``ev`` hold again, as ``[(part, kind, count now, count that
+    balances)]`` (parts ``"board"``, ``"bag"``, ``"tokens"``; see ``common.balancing_counts``).
+    Pure: the Fix sheet's one-tap "make it add up"."""
+    me = state.players[ev.player]
+    return balancing_counts({"board": ev.board, "bag": ev.bag, "tokens": ev.tokens},
+                            {"board": state.board, "bag": state.bag, "tokens": me.tokens},
+                            [p.tokens for p in state.players if p is not me], TOKEN_TOTALS, TOKEN_KINDS)
 
 #: A fix that left a player's tokens alone and broke a total: what else to fix, by what it set
 #: (the general refusal says "fix the board or the bag too", which was the part just fixed).

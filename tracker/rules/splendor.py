@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from .common import Alert, Reserved, card_taken, require_affordable, require_held
+from .common import Alert, Reserved, balancing_counts, card_taken, require_affordable, require_held
 from . import catalog
 from .catalog import DevelopmentCard, Noble
 from .errors import N_, RuleError, refuse_totals_off
@@ -602,6 +602,17 @@ def _totals_off(state: SplendorState) -> list[tuple[str, int, int]]:
             off.append((kind, sum(counts), totals.get(kind)))
     return off
 
+
+
+def fix_balancing(state: SplendorState, ev: Correction) -> list[tuple[str, str, int, int]]:
+    """S-1: the counts of the supply (part ``"board"``) or the corrected player's tokens, one at a
+    time, that would make the totals of ``ev`` hold again, as ``[(part, kind, count now, count
+    that balances)]`` (see ``common.balancing_counts``). Pure: the Fix sheet's one-tap "make it
+    add up"."""
+    me = state.players[ev.player]
+    return balancing_counts({"board": ev.board, "tokens": ev.tokens}, {"board": state.board, "tokens": me.tokens},
+                            [p.tokens for p in state.players if p is not me], state.token_totals,
+                            SPLENDOR_KINDS + (PEARL,))
 
 def check_invariants(state: SplendorState) -> None:
     """Token totals per kind (supply + players = S-1 totals), reserves of 0–3, each card and noble once.

@@ -750,6 +750,15 @@
     var refusal = form && form.classList.contains("correction") && form.querySelector("#entry-error");
     if (refusal && refusal.firstChild) { refusal.replaceChildren(); }
   });
+  // "Make it add up": one tap types the count that makes a total hold again (the board's, the
+  // bag's or the player's), and the preview says what saving now records.
+  document.addEventListener("click", function (evt) {
+    var fix = evt.target.closest ? evt.target.closest("[data-fix-field]") : null;
+    var field = fix && fix.form && fix.form.elements.namedItem(fix.getAttribute("data-fix-field"));
+    if (!field) { return; }
+    field.value = fix.getAttribute("data-fix-count");
+    field.dispatchEvent(new Event("input", { bubbles: true }));
+  });
 
   // One phone each: the other player's sheet or prompt shows once this phone chooses to enter
   // it (an action tab, "Enter it here"), until the turn changes hands.

@@ -255,7 +255,9 @@ def fix_preview(game_id: str):  # type: ignore[no-untyped-def]
         return render_template("partials/fix_preview.html", preview=screen.Preview(error=error_message(err)))
     if not data.get("set"):  # nothing typed differs from the table (yet)
         return render_template("partials/fix_preview.html", preview=None)
-    return render_template("partials/fix_preview.html", preview=screen.preview(view, data))
+    preview = screen.preview(view, data)
+    balancing = screen.fix_balancing(view, data) if preview.code == "invariant_broken" else []
+    return render_template("partials/fix_preview.html", preview=preview, balancing=balancing)
 
 
 @bp.get("/games/<game_id>/sheet/<name>")
