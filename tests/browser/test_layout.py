@@ -18,6 +18,11 @@ def test_long_names_never_widen_the_players_and_history_pages(page: Page, live_s
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     # the game in progress is said under the count, "(1 in progress)": it wraps at 320 px and 200% text
     expect(page.locator("tr[data-player] .playing").first).to_have_text("(1 in progress)")
+    # on one line: the name column takes what is left (a Korean tester's "(2판 진행 중)" took 3 lines
+    # and "100%" one letter a line, beside an empty name column)
+    lines = page.evaluate("[...document.querySelectorAll('tr[data-player] .playing')]"
+                          ".map(e => e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight))")
+    assert lines and max(lines) < 1.5, lines
     page.set_viewport_size({"width": 320, "height": 640})
     page.evaluate("document.documentElement.style.fontSize = '200%'")
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
