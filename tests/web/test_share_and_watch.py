@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from helpers import new_game, post
+from helpers import fixture_log, new_game, post
 
 from tracker import service
 from tracker.db import db
@@ -356,6 +356,41 @@ def test_the_phone_that_shared_the_game_is_asked_whose_it_is_back_on_it(client):
     again = client.get(f"/games/{game['id']}").get_data(as_text=True)
     assert 'id="whose-phone"' not in again and 'class="small-btn on" aria-current="true" id="mine-0"' in again
 
+
+
+def test_a_phone_that_is_one_player_s_is_asked_again_when_it_starts_a_game(client):
+    """A Korean tester's phone, Jimin's in a Duel of one phone each, started a classic game for
+    three on that one phone: Seojun's and Hayun's turns hid behind "on their own phone". A game
+    started from the form on a phone that is a seated player's asks whose phone it is, that
+    player marked; "Everyone's" makes it the table's; a game without that player, or the table's
+    next game (``after``), asks nothing."""
+    first = new_game(client, players=("Jimin", "Seojun"))
+    client.get(f"/settings?mine=Jimin&next=/games/{first['id']}")
+    form = {"game": "splendor", "player0": "Jimin", "player1": "Seojun", "player2": "Hayun", "first": "0",
+            "noble": ["N-01", "N-02", "N-03", "N-04"]}
+    started = client.post("/games", data=form)
+    assert started.status_code == 303
+    page = client.get(started.headers["Location"]).get_data(as_text=True)
+    assert 'id="whose-phone"' in page and "Whose phone is this?" in page
+    assert re.search(r'class="small-btn on" id="phone-0" aria-current="true" href="[^"]+">Jimin<', page)
+    shared = re.search(r'id="phone-shared" href="([^"]+)"', page)[1].replace("&amp;", "&")
+    assert client.get(shared).status_code == 303
+    again = client.get(started.headers["Location"]).get_data(as_text=True)
+    assert 'id="whose-phone"' not in again and "own phone" not in again
+    # the answer stands: the next game on this phone, now everyone's, asks nothing
+    later = client.post("/games", data=form).headers["Location"]
+    assert 'id="whose-phone"' not in client.get(later).get_data(as_text=True)
+    client.get(f"/settings?mine=Jimin&next={later}")
+    without = client.post("/games", data={**form, "player0": "Mina"}).headers["Location"]
+    assert 'id="whose-phone"' not in client.get(without).get_data(as_text=True)
+    duel = client.post("/games", data={"game": "duel", "player0": "Jimin", "player1": "Seojun", "first": "0"})
+    done = client.post("/api/games/import", json={**fixture_log("duel-1069.json"), "players": ["Jimin", "Seojun"]})
+    assert duel.status_code == 303 and done.status_code == 201
+    client.get(f"/settings?mine=Jimin&next=/")
+    following = client.post("/games", data={"game": "duel", "player0": "Jimin", "player1": "Seojun", "first": "1",
+                                            "after": done.get_json()["id"]})
+    assert following.status_code == 303
+    assert 'id="whose-phone"' not in client.get(following.headers["Location"]).get_data(as_text=True)
 
 def test_two_phones_opening_share_at_once_show_the_same_spectator_link(app, client):
     """The first Share of a game makes its spectator link: two phones opening it at the same

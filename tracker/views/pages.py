@@ -199,7 +199,15 @@ def create_game():  # type: ignore[no-untyped-def]
         return redirect(url_for("pages.game", game_id=started.game_id), code=303)
     except RuleError as err:
         return _home(form, error_message(err), 422)
-    return redirect(url_for("pages.game", game_id=view.row.id), code=303)
+    resp = redirect(url_for("pages.game", game_id=view.row.id), code=303)
+    mine = request.cookies.get("mine")
+    if mine and not form.get("after") and people.seat_of(unquote(mine)[:200], names) is not None:
+        # This phone is one player's (one phone each, from an earlier game): a game started on it
+        # may be one phone for all this time (a tester's classic game hid two players' turns
+        # behind "on their own phone"). Its first screen asks, the answer already marked; a
+        # table's next game keeps what the table chose.
+        resp.set_cookie(ASK_WHOSE, view.row.id, max_age=60 * 60, samesite="Lax", httponly=True)
+    return resp
 
 
 @bp.get("/games/<game_id>")
