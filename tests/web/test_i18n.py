@@ -15,6 +15,7 @@ import pytest
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
+from html.parser import HTMLParser
 
 from helpers import new_game, post
 
@@ -294,3 +295,53 @@ def test_a_card_s_spoken_label_is_said_in_the_readers_language(client) -> None:
     for label in labels:
         assert not re.search(r"[A-Za-z]{3,}", label), label
         assert "카드" in label and "비용" in label
+
+
+class _Readable(HTMLParser):
+    """What a Korean reader meets: the text outside scripts and styles, and the attributes a
+    screen reader or a long press says (aria-label, title, placeholder, alt)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.said: list[str] = []
+        self._hidden = 0
+
+    def handle_starttag(self, tag, attrs) -> None:
+        self._hidden += tag in ("script", "style")
+        self.said += [v for k, v in attrs if k in ("aria-label", "title", "placeholder", "alt") and v]
+
+    def handle_endtag(self, tag) -> None:
+        self._hidden -= tag in ("script", "style")
+
+    def handle_data(self, data: str) -> None:
+        if not self._hidden and data.strip():
+            self.said.append(data.strip())
+
+
+def test_no_english_word_is_left_on_a_korean_screen(client) -> None:
+    """Every page, Duel's and classic Splendor's sheets and a royal card prompt, read in Korean
+    (text and spoken labels): no English word but the players' names, the file formats' and
+    the language picker's "English" (a tester's screen reader said "card", "costs", "after
+    bonuses" between Korean words)."""
+    from helpers import load_fixture
+
+    pages = _every_page(client)
+    duel_log = load_fixture("duel-1012.json")
+    setup = {k: duel_log[k] for k in ("format", "game", "players", "first_player", "nobles")}
+    duel = client.post("/api/games/import", json={**setup, "events": duel_log["events"][:30]}).get_json()["id"]
+    royal = client.post("/api/games/import", json={**setup, "events": duel_log["events"][:45]}).get_json()["id"]
+    classic_log = load_fixture("splendor-153.json")
+    classic = client.post("/api/games/import", json={**{k: classic_log[k] for k in setup}, "events": classic_log["events"][:20],
+                                                     "game": "splendor"}).get_json()["id"]
+    pages += [f"/games/{gid}/sheet/{name}" for gid in (duel, classic) for name in ("take", "buy", "reserve", "correction")]
+    pages += [f"/games/{duel}/sheet/privileges", f"/games/{royal}", f"/games/{royal}/sheet/royal", f"/games/{duel}/log"]
+    allowed = {"CSV", "JSON", "English", "Player"}  # (the fixtures' players are "Player A" and "Player B")
+    for url in pages:
+        flask_babel.refresh()
+        resp = client.get(url, headers={**KO, "HX-Request": "true"} if "/sheet/" in url else KO)
+        assert resp.status_code == 200, url
+        reader = _Readable()
+        reader.feed(resp.get_data(as_text=True))
+        words = {w for said in reader.said if not said.startswith("http")
+                 for w in re.findall(r"\b[A-Za-z][A-Za-z']{2,}\b", said)} - allowed
+        assert not words, (url, words)
