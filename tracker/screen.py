@@ -391,7 +391,10 @@ def near_wins(view: GameView, seat: int) -> list[str]:
             out.append(_("%(name)s: %(n)s prestige — %(left)s more to win", name=p.name, n=p.prestige,
                          left=duel.PRESTIGE_TO_WIN - p.prestige))
         left = duel.CROWNS_TO_WIN - p.crowns
-        if 0 < left <= distance and duel.crowns_within_reach(state, seat, left):
+        # from as far as one card can bring them (7 crowns with the 3-crown card out: it wins);
+        # a distance of 0 turns the warnings off
+        if 0 < left <= (max(distance, duel.most_crowns_on_one_card(state, seat)) if distance else 0) \
+                and duel.crowns_within_reach(state, seat, left):
             out.append(_("%(name)s: %(n)s crowns — %(left)s more to win", name=p.name, n=p.crowns, left=left))
         color, points = p.best_color
         if color and 0 < duel.COLOR_POINTS_TO_WIN - points <= distance:

@@ -204,3 +204,20 @@ def test_can_buy_asks_the_cost_after_bonuses_and_a_colour_for_a_joker():
     assert duel.can_buy(payer.players[ANA], cheap_joker) is False  # payable, but no colour to join
     payer = position(ana=dict(tokens={"white": 4, "pearl": 1}, cards=["D1-20"]))
     assert duel.can_buy(payer.players[ANA], cheap_joker) is True
+
+
+def test_the_most_crowns_one_card_can_still_bring():
+    """D-11.2: 3 (one level-3 card) while it is out; reserved by Ben it is his to bring, not
+    Ana's (2 for her); once nothing crowned is left, 0."""
+    from tracker.rules import catalog
+    from tracker.rules.common import Reserved
+
+    state = position()
+    assert duel.most_crowns_on_one_card(state, ANA) == 3
+    three = next(cid for cid, card in catalog.jewels().items() if card.crowns == 3)
+    ben = duel._replace(state.players[BEN], reserved=(Reserved(level=3, card=three),))
+    held = duel._replace(state, players=(state.players[ANA], ben))
+    assert duel.most_crowns_on_one_card(held, ANA) == 2 and duel.most_crowns_on_one_card(held, BEN) == 3
+    crowned = [duel.Owned(cid, card.color) for cid, card in catalog.jewels().items() if card.crowns]
+    gone = duel._replace(state, players=(duel._replace(state.players[ANA], cards=tuple(crowned)), state.players[BEN]))
+    assert duel.most_crowns_on_one_card(gone, BEN) == 0

@@ -342,3 +342,30 @@ def test_no_player_is_warned_of_starting_the_final_round_once_it_is_on(client):
     assert any("more starts the final round" in w for w in warned), warned
     page = client.get(f"/games/{on['id']}").get_data(as_text=True)
     assert 'class="near-win"' not in page
+
+
+def test_seven_crowns_are_announced_while_the_3_crown_card_is_still_out(app, client):
+    """D-11.2: one card can bring 3 crowns, so at 7 crowns a single purchase may win: the turn
+    line says so while that card can still come to the player (bought or reserved by the other,
+    it no longer can, and 3 more are then at least two purchases away: nothing said)."""
+    from tracker import screen, service
+    from tracker.rules import catalog, duel
+    from tracker.rules.common import Reserved
+
+    game = new_game(client)
+    jewels = catalog.jewels()
+    three = next(cid for cid, card in jewels.items() if card.crowns == 3)
+    ones = [cid for cid, card in jewels.items() if card.crowns == 1][:7]
+    with app.test_request_context(f"/games/{game['id']}"):
+        view = service.load(game["id"])
+        ana = duel._replace(view.state.players[0], cards=tuple(duel.Owned(c, jewels[c].color) for c in ones))
+        assert ana.crowns == 7
+
+        def warnings(ben):  # type: ignore[no-untyped-def]
+            state = duel._replace(view.state, players=(ana, ben))
+            assert duel.most_crowns_on_one_card(state, 0) in (2, 3)
+            return [w for w in screen.near_wins(service.GameView(view.row, view.events, state), 0) if "crowns" in w]
+
+        assert warnings(view.state.players[1]) == ["Ana: 7 crowns — 3 more to win"]
+        ben = duel._replace(view.state.players[1], reserved=(Reserved(level=jewels[three].level, card=three),))
+        assert warnings(ben) == []

@@ -7,6 +7,7 @@ Every rule id below refers to ``RULES.md`` (D-1 … D-12).
 
 from __future__ import annotations
 
+import functools
 import operator
 from dataclasses import dataclass, fields, replace
 from enum import Enum
@@ -386,6 +387,21 @@ def crowns_within_reach(state: DuelState, seat: int, more: int) -> bool:
     taken = state.taken_cards() - {r.card for r in player.reserved}
     return sum(card.crowns for cid, card in catalog.jewels().items() if cid not in taken) >= more
 
+
+
+def most_crowns_on_one_card(state: DuelState, seat: int) -> int:
+    """D-11.2: the most crowns a single jewel card can still bring ``seat``: over the cards nobody
+    has bought or reserved and those in their own reserve (a secret one of theirs is one of the
+    former). 0 when no crowned card is left. Pure: the near-win warning announces the crowns
+    route from this far (7 crowns with the 3-crown card still out: one purchase wins)."""
+    taken = state.taken_cards() - {r.card for r in state.players[seat].reserved}
+    return next((crowns for cid, crowns in _crowned_cards() if cid not in taken), 0)
+
+
+@functools.lru_cache(maxsize=1)
+def _crowned_cards() -> tuple[tuple[str, int], ...]:
+    """The catalogue's crowned jewel cards as ``(id, crowns)``, most crowns first (19 of 67)."""
+    return tuple(sorted(((cid, c.crowns) for cid, c in catalog.jewels().items() if c.crowns), key=lambda x: -x[1]))
 
 def winning_reserve(state: DuelState, seat: int) -> list[tuple[str, tuple[str, ...]]]:
     """D-11 with D-7: the named cards in ``seat``'s reserve it can pay for now whose purchase
