@@ -99,7 +99,10 @@ def check_seats(names: Sequence[str]) -> None:
 def seat_of(key: str, names: Sequence[str]) -> int | None:
     """The seat of ``names`` (a game's recorded names) where the person whose name has the
     ``person_key`` ``key`` sits, found through renames and merges ("bena" finds Benedict, once
-    Bena was renamed); None when nobody there is that person. Looks up, creates nothing."""
+    Bena was renamed); None when nobody there is that person. Looks up, creates nothing. A key
+    no name has (a cookie's NUL, which PostgreSQL's text refuses) is nobody's."""
+    if "\x00" in key:
+        return None
     direct = next((seat for seat, name in enumerate(names) if person_key(name) == key), None)
     if direct is not None:
         return direct

@@ -887,24 +887,46 @@ def correction_sheet(view: GameView, args: Any) -> dict[str, Any]:
 
 
 def fix_balancing(view: GameView, data: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The Fix sheet's one-tap ways to make a refused correction's totals hold (D-12, S-1): for
-    ``data`` (a correction as ``pages.form_event`` reads the form), each count of a part the
-    table did not retype that would restore a total, as ``{"field": "board-blue", "count": 2,
-    "label": "board, blue: 1 → 2"}`` (``field``: the form's input). Empty when the entry is no
-    correction the parser takes, or nothing single restores it."""
+    """The Fix sheet's one-tap ways to make a correction refused for its token totals acceptable
+    (D-12, S-1): for ``data`` (a correction as ``pages.form_event`` reads the form), the counts of
+    one part the table did not retype (the board, the bag, the player's tokens) that restore
+    every total broken, as ``{"set": {"board-blue": 2}, "label": "board, blue: 1 → 2"}`` (the
+    form's inputs and their counts; several when several kinds are off). Only what the rules
+    then accept is offered (a refusal of the privileges too offers nothing); empty when the
+    entry is no correction the parser takes."""
+    state = view.state
     try:
-        event = parse_event(dict(data), len(view.state.players))
+        event = parse_event(dict(data), len(state.players))
     except RuleError:
         return []
     if event.type != "correction":
         return []
-    names = {"tokens": view.state.players[event.player].name,
+    found = view.engine.fix_balancing(state, event)
+    kinds = list(dict.fromkeys(kind for _part, kind, _old, _new in found))
+    by_part: dict[str, list[tuple[str, int, int]]] = {}
+    for part, kind, old, new in found:
+        by_part.setdefault(part, []).append((kind, old, new))
+    # one kind off: each part that restores it; several: a part that restores them all at once
+    options = [[change] for change in found] if len(kinds) == 1 else \
+        [[(part, *change) for change in changes] for part, changes in by_part.items() if len(changes) == len(kinds)]
+    names = {"tokens": state.players[event.player].name,
              "board": _("board") if view.row.game == "duel" else _("supply"), "bag": _("bag")}
     chips = CHIP_NAMES.table()
-    return [{"field": f"{part}-{kind}", "count": new,
-             "label": _("%(part)s, %(kind)s: %(old)s → %(new)s", part=names[part], kind=chips.get(kind, kind),
-                        old=old, new=new)}
-            for part, kind, old, new in view.engine.fix_balancing(view.state, event)]
+    out = []
+    for option in options:
+        fixed = {key: dict(value) if isinstance(value, dict) else value for key, value in data.get("set", {}).items()}
+        for part, kind, _old, new in option:
+            fixed.setdefault(part, getattr(state, part).to_dict() if part != "tokens"
+                             else state.players[event.player].tokens.to_dict())[kind] = new
+        try:
+            view.engine.apply(state, parse_event({**data, "set": fixed}, len(state.players)))
+        except RuleError:
+            continue
+        out.append({"set": {f"{part}-{kind}": new for part, kind, _old, new in option},
+                    "label": "; ".join(_("%(part)s, %(kind)s: %(old)s → %(new)s", part=names[part],
+                                         kind=chips.get(kind, kind), old=old, new=new)
+                                       for part, kind, old, new in option)})
+    return out
 
 
 def noble_sheet(view: GameView, args: Any) -> dict[str, Any]:

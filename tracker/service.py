@@ -406,6 +406,12 @@ def table_latest(after: str | None) -> Game | None:
     return row
 
 
+
+def follows_a_game(game_id: str) -> bool:
+    """Whether ``game_id`` is a table's next game: some game names it as its ``next_game_id``
+    (``create_game`` with an ``after`` it accepted)."""
+    return db.session.scalar(select(Game.id).where(Game.next_game_id == game_id).limit(1)) is not None
+
 @dataclass(frozen=True)
 class NextGamePlan:
     """What the new-game form offers a table coming from a finished game: ``after`` (its latest

@@ -151,7 +151,7 @@ def test_a_rule_error_shows_its_message_and_changes_nothing(page: Page, live_ser
     # One red for Ben: one too many, and the board's last red is offered to make it add up; one
     # tap types it and the line says what saving records.
     page.fill('input[name="tokens-red"]', "1")
-    balance = page.locator('#fix-balance [data-fix-field="board-red"]')
+    balance = page.locator("#fix-balance [data-fix]")
     expect(balance).to_have_text("board, red: 1 → 0")
     balance.click()
     expect(page.locator('input[name="board-red"]')).to_have_value("0")

@@ -627,6 +627,12 @@ def test_a_stale_form_after_the_game_ended_is_not_asked_to_try_again(client):
     assert "The game is over; nothing more is recorded." in text and "try again" not in text
 
 
+def fix_buttons(resp) -> list[dict[str, int]]:
+    """The counts each "Make it add up" button of a Fix preview would type."""
+    import html
+
+    return [json.loads(html.unescape(raw)) for raw in re.findall(r'data-fix="([^"]+)"', resp.get_data(as_text=True))]
+
 def test_the_fix_form_says_what_it_would_record_before_it_is_saved(client):
     """UX.md "say what will happen before it happens": the Fix form's preview line, from the
     counts typed so far (nothing is stored); nothing while no count differs; a refusal said."""
@@ -651,8 +657,7 @@ def test_the_fix_form_says_what_it_would_record_before_it_is_saved(client):
     assert "Make it add up:" not in refused.get_data(as_text=True)
     tokens = {**{f"tokens-{k}": "0" for k in board}, **{f"orig-tokens-{k}": "0" for k in board}}
     took_one = client.get(url, headers=HX, query_string={"type": "correction", "player": "1", **tokens, "tokens-blue": "1"})
-    assert re.findall(r'data-fix-field="([\w-]+)" data-fix-count="(\d+)"', took_one.get_data(as_text=True)) == [
-        ("board-blue", "3")]  # the bag has no blue to give
+    assert fix_buttons(took_one) == [{"board-blue": 3}]  # the bag has no blue to give
     assert "Make it add up:" in took_one.get_data(as_text=True) and "board, blue: 4 → 3" in took_one.get_data(as_text=True)
     gave_back = client.get(url, headers=HX, query_string={"type": "correction", "player": "1", **tokens, **fields,
                                                           "tokens-blue": "1", "board-blue": "3"})
@@ -663,6 +668,34 @@ def test_the_fix_form_says_what_it_would_record_before_it_is_saved(client):
     assert client.get(url).status_code == 404  # a page of its own it is not
     assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
 
+
+
+def test_make_it_add_up_offers_only_what_the_rules_then_accept(client):
+    """A tester's fixes: a refusal of the privileges (D-3.3) offered a token count that changed
+    nothing; two kinds off offered one count that left the other off. Each offer, posted, is
+    accepted; two kinds restored by one part are one offer; nothing is offered otherwise."""
+    game = new_game(client)
+    url = f"/games/{game['id']}/fix-preview"
+    sheet = client.get(f"/games/{game['id']}/sheet/correction?p=0", headers=HX).get_data(as_text=True)
+    form = dict(re.findall(r'name="((?:orig-)?(?:tokens|board|bag)-\w+|privileges|orig-privileges|player|type)" value="([^"]*)"', sheet))
+    assert form["board-red"] == "4" and form["privileges"] == "0"
+
+    def offers(**typed: str) -> list[dict[str, int]]:
+        return fix_buttons(client.get(url, headers=HX, query_string={**form, **typed}))
+
+    assert offers(**{"tokens-red": "1", "privileges": "3"}) == []  # Ben holds the 1 privilege
+    assert offers(**{"board-red": "3", "bag-blue": "1"}) == []  # red: Ana's +1, blue: nowhere
+    both = offers(**{"tokens-red": "1", "tokens-blue": "2"})  # Ana took 1 red and 2 blue, unsaid
+    assert both == [{"board-red": 3, "board-blue": 2}]
+    version = 0
+    for offer in offers(**{"tokens-red": "1"}) + both:
+        typed = {"tokens-red": "1", "tokens-blue": "2"} if len(offer) == 2 else {"tokens-red": "1"}
+        data = {**form, **typed, **{k: str(v) for k, v in offer.items()}, "expected_version": str(version),
+                "entry_id": f"fix-{version}"}
+        assert client.post(f"/games/{game['id']}/events", headers=HX, data=data).status_code == 200, offer
+        version += 1
+        client.post(f"/games/{game['id']}/undo", headers=HX, data={"expected_version": str(version)})
+        version += 1
 
 def test_the_winner_s_panel_is_marked_on_the_finished_screen(client):
     log = load_fixture("duel-1102.json")

@@ -391,6 +391,23 @@ def test_a_phone_that_is_one_player_s_is_asked_again_when_it_starts_a_game(clien
                                             "after": done.get_json()["id"]})
     assert following.status_code == 303
     assert 'id="whose-phone"' not in client.get(following.headers["Location"]).get_data(as_text=True)
+    # an ``after`` naming no game (or one this game did not follow) asks as any new game does
+    stray = client.post("/games", data={"game": "duel", "player0": "Jimin", "player1": "Cleo", "first": "0",
+                                        "after": "no-such-game"}).headers["Location"]
+    assert 'id="whose-phone"' in client.get(stray).get_data(as_text=True)
+
+
+def test_a_mine_cookie_no_name_can_have_is_nobody_s(client):
+    """A tester's ``mine`` cookie holding a NUL answered 500 on PostgreSQL (its text refuses NUL)
+    at a new game, on the game screen and on the Fix sheet: it is nobody's phone then."""
+    for value in ("%00", "x%00y"):
+        client.set_cookie("mine", value)
+        started = client.post("/games", data={"game": "duel", "player0": "Ana", "player1": "Ben", "first": "0"})
+        assert started.status_code == 303
+        gid = started.headers["Location"].rsplit("/", 1)[-1]
+        assert client.get(f"/games/{gid}").status_code == 200
+        assert client.get(f"/games/{gid}/sheet/correction").status_code == 200
+    assert len(client.get("/api/games").get_json()) == 2
 
 def test_two_phones_opening_share_at_once_show_the_same_spectator_link(app, client):
     """The first Share of a game makes its spectator link: two phones opening it at the same

@@ -753,11 +753,14 @@
   // "Make it add up": one tap types the count that makes a total hold again (the board's, the
   // bag's or the player's), and the preview says what saving now records.
   document.addEventListener("click", function (evt) {
-    var fix = evt.target.closest ? evt.target.closest("[data-fix-field]") : null;
-    var field = fix && fix.form && fix.form.elements.namedItem(fix.getAttribute("data-fix-field"));
-    if (!field) { return; }
-    field.value = fix.getAttribute("data-fix-count");
-    field.dispatchEvent(new Event("input", { bubbles: true }));
+    var fix = evt.target.closest ? evt.target.closest("[data-fix]") : null;
+    if (!fix || !fix.form) { return; }
+    var counts = JSON.parse(fix.getAttribute("data-fix")), field = null;
+    Object.keys(counts).forEach(function (name) {
+      var input = fix.form.elements.namedItem(name);
+      if (input) { input.value = counts[name]; field = input; }
+    });
+    if (field) { field.dispatchEvent(new Event("input", { bubbles: true })); }
   });
 
   // One phone each: the other player's sheet or prompt shows once this phone chooses to enter

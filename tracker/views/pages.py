@@ -201,7 +201,7 @@ def create_game():  # type: ignore[no-untyped-def]
         return _home(form, error_message(err), 422)
     resp = redirect(url_for("pages.game", game_id=view.row.id), code=303)
     mine = request.cookies.get("mine")
-    if mine and not form.get("after") and people.seat_of(unquote(mine)[:200], names) is not None:
+    if mine and people.seat_of(unquote(mine)[:200], names) is not None and not service.follows_a_game(view.row.id):
         # This phone is one player's (one phone each, from an earlier game): a game started on it
         # may be one phone for all this time (a tester's classic game hid two players' turns
         # behind "on their own phone"). Its first screen asks, the answer already marked; a
@@ -257,6 +257,9 @@ def fix_preview(game_id: str):  # type: ignore[no-untyped-def]
     if not _is_htmx():
         abort(404)
     view = _view(game_id)
+    if view.row.deleted_at is not None:  # the save would be refused: said before it is tapped
+        return render_template("partials/fix_preview.html", preview=screen.Preview(error=_(
+            "This game was deleted. Restore it from the history to record in it again.")))
     try:
         data = form_event(request.args)
     except RuleError as err:
