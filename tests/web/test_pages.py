@@ -1065,3 +1065,14 @@ def test_the_home_page_leads_back_first_to_the_game_this_phone_was_on(client):
     finished = client.post("/api/games/import", json=load_fixture("duel-1012.json")).get_json()
     client.get(f"/games/{finished['id']}")
     assert 'id="current-game"' not in client.get("/").get_data(as_text=True)
+
+
+def test_the_fix_preview_of_a_deleted_game_says_it_was_deleted(client):
+    """A tester's Fix form left open while the game was deleted elsewhere previewed "Saving will
+    record…", then the save was refused: the preview says what the save will."""
+    game = new_game(client)
+    assert client.post(f"/history/{game['id']}/delete").status_code in (302, 303)
+    said = client.get(f"/games/{game['id']}/fix-preview", headers=HX, query_string={
+        "type": "correction", "player": "1", "privileges": "2", "orig-privileges": "1"}).get_data(as_text=True)
+    assert "This game was deleted. Restore it from the history to record in it again." in said
+    assert "Saving will record" not in said and "data-fix" not in said
