@@ -216,6 +216,45 @@ def test_a_waiting_tap_on_a_control_gone_grey_ends_the_wait(page: Page, live_ser
     expect(page.locator(".pick-chosen .chip-btn.chosen")).to_have_count(2)
 
 
+def test_a_mouse_press_on_the_save_as_the_sheet_is_redrawn_records_the_entry(page: Page, live_server: str):
+    """A CI run's save went down on the sheet just before the last chip's answer redrew it and
+    came up on the new sheet's save: the browser made no click (the button it went down on was
+    gone) and nothing was recorded. Released on the same control, the press is its click; released
+    elsewhere, it is nothing."""
+    table = start_game(page, live_server, ("Ana", "Ben"), 0)
+    table.open("take")
+    slow_sheets(page, "take", 400)
+    for kind in ("red", "blue"):
+        page.locator(f'.pick-source a[data-kind="{kind}"]').click()
+    expect(page.locator("#sheet .preview")).to_contain_text("Ana took 1 blue, 1 red")
+    before = table.version
+    page.locator('.pick-source a[data-kind="green"]').click()  # its answer is on its way
+    box = page.locator('#sheet form[data-type="take_tokens"] button.save').bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    expect(page.locator("#sheet .preview")).to_contain_text("Ana took 1 blue, 1 green, 1 red")
+    page.mouse.move(box["x"] + 2, box["y"] + box["height"] / 2)  # still on the (new) save
+    page.mouse.up()
+    page.wait_for_function("v => Number(document.querySelector('#game').dataset.version) > v", arg=before)
+    state = page.request.get(page.url.replace("/games/", "/api/games/")).json()
+    assert state["version"] == before + 1 and state["players"][0]["tokens"]["green"] == 1
+
+    table.open("take")
+    for kind in ("white", "black"):
+        page.locator(f'.pick-source a[data-kind="{kind}"]').click()
+    expect(page.locator(".pick-chosen .chip-btn")).to_have_count(2)
+    page.locator('.pick-source a[data-kind="blue"]').click()
+    box = page.locator('#sheet form[data-type="take_tokens"] button.save').bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    expect(page.locator(".pick-chosen .chip-btn")).to_have_count(3)
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] - 200)  # slid off the save
+    page.mouse.up()
+    page.wait_for_timeout(600)
+    assert table.version == before + 1
+    expect(page.locator(".pick-chosen .chip-btn")).to_have_count(3)  # the sheet waits for the save
+
+
 def test_quick_filter_taps_are_replayed_in_order(page: Page, live_server: str):
     table = start_game(page, live_server, ("Ana", "Ben"), 0)
     table.open("buy")

@@ -919,6 +919,32 @@
     }
     return false;
   }
+  // A mouse press that began on a sheet's control just before the sheet was redrawn (the last
+  // chip's answer came between the button going down and up) makes no click: the control it went
+  // down on is gone. Released on the same control of the new sheet, it is that control's click.
+  // (A finger's tap makes its click after it lifts, on what is then under it: nothing to do.)
+  var SHEET_CONTROL = "#sheet a[hx-get], #sheet button.save";
+  function sheetControlKey(control) {
+    var form = control.closest("form");
+    return control.matches("button") ? (form ? saveKey(form) : null) : controlKey(control);
+  }
+  var pressed = null, clicked = false;
+  document.addEventListener("pointerdown", function (evt) {
+    var control = evt.pointerType === "mouse" && evt.target.closest ? evt.target.closest(SHEET_CONTROL) : null;
+    pressed = control ? { el: control, key: sheetControlKey(control) } : null;
+  }, true);
+  document.addEventListener("click", function () { clicked = true; }, true);
+  document.addEventListener("pointerup", function (evt) {
+    var was = pressed;
+    pressed = null;
+    clicked = false;
+    if (!was || !was.key || document.contains(was.el) || !evt.target.closest) { return; }
+    var now = evt.target.closest(SHEET_CONTROL);
+    if (!now || sheetControlKey(now) !== was.key) { return; }
+    // (the browser's own click, had it made one, comes in this same turn of the event loop)
+    setTimeout(function () { if (!clicked && document.contains(now)) { now.click(); } }, 0);
+  }, true);
+
   document.body.addEventListener("htmx:beforeRequest", function (evt) {
     if (sheetTarget(evt)) { busy(true); }
   });
