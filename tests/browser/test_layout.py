@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from driver import Table, import_part
 from playwright.sync_api import Page, expect
@@ -585,3 +587,23 @@ def test_a_count_typed_in_the_fix_sheet_is_not_hidden_by_its_grown_save_bar(brow
     box, bar = field.bounding_box(), page.locator("#sheet .fix-save").bounding_box()
     assert box["y"] >= 0 and box["y"] + box["height"] <= bar["y"] + 1, (box, bar)
     context.close()
+
+
+def test_a_tab_tapped_over_a_long_grid_opens_its_cards_right_under_the_tabs(page: Page, live_server: str):
+    """A tester scrolled the level-1 grid until the tabs reached the top, tapped "My reserve": the
+    page jumped 800 px down (the browser's scroll anchoring held on to what lay below the old
+    grid), past the secret card's heading "A secret card: which one is it?". The tabs stay
+    where the finger was, the secret card's question right under them."""
+    gid = import_part(page, live_server, "duel-1012.json", 20)  # Ana to act, a secret level-1 card reserved
+    page.goto(f"{live_server}/games/{gid}")
+    table = Table(page)
+    table.open("buy")
+    page.evaluate("() => document.querySelector('#sheet nav.tabs').scrollIntoView({ block: 'start' })")
+    before = page.evaluate("() => [scrollY, document.querySelector('#sheet nav.tabs').getBoundingClientRect().top]")
+    assert before[0] > 300  # (the page scrolled: the tabs at the screen's top)
+    page.locator('#sheet .tabs a[data-tab="reserve"]').click()
+    expect(page.locator('#sheet .tabs a[data-tab="reserve"]')).to_have_class(re.compile(r"\bon\b"))
+    page.wait_for_timeout(200)
+    after = page.evaluate("() => [scrollY, document.querySelector('#sheet nav.tabs').getBoundingClientRect().top]")
+    assert abs(after[1] - before[1]) < 2, (before, after)
+    expect(page.get_by_text("A secret card: which one is it?")).to_be_in_viewport()

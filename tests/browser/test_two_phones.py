@@ -708,9 +708,15 @@ def test_the_whose_phone_question_is_answered_once_whatever_the_answer(browser: 
     page.locator("#phone-shared").click()
     expect(page.locator("#whose-phone")).to_have_count(0)
     assert "whose" not in page.url
+    # answered in this game: sharing again (for a watcher, say) asks nothing on the way back
     page.locator("#share-btn").click()
     page.locator("#back-to-game").click()
-    page.locator("#phone-1").click()  # Ben's phone
+    expect(page.locator("#game")).to_be_visible()
+    expect(page.locator("#whose-phone")).to_have_count(0)
+    assert "whose" not in page.url
+    page.locator("#settings summary").click()
+    page.locator("#mine-1").click()  # Ben's phone, from Settings
+    expect(page.locator("body.mine-1")).to_have_count(1)
     expect(page.locator("#whose-phone")).to_have_count(0)
     assert "whose" not in page.url
     page.locator("#settings summary").click()
@@ -773,6 +779,32 @@ def test_an_undo_question_closed_by_the_other_phone_s_entry_says_nothing_was_und
     expect(page.locator(".alert-undo-gone")).to_have_text(
         "Nothing was undone: another phone’s entry changed the game before the undo was confirmed.")
     assert page.request.get(f"{live_server}/api/games/{game_id}").json()["version"] == 2
+
+
+def test_a_choice_cleared_by_the_other_phone_s_entry_is_said(browser: Browser, live_server: str):
+    """A tester's half-chosen take (two chips picked) went without a word when the other phone
+    recorded the move: the sheet came back empty. It says so; a sheet only browsed (a buy sheet's
+    level) says nothing."""
+    page = phone(browser)
+    table = start(page, live_server)
+    game_id = page.url.rsplit("/", 1)[-1]
+    for kind in ("red", "blue"):
+        page.locator(f'.pick-source a[data-kind="{kind}"]').click()
+    expect(page.locator(".pick-chosen .chip-btn")).to_have_count(2)
+    ana = {"type": "take_tokens", "player": 0, "tokens": {"green": 1}, "expected_version": 0}
+    assert page.request.post(f"{live_server}/api/games/{game_id}/events", data=ana).ok  # the other phone
+    expect(page.locator("#game")).to_have_attribute("data-version", "1", timeout=8000)
+    expect(page.locator(".alert-picks-gone")).to_have_text(
+        "What you had chosen was cleared: another phone’s entry changed the game. Choose again.")
+    expect(page.locator(".pick-chosen .chip-btn")).to_have_count(0)
+    table.open("buy")
+    page.locator('#sheet .tabs a[data-tab="2"]').click()
+    expect(page.locator('#sheet .tabs a[data-tab="2"]')).to_have_class(re.compile(r"\bon\b"))
+    ben = {"type": "take_tokens", "player": 1, "tokens": {"green": 1}, "expected_version": 1}
+    assert page.request.post(f"{live_server}/api/games/{game_id}/events", data=ben).ok
+    expect(page.locator("#game")).to_have_attribute("data-version", "2", timeout=8000)
+    expect(page.locator('#sheet .tabs a[data-tab="2"]')).to_have_class(re.compile(r"\bon\b"))
+    expect(page.locator(".alert-picks-gone")).to_have_count(0)
 
 
 def test_one_phone_each_a_player_plans_their_purchase_during_the_other_s_turn(browser: Browser, live_server: str):

@@ -572,12 +572,17 @@ def test_the_reserve_sheet_says_at_once_when_no_gold_is_left(client):
 
 
 def test_the_take_sheet_is_titled_by_each_game_s_rule(client):
+    """D-5: a Duel's take sheet says the tokens lie in one straight line, and that the table, not
+    the app, checks the line (a tester took it that any three were accepted as legal)."""
     duel = new_game(client)
-    assert "Ana takes up to 3 tokens" in client.get(f"/games/{duel['id']}/sheet/take", headers=HX).get_data(as_text=True)
+    sheet = client.get(f"/games/{duel['id']}/sheet/take", headers=HX).get_data(as_text=True)
+    assert "Ana takes up to 3 tokens" in sheet
+    assert "one unbroken straight line on the board (the table checks the line; the app checks the counts)" in sheet
     splendor = client.post("/api/games", json={"game": "splendor", "players": ["Ana", "Ben"], "first_player": 0,
                                                "nobles": ["N-01", "N-02", "N-03"]}).get_json()
     sheet = client.get(f"/games/{splendor['id']}/sheet/take", headers=HX).get_data(as_text=True)
     assert "takes 3 different gems or 2 alike" in sheet and "takes up to 3 tokens" not in sheet
+    assert "straight line" not in sheet and "Tap the tokens taken" in sheet
 
 
 def test_a_fix_count_is_read_as_the_phone_s_number_field_reads_it_and_refused_by_its_label(client):

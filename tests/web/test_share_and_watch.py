@@ -358,6 +358,28 @@ def test_the_phone_that_shared_the_game_is_asked_whose_it_is_back_on_it(client):
 
 
 
+def test_a_sharing_phone_that_answered_is_not_asked_again_after_sharing_again(client):
+    """A tester's sharing phone had said whose it is; its share sheet, opened again for the next
+    phone, asked "Whose phone is this?" once more on "Back to the game". Answered in this game
+    (a player, or everyone's), the share sheet's way back asks nothing; another game's sheet
+    still asks."""
+    game = new_game(client, players=("Emma", "Jihun"))
+    for answer, seat in (("0", 0), ("shared", None)):
+        page = share_page(client, game["id"])
+        back = re.search(r'id="back-to-game" href="([^"]+)"', page)[1]
+        asked = client.get(back.replace("&amp;", "&")).get_data(as_text=True)
+        link = re.search(rf'id="phone-{answer}" href="([^"]+)"', asked)[1].replace("&amp;", "&")
+        assert f"game={game['id']}" in link and client.get(link).status_code == 303
+        page = share_page(client, game["id"])
+        assert f'id="back-to-game" href="/games/{game["id"]}"' in page
+        again = client.get(f"/games/{game['id']}").get_data(as_text=True)
+        assert 'id="whose-phone"' not in again
+        assert ('class=" mine-0"' in again) == (seat == 0)
+        client.delete_cookie("whose_answered")  # (the next round asks again)
+    other = new_game(client, players=("Ola", "Per"))
+    assert f'id="back-to-game" href="/games/{other["id"]}?whose=ask"' in share_page(client, other["id"])
+
+
 def test_a_phone_that_is_one_player_s_is_asked_again_when_it_starts_a_game(client):
     """A Korean tester's phone, Jimin's in a Duel of one phone each, started a classic game for
     three on that one phone: Seojun's and Hayun's turns hid behind "on their own phone". A game

@@ -226,6 +226,41 @@ def test_settings_are_remembered_and_go_back(client):
         assert resp.status_code == 303 and resp.headers["Location"] == "/", disguised
 
 
+def test_table_mode_on_then_off_gives_the_phone_back_to_its_player(client):
+    """A tester's phone (Ana's, one phone each) turned table mode on, then off: it showed the
+    player to act at the bottom (Ben's discard). Off again, the phone is Ana's as before; a
+    choice made meanwhile ("the player to act", or another name) is the one kept."""
+    game = new_game(client)  # Ana and Ben, Ana first
+
+    def body() -> set[str]:
+        page = client.get(f"/games/{game['id']}").get_data(as_text=True)
+        return set(re.search(r'<body[^>]*\sclass="([^"]*)"', page).group(1).split())
+
+    def choose(query: str) -> None:
+        assert client.get(f"/settings?{query}&next=/games/{game['id']}").status_code == 303
+
+    choose("mine=Ana")
+    assert body() == {"mine-0"}
+    choose("table=on")
+    assert body() == {"table-mode"}
+    choose("table=turned")  # sides swapped: still table mode
+    assert body() == {"table-mode", "table-turned"}
+    choose("table=off")
+    assert body() == {"mine-0"}
+    # "the player to act" chosen while table mode was on: off again, nobody's
+    choose("table=on")
+    choose("mine=")
+    choose("table=off")
+    assert body() == set()
+    # a name chosen instead: that name (and table mode off with it)
+    choose("mine=Ana")
+    choose("table=on")
+    choose("mine=Ben")
+    assert body() == {"mine-1"}
+    choose("table=off")
+    assert body() == {"mine-1"}
+
+
 def test_the_language_switch_is_remembered(client):
     client.get("/settings?lang=en&next=/")
     page = client.get("/", headers={"Accept-Language": "ko"}).get_data(as_text=True)

@@ -476,6 +476,12 @@
       openSheet = null;
     }
   });
+  // a sheet's address with something chosen on it (tokens, a card, a payment), not only browsed
+  function picked(path) {
+    var params = new URL(path, location.href).searchParams, chosen = false;
+    params.forEach(function (value, key) { if (["src", "color", "plan", "v", "n"].indexOf(key) < 0) { chosen = true; } });
+    return chosen;
+  }
   function browsingOnly(path) {
     var url = new URL(path, location.href);
     if (!/\/sheet\/(buy|reserve)$/.test(url.pathname)) { return null; }
@@ -579,7 +585,11 @@
       window.scrollTo(0, 0);
     }
     var moveToCome = partOfTurnSince() && /\/sheet\/(buy|reserve)\b/.test(openSheet);  // (a privilege pick is spent)
-    if (!onlyFixedSince() && !moveToCome) { openSheet = browsingOnly(openSheet); }
+    if (!onlyFixedSince() && !moveToCome) {
+      // what this phone had picked goes: said (a tester's half-chosen take went without a word)
+      if (picked(openSheet)) { sayNotice("picks-gone"); }
+      openSheet = browsingOnly(openSheet);
+    }
     if (!openSheet) { return; }
     htmx.ajax("GET", openSheet, { target: "#sheet" });
   });
@@ -947,6 +957,16 @@
 
   document.body.addEventListener("htmx:beforeRequest", function (evt) {
     if (sheetTarget(evt)) { busy(true); }
+  });
+  // A sheet redrawn by a tap stays where it was on the screen: the browser's scroll anchoring,
+  // its anchor gone with the old sheet, held on to what lies below and scrolled the page (a
+  // tester's "My reserve" tab over a long level-1 grid opened its secret card's list at the
+  // bottom, its heading off the screen). Off while the sheet is swapped.
+  document.body.addEventListener("htmx:beforeSwap", function (evt) {
+    if (sheetTarget(evt)) { document.documentElement.classList.add("sheet-swap"); }
+  });
+  document.body.addEventListener("htmx:afterSettle", function (evt) {
+    if (sheetTarget(evt)) { setTimeout(function () { document.documentElement.classList.remove("sheet-swap"); }, 0); }
   });
   document.body.addEventListener("htmx:afterRequest", function (evt) {
     // no sheet came (an error, or a page that is no answer of this app): the sheet shown takes taps again

@@ -684,6 +684,13 @@ YEAR = 60 * 60 * 24 * 365
 #: Cookie: the game whose share sheet this phone opened; back on that game it is asked whose
 #: phone it is (``partials/whose_phone.html``) until it answers here.
 ASK_WHOSE = "ask_whose"
+#: Cookie: the game this phone last said whose phone it is in (a player, or everyone's): back from
+#: that game's share sheet it is not asked again (a tester's sharing phone was, having answered).
+WHOSE_ANSWERED = "whose_answered"
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+#: Cookie: whose phone this was (the ``mine`` cookie's value) while table mode is on; table mode
+#: turned off gives it back.
+MINE_PARKED = "mine_parked"
 
 
 def mine_seat(context: Any) -> int | None:
@@ -709,7 +716,8 @@ def settings():  # type: ignore[no-untyped-def]
     """Remember a display choice on this device (cookies), then go back: theme, language,
     alert sound, table mode, and whose panel stays at the bottom of a Duel (``mine``: this
     phone's player by name, or empty: the player to act). Table mode (one phone between the
-    players) and ``mine`` (one phone each) exclude each other: choosing one turns the other off."""
+    players) and ``mine`` (one phone each) exclude each other: choosing one turns the other off;
+    table mode turned off again gives the phone back to the player it was (``MINE_PARKED``)."""
     resp = redirect(access.next_url(request.args.get("next")), code=303)
     for name, allowed in SETTINGS.items():
         value = request.args.get(name)
@@ -718,11 +726,26 @@ def settings():  # type: ignore[no-untyped-def]
     mine = request.args.get("mine")  # "" (no name is empty): the player to act
     if mine is not None or request.args.get("table") is not None:  # answered: not asked again
         resp.delete_cookie(ASK_WHOSE, samesite="Lax", httponly=True)
-    if mine == "" or request.args.get("table") in ("on", "turned"):
+    answered = request.args.get("game", "")
+    if mine is not None and GAME_ID.fullmatch(answered):  # (its share sheet then asks nothing)
+        resp.set_cookie(WHOSE_ANSWERED, answered, max_age=YEAR, samesite="Lax", httponly=True)
+    table = request.args.get("table")
+    if mine == "" or table in ("on", "turned"):
         resp.delete_cookie("mine", samesite="Lax", httponly=True)
+        # table mode for a while (a game on one phone): whose phone this is comes back when it ends
+        # (a tester's phone, table mode on then off, then showed the other player's discard)
+        had = request.cookies.get("mine")
+        if mine is None and had:
+            resp.set_cookie(MINE_PARKED, had, max_age=YEAR, samesite="Lax", httponly=True)
+        elif mine == "":
+            resp.delete_cookie(MINE_PARKED, samesite="Lax", httponly=True)
     elif isinstance(mine, str) and name_refusal(mine) is None:
         resp.set_cookie("mine", quote(person_key(" ".join(mine.split()))), max_age=YEAR, samesite="Lax", httponly=True)
         resp.set_cookie("table", "off", max_age=YEAR, samesite="Lax", httponly=True)
+        resp.delete_cookie(MINE_PARKED, samesite="Lax", httponly=True)
+    elif table == "off" and mine is None and request.cookies.get(MINE_PARKED):
+        resp.set_cookie("mine", request.cookies[MINE_PARKED][:600], max_age=YEAR, samesite="Lax", httponly=True)
+        resp.delete_cookie(MINE_PARKED, samesite="Lax", httponly=True)
     return resp
 
 

@@ -15,7 +15,7 @@ from werkzeug.datastructures import MultiDict
 from .. import access, screen, service
 from ..access import limiter, refused
 from ..models import utcnow
-from .pages import ASK_WHOSE
+from .pages import ASK_WHOSE, WHOSE_ANSWERED
 
 bp = Blueprint("share", __name__)
 
@@ -30,18 +30,22 @@ def _qr_svg(url: str) -> bytes:
 def share(game_id: str):  # type: ignore[no-untyped-def]
     """The share sheet: the game's link and QR, a join code with the minutes it is still valid
     (15 when new), the spectator link. Marks this phone (cookie ``ASK_WHOSE``, an hour) to be
-    asked whose phone it is back on the game, until it answers (``pages.settings``)."""
+    asked whose phone it is back on the game, until it answers (``pages.settings``); a phone
+    that answered in this game already (cookie ``WHOSE_ANSWERED``) is not asked again."""
     try:
         sid = service.spectator_id(game_id)
     except service.GameNotFound:
         abort(404)
     code = service.join_code(game_id)
     players = service.game_row(game_id).setup["players"]  # (the row spectator_id just read)
+    answered = request.cookies.get(WHOSE_ANSWERED) == game_id
     ctx = {
         "game_id": game_id,
         # the phones still to join, at most: one in a Duel, up to three at a Splendor table
         "others": max(1, len(players) - 1),
         "play_url": url_for("pages.game", game_id=game_id, whose="ask", _external=True),
+        # this phone said whose it is in this game already: back on it, nothing is asked
+        "back_url": url_for("pages.game", game_id=game_id, **({} if answered else {"whose": "ask"})),
         "watch_url": url_for("share.watch", sid=sid, _external=True),
         "watch_qr": url_for("share.watch_qr", sid=sid),
         "renewed": request.args.get("renewed") == "1",
@@ -56,7 +60,8 @@ def share(game_id: str):  # type: ignore[no-untyped-def]
         resp = make_response(render_template("share.html", **ctx))
     # this phone brings others to the game: back on it (its link, or the phone's Back), it is
     # asked whose phone it is, as a phone that joins is (a tester's first phone never was)
-    resp.set_cookie(ASK_WHOSE, game_id, max_age=60 * 60, samesite="Lax", httponly=True)
+    if not answered:
+        resp.set_cookie(ASK_WHOSE, game_id, max_age=60 * 60, samesite="Lax", httponly=True)
     return resp
 
 
