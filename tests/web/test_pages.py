@@ -183,6 +183,31 @@ def test_a_stale_form_is_refused_with_a_notice_and_the_fresh_screen(client):
     assert resp.status_code == 409 and "another phone recorded this first: Ana took 1 red." in body
 
 
+def test_a_form_version_too_long_to_be_any_game_s_is_ahead_of_it_not_malformed(client):
+    """A breaker's form said ``expected_version=99999999999``: refused as "not a whole number",
+    where the JSON API says the version is ahead of the game's. Any whole number past the game's
+    version is answered as 99 is, and the game is untouched."""
+    game = new_game(client)
+    answers = []
+    for version in ("99", "99999999999", "0" * 30 + "7"):
+        resp = client.post(f"/games/{game['id']}/events", headers=HX, data={
+            "event": json.dumps({"type": "take_tokens", "player": 0, "tokens": {"red": 1}}),
+            "expected_version": version, "entry_id": f"v{len(version)}"})
+        answers.append((resp.status_code, re.sub(r'value="[^"]*"', "", resp.get_data(as_text=True))))
+    assert answers[0][0] == 409 and answers[1] == answers[0]
+    assert "whole number" not in answers[1][1]
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
+    refused = client.post(f"/games/{game['id']}/events", headers=HX, data={
+        "event": json.dumps({"type": "take_tokens", "player": 0, "tokens": {"red": 1}}), "expected_version": "1e3"})
+    assert refused.status_code == 422 and "expected_version must be a whole number." in refused.get_data(as_text=True)
+
+
+def test_a_game_the_home_form_does_not_offer_is_refused_not_started_as_a_duel(client):
+    resp = client.post("/games", data={"game": "chess", "player0": "Ana", "player1": "Ben", "first": "0"})
+    assert resp.status_code == 422 and "Choose the game: Splendor Duel or Splendor." in resp.get_data(as_text=True)
+    assert client.get("/api/games").get_json() == []
+
+
 def test_undo_from_the_screen(client):
     game = new_game(client)
     form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}, 0)

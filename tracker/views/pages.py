@@ -171,6 +171,8 @@ def create_game():  # type: ignore[no-untyped-def]
     setup the rules refuse (D-1, S-1) or no starting player is 422 on the form with the reason;
     a table's next game already started by the other phone leads to that game."""
     form = request.form
+    if form.get("game", "duel") not in ("duel", "splendor"):  # never a Duel started unasked
+        return _home(form, _("Choose the game: Splendor Duel or Splendor."), 422)
     kind = "splendor" if form.get("game") == "splendor" else "duel"
     fields = [form.get(f"player{i}", "") for i in range(4 if kind == "splendor" else 2)]
     # Splendor: the name fields left empty are skipped; the start player is the one whose field
@@ -411,6 +413,8 @@ def _expected_version(form: Any) -> int | None:
     if raw == "":
         return None
     version = screen.whole_number(raw)
+    if version is None and isinstance(raw, str) and raw.isascii() and raw.isdigit():
+        return 10 ** 9  # a whole number past any game's version: ahead of it (409), as the JSON API says
     if version is None:
         raise RuleError("bad_event", N_("expected_version must be a whole number."))
     return version
