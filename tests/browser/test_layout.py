@@ -607,3 +607,21 @@ def test_a_tab_tapped_over_a_long_grid_opens_its_cards_right_under_the_tabs(page
     after = page.evaluate("() => [scrollY, document.querySelector('#sheet nav.tabs').getBoundingClientRect().top]")
     assert abs(after[1] - before[1]) < 2, (before, after)
     expect(page.get_by_text("A secret card: which one is it?")).to_be_in_viewport()
+
+
+def test_the_fix_tab_shows_the_first_counts_above_its_pinned_save(page: Page, live_server: str):
+    """A tester's Fix tab in a game of three: the page showed the sheet's heading and the names,
+    the pinned "Save the correction" over where the counts begin. The first counts to fix (the
+    player's tokens) show above the save, the sheet's top still on the screen."""
+    gid = page.request.post(live_server + "/api/games", data={
+        "game": "splendor", "players": ["Mina", "Joon", "Sara"], "first_player": 0,
+        "nobles": ["N-01", "N-02", "N-03", "N-04"]}).json()["id"]
+    page.goto(f"{live_server}/games/{gid}")
+    table = Table(page)
+    table.open("correction")
+    page.wait_for_timeout(300)
+    counts = page.locator("#sheet form.correction fieldset").first.bounding_box()
+    bar = page.locator("#sheet form.correction .fix-save").bounding_box()
+    heading = page.locator("#sheet [data-sheet='correction'] h3").bounding_box()
+    assert counts["y"] + counts["height"] <= bar["y"], (counts, bar, heading, page.evaluate("scrollY"))
+    assert heading["y"] >= 0

@@ -634,6 +634,16 @@
     if (placeTurnedSheet(floor) || !cfg.triggeringEvent) { return; }
     var saves = sheet.querySelectorAll("form button.save");
     var last = saves.length ? saves[saves.length - 1] : sheet;
+    // the Fix sheet's save stays in reach by itself (pinned above the tabs): what it must show is
+    // the first counts to fix, above that bar (a tester's Fix tab showed the names, the counts
+    // hidden): hidden, the sheet comes to the screen's top (the bar grows as it settles)
+    var counts = sheet.querySelector("form.correction fieldset");
+    var pinned = counts && sheet.querySelector("form.correction .fix-save");
+    if (counts && pinned && getComputedStyle(pinned).position === "sticky") {
+      var hidden = counts.getBoundingClientRect().bottom > Math.min(floor, pinned.getBoundingClientRect().top - 8);
+      if (hidden && sheet.getBoundingClientRect().top > 8) { window.scrollBy(0, sheet.getBoundingClientRect().top - 8); }
+      return;
+    }
     var below = last.getBoundingClientRect().bottom - floor;
     var room = sheet.getBoundingClientRect().top - 8;
     if (below > 0 && room > 0) { window.scrollBy(0, Math.min(below, room)); }
