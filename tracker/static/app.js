@@ -476,10 +476,15 @@
       openSheet = null;
     }
   });
+  // what a sheet's address says of browsing only (a level, a colour; a plan of this phone's own
+  // purchase, by its seat), and of the screen it was asked from (its version, entries listed)
+  var BROWSING = ["src", "color", "plan"], ASKED_FROM = ["v", "n"];
   // a sheet's address with something chosen on it (tokens, a card, a payment), not only browsed
   function picked(path) {
-    var params = new URL(path, location.href).searchParams, chosen = false;
-    params.forEach(function (value, key) { if (["src", "color", "plan", "v", "n"].indexOf(key) < 0) { chosen = true; } });
+    var chosen = false;
+    new URL(path, location.href).searchParams.forEach(function (value, key) {
+      if (BROWSING.indexOf(key) < 0 && ASKED_FROM.indexOf(key) < 0) { chosen = true; }
+    });
     return chosen;
   }
   function browsingOnly(path) {
@@ -487,7 +492,7 @@
     if (!/\/sheet\/(buy|reserve)$/.test(url.pathname)) { return null; }
     var kept = new URLSearchParams();
     // (a plan of this phone's own purchase goes on: "plan", the seat)
-    ["src", "color", "plan"].forEach(function (k) { if (url.searchParams.has(k)) { kept.set(k, url.searchParams.get(k)); } });
+    BROWSING.forEach(function (k) { if (url.searchParams.has(k)) { kept.set(k, url.searchParams.get(k)); } });
     return url.pathname + (kept.toString() ? "?" + kept.toString() : "");
   }
   // The Fix form keeps what was typed in it across the other phone's entry (a poll), and when
@@ -883,13 +888,19 @@
   function busy(on) { sheetBusy = on; document.body.classList.toggle("sheet-busy", on); }
   var waitingTaps = [];
   function sheetTarget(evt) { return evt.detail.target && evt.detail.target.id === "sheet"; }
+  // a control of the sheet that a tap replays, and what it stands for: a save by what its form
+  // records, another control by its key
+  var SHEET_CONTROL = "#sheet a[hx-get], #sheet button.save";
+  function sheetControlKey(control) {
+    var form = control.closest("form");
+    return control.matches("button") ? (form ? saveKey(form) : null) : controlKey(control);
+  }
   document.addEventListener("click", function (evt) {
-    var control = sheetBusy && evt.target.closest ? evt.target.closest("#sheet a[hx-get], #sheet button.save") : null;
+    var control = sheetBusy && evt.target.closest ? evt.target.closest(SHEET_CONTROL) : null;
     if (!control) { return; }
     evt.preventDefault();
     evt.stopPropagation();
-    var form = control.closest("form");
-    var key = control.matches("button") ? (form ? saveKey(form) : null) : controlKey(control);
+    var key = sheetControlKey(control);
     if (!key) { return; }
     waitingTaps.push(key);
     // A card (or a secret card of a level) tapped while another card's answer is on its way:
@@ -943,11 +954,6 @@
   // chip's answer came between the button going down and up) makes no click: the control it went
   // down on is gone. Released on the same control of the new sheet, it is that control's click.
   // (A finger's tap makes its click after it lifts, on what is then under it: nothing to do.)
-  var SHEET_CONTROL = "#sheet a[hx-get], #sheet button.save";
-  function sheetControlKey(control) {
-    var form = control.closest("form");
-    return control.matches("button") ? (form ? saveKey(form) : null) : controlKey(control);
-  }
   var pressed = null, clicked = false;
   document.addEventListener("pointerdown", function (evt) {
     var control = evt.pointerType === "mouse" && evt.target.closest ? evt.target.closest(SHEET_CONTROL) : null;

@@ -691,7 +691,6 @@ ASK_WHOSE = "ask_whose"
 #: Cookie: the game this phone last said whose phone it is in (a player, or everyone's): back from
 #: that game's share sheet it is not asked again (a tester's sharing phone was, having answered).
 WHOSE_ANSWERED = "whose_answered"
-GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 #: Cookie: whose phone this was (the ``mine`` cookie's value) while table mode is on; table mode
 #: turned off gives it back.
 MINE_PARKED = "mine_parked"
@@ -731,7 +730,7 @@ def settings():  # type: ignore[no-untyped-def]
     if mine is not None or request.args.get("table") is not None:  # answered: not asked again
         resp.delete_cookie(ASK_WHOSE, samesite="Lax", httponly=True)
     answered = request.args.get("game", "")
-    if mine is not None and GAME_ID.fullmatch(answered):  # (its share sheet then asks nothing)
+    if mine is not None and service.ID_PATTERN.match(answered):  # (its share sheet then asks nothing)
         resp.set_cookie(WHOSE_ANSWERED, answered, max_age=YEAR, samesite="Lax", httponly=True)
     table = request.args.get("table")
     if mine == "" or table in ("on", "turned"):
