@@ -387,21 +387,25 @@ def near_wins(view: GameView, seat: int) -> list[str]:
     p = state.players[seat]
     out = []
     if view.row.game == "duel":
-        if 0 < duel.PRESTIGE_TO_WIN - p.prestige <= distance:
+        # a reserved card they can pay for now that wins by itself (a tester's player missed one);
+        # its line says the route already, so that route's "N more to win" is not said too (a
+        # tester read the two as two warnings); a colour's line stays (the card's may be another colour)
+        winning = duel.winning_reserve(state, seat)
+        said_by_card = {route for _card, routes in winning for route in routes}
+        if "prestige" not in said_by_card and 0 < duel.PRESTIGE_TO_WIN - p.prestige <= distance:
             out.append(_("%(name)s: %(n)s prestige — %(left)s more to win", name=p.name, n=p.prestige,
                          left=duel.PRESTIGE_TO_WIN - p.prestige))
         left = duel.CROWNS_TO_WIN - p.crowns
         # from as far as one card can bring them (7 crowns with the 3-crown card out: it wins);
         # a distance of 0 turns the warnings off
-        if 0 < left <= (max(distance, duel.most_crowns_on_one_card(state, seat)) if distance else 0) \
+        if "crowns" not in said_by_card and 0 < left <= (max(distance, duel.most_crowns_on_one_card(state, seat)) if distance else 0) \
                 and duel.crowns_within_reach(state, seat, left):
             out.append(_("%(name)s: %(n)s crowns — %(left)s more to win", name=p.name, n=p.crowns, left=left))
         color, points = p.best_color
         if color and 0 < duel.COLOR_POINTS_TO_WIN - points <= distance:
             out.append(_("%(name)s: %(n)s in %(color)s — %(left)s more in %(color)s to win", name=p.name, n=points,
                          color=narrate.TOKEN_NAMES[color], left=duel.COLOR_POINTS_TO_WIN - points))
-        # a reserved card they can pay for now that wins by itself (a tester's player missed one)
-        for card_id, routes in duel.winning_reserve(state, seat):
+        for card_id, routes in winning:
             said = {"name": p.name, "card": narrate.card_summary(card_id),
                     "routes": ", ".join(str(narrate.ROUTE_NAMES[r]) for r in routes)}
             if seat == state.current_player:

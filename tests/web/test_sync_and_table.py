@@ -154,6 +154,35 @@ def test_a_crowns_warning_counts_only_crowns_that_can_still_come(app, client):
         assert not [w for w in warnings(taken) if "crowns" in w]
 
 
+def test_a_reserved_card_that_wins_is_the_one_warning_of_its_route(app, client):
+    """A tester at 9 crowns with a 1-crown card paid for in reserve read two warnings saying the
+    same ("Ana: 9 crowns — 1 more to win", "Ana can win now: buying … reaches 10 crowns"): the
+    card's line is the route's one warning; without the card the count's line comes back."""
+    from tracker import screen, service
+    from tracker.rules import catalog, duel
+    from tracker.rules.common import Reserved
+    from tracker.rules.tokens import Tokens
+
+    game = new_game(client)
+    jewels = catalog.jewels()
+    ones = [cid for cid, card in jewels.items() if card.crowns == 1 and not card.is_joker]
+    with app.test_request_context(f"/games/{game['id']}"):
+        view = service.load(game["id"])
+        rich = Tokens(white=4, blue=4, green=4, red=4, black=4, pearl=1, gold=3)
+        ana = duel._replace(view.state.players[0], cards=tuple(duel.Owned(c, jewels[c].color) for c in ones[:9]),
+                            tokens=rich, reserved=(Reserved(level=jewels[ones[9]].level, card=ones[9]),))
+        assert ana.crowns == 9
+
+        def warnings(player):  # type: ignore[no-untyped-def]
+            state = duel._replace(view.state, players=(player, view.state.players[1]))
+            return screen.near_wins(service.GameView(view.row, view.events, state), 0)
+
+        said = warnings(ana)
+        assert [w for w in said if "crowns" in w] == [
+            f"Ana can win now: buying {screen.narrate.card_summary(ones[9])} from the reserve reaches 10 crowns"]
+        assert warnings(duel._replace(ana, reserved=())) == ["Ana: 9 crowns — 1 more to win"]
+
+
 @pytest.mark.parametrize("fixture", ["duel-1102.json", "own-color.json"])
 def test_a_near_win_says_how_much_more_wins(client, fixture):
     """UX.md: the warning says what would win, on each route (here the prestige or colour the
