@@ -252,7 +252,10 @@ def describe(event: Event, before: Any, after: Any, *, consequences: bool = True
                 fixed.append(_("board: %(tokens)s", tokens=_bag_change(before.board, after.board)))
         if event.bag is not None and before.bag != after.bag:
             fixed.append(_("bag: %(tokens)s", tokens=_bag_change(before.bag, after.bag)))
-        text = _("Correction for %(name)s: %(what)s.", name=who, what="; ".join(fixed) or _("no change"))
+        if me_before.tokens != me_after.tokens or me_before.privileges != me_after.privileges:
+            text = _("Correction for %(name)s: %(what)s.", name=who, what="; ".join(fixed))
+        else:  # the board, the bag or nothing: no player's counts (a tester read "for Ben" as Ben's tokens)
+            text = _("Correction of the table: %(what)s.", what="; ".join(fixed) or _("no change"))
         if event.note:
             text += f" “{event.note}”"
         if after.turn != before.turn and after.winner is None:

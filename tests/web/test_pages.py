@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 
+import flask_babel
 import pytest
 from helpers import fixture_log, import_log, load_fixture, new_game, post
 
@@ -275,6 +276,22 @@ def test_a_correction_from_the_form_is_kept_in_the_log(client):
     data["entry_id"] = "c2"
     data["expected_version"] = "1"
     assert client.post(f"/games/{game['id']}/events", data=data, headers=HX).status_code == 422
+
+
+def test_a_correction_of_the_board_and_bag_only_names_no_player(client):
+    """A tester fixed the board and the bag on Ben's turn and read "Correction for Ben: board: …"
+    as Ben's tokens changed: a fix that changes no player's counts is the table's."""
+    game = new_game(client, ("Ana", "Ben"), first_player=1)
+    board = {"white": 3, "blue": 4, "green": 4, "red": 4, "black": 4, "pearl": 2, "gold": 3}
+    resp = post(client, game["id"], {"type": "correction", "player": 1,
+                                     "set": {"board": board, "bag": {"white": 1}}, "note": "one under the bag"})
+    assert resp.status_code == 200, resp.get_json()
+    page = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    assert "Correction of the table: board: white 4 → 3; bag: white 0 → 1. “one under the bag”" in page
+    assert "Correction for Ben" not in page
+    flask_babel.refresh()
+    ko = client.get(f"/games/{game['id']}/review", headers={"Accept-Language": "ko"}).get_data(as_text=True)
+    assert "수정 (판·주머니): 판 " in ko
 
 
 @pytest.mark.parametrize("fixture, winner", [("duel-1069.json", "Player A wins!"), ("splendor-153.json", "Player B wins!")])
