@@ -59,7 +59,8 @@ def test_the_player_page_shows_known_statistics(client, season):
     assert [stat(page, f"route-{r}") for r in ("prestige", "crowns", "color")] == ["2", "1", "0"]
     assert stat(page, "first-rate").startswith("100%") and "(2 of 2)" in page
     assert stat(page, "second-rate").startswith("33%") and "(1 of 3)" in page
-    assert stat(page, "turns-to-win") == "68.7"  # (70 + 70 + 66) / 3
+    assert stat(page, "turns-to-win") == "68.7"  # (70 + 70 + 66) / 3: the games' turns, both players'
+    assert "Average turns to win (both players’ turns)" in page  # (a tester read 40 as one player's)
     own = [season["own-prestige.json"]["players"][0]["royals"], season["own-crowns.json"]["players"][1]["royals"]]
     assert stat(page, "royals") == str(2 + 2 + 0 + sum(len(r) for r in own))
     # one table per game: 3 Duels with Ben (2 won), 1 Splendor game (Ben won); 2 Duels with Cho
