@@ -194,7 +194,12 @@ def describe(event: Event, before: Any, after: Any, *, consequences: bool = True
         else:
             text = _("%(name)s reserved a secret level-%(level)s card (no gold left to take).", name=who, level=event.level)
     elif isinstance(event, Purchase):
-        if event.from_reserve:
+        held = getattr(before.players[event.player], "reserved", ())
+        if event.from_reserve and not any(r.card == event.card for r in held):
+            # named only now: it was one of the secret cards reserved from a deck (a tester looked for it)
+            text = _("%(name)s bought %(card)s from the reserve (the secret card)", name=who,
+                     card=card_summary(event.card))
+        elif event.from_reserve:
             text = _("%(name)s bought %(card)s from the reserve", name=who, card=card_summary(event.card))
         else:
             text = _("%(name)s bought %(card)s", name=who, card=card_summary(event.card))

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from helpers import load_fixture, new_game, post
 
 HX = {"HX-Request": "true"}
@@ -400,3 +402,27 @@ def test_the_chosen_filter_is_said_in_words(client):
     korean = client.get(f"/games/{game['id']}/sheet/buy?src=1&color=red",
                         headers={**HX, "Accept-Language": "ko"}).get_data(as_text=True)
     assert 'id="filter-shown">빨간색 카드만 (빨).</p>' in korean
+
+
+@pytest.mark.parametrize("fixture", ["duel-1069.json", "tied-colours.json", "family-three.json", "splendor-133.json"])
+def test_buying_a_secret_reserved_card_says_it_was_the_secret_one(client, fixture):
+    """A tester bought the secret level-3 card they had reserved and the log read like any
+    reserved card's purchase: the card named only now is said to be the secret one."""
+    log = load_fixture(fixture)
+    named: dict[int, set[str]] = {}
+    secret_buys = named_buys = 0
+    for e in log["events"]:
+        if e["type"] == "reserve" and "card" in e:
+            named.setdefault(e["player"], set()).add(e["card"])
+        elif e["type"] == "purchase" and e.get("from_reserve"):
+            secret_buys += e["card"] not in named.get(e["player"], set())
+            named_buys += e["card"] in named.get(e["player"], set())
+    assert secret_buys >= 1
+    state = client.post("/api/games/import", json=log).get_json()
+    page = client.get(f"/games/{state['id']}/review").get_data(as_text=True)
+    # the review's turn-by-turn list (its "After turn N" panel repeats the last turn)
+    review = "".join(re.findall(r"Turn \d+ · [^<]*</a>\s*<ul>(.*?)</ul>", page, re.S))
+    said = re.findall(r"bought [^<]{0,80}? from the reserve \(the secret card\)", review)
+    assert len(said) == secret_buys, said
+    # a named card's purchase reads as it did
+    assert len(re.findall(r"bought [^<]{0,80}? from the reserve(?! \(the secret card\))", review)) == named_buys
