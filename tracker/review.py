@@ -18,7 +18,7 @@ from flask_babel import lazy_gettext as _l
 from . import charts, narrate, people, screen
 from .rules import duel, splendor
 from .rules.errors import RuleError
-from .rules.tokens import GEM_COLORS
+from .rules.tokens import GEM_COLORS, TOKEN_KINDS
 from .service import GameView
 
 KIND_NAMES = {"duel": _l("Splendor Duel"), "splendor": _l("Splendor")}
@@ -157,8 +157,15 @@ def review_context(view: GameView, at: Any = None, sid: str | None = None) -> di
         "goals": goals,
         "charts": chart_list,
         "letters": screen.LETTERS,
-        # classic Splendor's table at that moment: the nobles still on display, the supply, the final round (S-4)
-        "table": None if row.game == "duel" else {
+        # the table at that moment: classic Splendor's nobles still on display, supply and final
+        # round (S-4); Duel's board, bag, privileges in supply and royal cards still to come (a
+        # tester looked for the board around a correction)
+        "table": {
+            "board": screen.token_row(position.board, TOKEN_KINDS),
+            "bag_total": position.bag.total,
+            "privileges_supply": position.privileges_supply,
+            "royals": [screen.royal_view(r) for r in position.royals_available],
+        } if row.game == "duel" else {
             "nobles": [screen.noble_view(n) for n in position.nobles_available],
             "supply": screen.token_row(position.board, GEM_COLORS + ("gold",)),
             "final_round": position.final_round and position.winner is None,

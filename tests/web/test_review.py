@@ -77,6 +77,12 @@ def test_stepping_back_shows_both_panels_as_they_were(client, game1012):
             want = cp["players"][seat]
             assert (shown["prestige"], shown["crowns"], shown["privileges"]) == (want["prestige"], want["crowns"], want["privileges"])
             assert shown["tokens"] == want["tokens"]
+        # the table at that turn (a tester looked for the board around a correction)
+        table = page[page.index('id="review-table"'):page.index("</div>", page.index('id="review-table"'))]
+        board = {k: int(n) for k, n in re.findall(r'class="chip gem-(\w+) small"[^>]*><b>[^<]*</b><i>(\d+)</i>', table)}
+        assert {k: n for k, n in board.items() if n} == cp["board"]
+        assert re.search(r'data-field="bag-total">(\d+)<', table)[1] == str(sum(cp["bag"].values()))
+        assert re.search(r'data-field="privileges-supply">(\d+)<', table)[1] == str(cp["privileges_supply"])
         checked += 1
     assert checked >= 3
     final = client.get(f"/games/{game1012['id']}/review").get_data(as_text=True)
