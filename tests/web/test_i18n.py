@@ -169,7 +169,7 @@ def test_rule_errors_in_korean(client) -> None:
     flask_babel.refresh()
     resp = client.post(f"/api/games/{game['id']}/events", json={"type": "take_tokens", "player": 1, "tokens": {"red": 1}},
                        headers=KO)
-    assert resp.get_json()["error"]["message"] == "지금은 Ana 차례입니다."
+    assert resp.get_json()["error"]["message"] == "지금은 Ana 님의 차례입니다."
 
 
 def test_colours_and_tokens_in_a_rule_error_are_said_in_the_readers_language(client) -> None:
@@ -262,7 +262,7 @@ def test_a_refused_import_quotes_the_refusal_in_the_readers_language(client) -> 
     flask_babel.refresh()
     resp = client.post("/api/games/import", json=log, headers=KO)
     message = resp.get_json()["error"]["message"]
-    assert resp.status_code == 422 and "지금은 Ben 차례입니다." in message and "turn" not in message
+    assert resp.status_code == 422 and "지금은 Ben 님의 차례입니다." in message and "turn" not in message
 
 
 def test_a_first_korean_game_reads_points_and_colours_as_a_table_says_them(client) -> None:
