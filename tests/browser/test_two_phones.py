@@ -671,6 +671,63 @@ def test_one_phone_each_the_other_players_turn_waits_behind_a_line(browser: Brow
     expect(ben_phone.locator("#waiting-other")).to_be_hidden()  # no phone's player now: none waits
 
 
+def test_a_player_with_no_phone_has_their_turns_kept_open_on_this_one(browser: Browser, live_server: str):
+    """A Korean tester's table of three had two phones: at each of Ben's turns both phones said
+    "Ben plays on their phone" and waited for "Enter it here". "Always enter Ben's turns here"
+    keeps his turns open on this phone (this game, a reload too), said above the sheet with a
+    Stop; another player's turn still waits behind the line."""
+    page = phone(browser)
+    made = page.request.post(f"{live_server}/api/games",
+                             data={"game": "splendor", "players": ["Ana", "Ben", "Cho"], "first_player": 0,
+                                   "nobles": ["N-08", "N-09", "N-03", "N-02"]})
+    assert made.status == 201
+    gid = made.json()["id"]
+    page.goto(f"{live_server}/settings?mine=Ana&next=/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    take = '#sheet [data-sheet="take"]'
+    waiting, note = page.locator("#waiting-other"), page.locator("#always-note")
+    expect(page.locator(take)).to_be_visible()  # Ana's own turn
+    version = 0
+
+    def enter(seat: int, kinds: tuple[str, ...]) -> None:
+        nonlocal version
+        event = {"type": "take_tokens", "player": seat, "tokens": {k: 1 for k in kinds}, "expected_version": version}
+        assert page.request.post(f"{live_server}/api/games/{gid}/events", data=event).ok
+        version += 1
+        expect(page.locator("#game")).to_have_attribute("data-version", str(version), timeout=8000)
+
+    enter(0, ("white", "blue", "green"))
+    expect(waiting).to_contain_text("Ben plays on their phone.")
+    expect(page.locator(take)).to_be_hidden()
+    settled_redraw = "() => !document.body.classList.contains('just-redrawn')"  # (a tap in the moment
+    page.wait_for_function(settled_redraw)  # after a poll's redraw does nothing, by design)
+    page.locator("[data-enter-always]").click()
+    expect(page.locator(take)).to_be_visible()
+    expect(waiting).to_be_hidden()
+    expect(note).to_contain_text("Ben's turns are entered on this phone.")
+    enter(1, ("red", "black", "white"))  # Cho's turn: Cho has a phone, it waits
+    expect(waiting).to_contain_text("Cho plays on their phone.")
+    expect(page.locator(take)).to_be_hidden()
+    expect(note).to_be_hidden()
+    enter(2, ("blue", "green", "red"))  # Ana's own
+    expect(page.locator(take)).to_be_visible()
+    expect(note).to_be_hidden()
+    enter(0, ("white", "blue", "black"))  # Ben's again: open at once
+    expect(page.locator(take)).to_be_visible()
+    expect(waiting).to_be_hidden()
+    expect(note).to_be_visible()
+    page.reload()
+    page.wait_for_function("() => window.htmx !== undefined")
+    expect(page.locator(take)).to_be_visible()
+    expect(note).to_be_visible()
+    page.wait_for_function(settled_redraw)
+    page.locator("[data-enter-always-stop]").click()  # Ben found his phone
+    expect(waiting).to_contain_text("Ben plays on their phone.")
+    expect(page.locator(take)).to_be_hidden()
+    expect(note).to_be_hidden()
+    assert page.evaluate(f"() => localStorage.getItem('tracker:always:{gid}')") is None
+
+
 def test_a_fix_opened_beside_a_prompt_survives_the_other_phone_answering_it(browser: Browser, live_server: str):
     """Ben opens Fix beside the tokens-to-return prompt and types a count; Ana's phone answers
     the prompt. His Fix sheet stayed as it was, "Back to the choice" and all, with no tabs (the

@@ -814,7 +814,44 @@
       document.body.classList.remove("enter-here");
       enterHereTurn = null;
     }
+    enterAlways();
   });
+  // Three or four at the table with fewer phones: "Always enter X's turns here" keeps the turns of
+  // a player with no phone open on this phone (this game only, kept in localStorage), said above
+  // the sheet with a Stop; before, every phone asked "Enter it here" at each of their turns.
+  function alwaysKey() {
+    var game = document.getElementById("game");
+    return game ? "tracker:always:" + game.getAttribute("data-game") : null;
+  }
+  function alwaysSeats() {
+    try { return JSON.parse(localStorage.getItem(alwaysKey()) || "[]"); } catch (e) { return []; }
+  }
+  function keepAlwaysSeats(seats) {
+    try {
+      if (seats.length) { localStorage.setItem(alwaysKey(), JSON.stringify(seats)); } else { localStorage.removeItem(alwaysKey()); }
+    } catch (e) { /* private browsing: for this screen only */ }
+  }
+  function enterAlways() {
+    var game = document.getElementById("game");
+    var on = !!game && !!alwaysKey() && alwaysSeats().indexOf(Number(game.getAttribute("data-current"))) >= 0;
+    document.body.classList.toggle("always-here", on);
+    if (on) { document.body.classList.add("enter-here"); enterHereTurn = turnKey(); }
+  }
+  document.addEventListener("click", function (evt) {
+    var always = evt.target.closest ? evt.target.closest("[data-enter-always], [data-enter-always-stop]") : null;
+    if (!always || !alwaysKey()) { return; }
+    var stop = always.hasAttribute("data-enter-always-stop");
+    var seat = Number(always.getAttribute(stop ? "data-enter-always-stop" : "data-enter-always"));
+    var seats = alwaysSeats().filter(function (s) { return s !== seat; });
+    keepAlwaysSeats(stop ? seats : seats.concat([seat]));
+    if (stop) { document.body.classList.remove("enter-here"); enterHereTurn = null; }
+    enterAlways();
+    if (!stop) {
+      var first = firstControl();
+      if (first) { first.focus({ preventScroll: true }); }
+    }
+  });
+  enterAlways();
 
   // A Buy or Reserve sheet's skip link hands the focus to its first card (the address keeps no
   // "#cards", which would be a history step of its own).
