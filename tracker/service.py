@@ -90,10 +90,14 @@ class GameView:
         return ENGINES[self.row.game]
 
     def to_json(self, translate: Callable[[str, Mapping[str, Any]], str] | None = None) -> dict[str, Any]:
-        """The state as GAME-LOG.md JSON, with ``id`` and ``version``; no ``alerts`` after an undo."""
+        """The state as GAME-LOG.md JSON, with ``id`` and ``version``; no ``alerts`` after an undo;
+        ``deleted: true`` added while the game is deleted from the history (its ``status`` stays
+        what its play made it; writes are refused with ``game_deleted`` until it is restored)."""
         data = {"id": self.row.id, "version": self.row.version, **self.engine.to_json(self.state, translate)}
         if self.after_undo:
             data["alerts"] = []
+        if self.row.deleted_at is not None:
+            data["deleted"] = True
         return data
 
 

@@ -134,6 +134,9 @@ def test_a_deleted_game_records_nothing_until_it_is_restored(client, three_games
         refused = client.post(f"/api/games/{game_id}/events", json={**take, "expected_version": expected})
         assert refused.status_code == 422 and refused.get_json()["error"]["code"] == "game_deleted"
     assert client.post(f"/api/games/{game_id}/undo", json={}).get_json()["error"]["code"] == "game_deleted"
+    # the state says so (a tester read "status": "active" and nothing else)
+    state = client.get(f"/api/games/{game_id}").get_json()
+    assert state["deleted"] is True and state["status"] == "active" and state["version"] == version
     # The second phone's poll brings the deleted screen at once (the version did not change)...
     polled = client.get(f"/games/{game_id}/poll?v={version}&n={version}", headers={"HX-Request": "true"})
     assert polled.status_code == 200 and 'id="restore-game"' in polled.get_data(as_text=True)
@@ -155,6 +158,7 @@ def test_a_deleted_game_records_nothing_until_it_is_restored(client, three_games
     assert restored.status_code == 303 and restored.headers["Location"] == f"/games/{game_id}"
     assert 'id="action-take"' in client.get(f"/games/{game_id}").get_data(as_text=True)
     assert client.post(f"/api/games/{game_id}/events", json={**take, "expected_version": version}).status_code == 200
+    assert "deleted" not in client.get(f"/api/games/{game_id}").get_json()
 
 
 def test_history_needs_a_fixed_number_of_queries(app, client):
