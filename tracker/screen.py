@@ -609,7 +609,10 @@ def take_sheet(view: GameView, args: Any) -> dict[str, Any]:
         said = Preview(hint=_take_hint(view, data, chosen))
     # Splendor's chips stop at a pick no gem can complete (a third red, red after red and blue: S-2.1/2.2)
     allows = (lambda k: splendor.can_add_to_take(state.board, chosen, k)) if view.row.game == "splendor" else None
-    out = {"sheet": "take", "pick": picker(state.board, chosen, kind.max_take, kind.take_kinds, allows),
+    limit = kind.max_take
+    if view.row.game == "splendor" and any(n >= 2 for _k, n in chosen.items()):
+        limit = chosen.total  # 2 alike is a whole take (S-2.2): "2/2", not "2/3" (a tester looked for a third)
+    out = {"sheet": "take", "pick": picker(state.board, chosen, limit, kind.take_kinds, allows),
            "preview": said, "data": data, "pass": None, "splendor": view.row.game == "splendor",
            # D-6, S-2.3: with three reserved cards, an empty board leaves buying (the hint says so)
            "reserve_full": len(state.players[state.current_player].reserved) >= duel.MAX_RESERVED}

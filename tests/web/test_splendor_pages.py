@@ -364,7 +364,20 @@ def test_the_take_sheet_chips_stop_where_no_gem_can_complete_the_take(client):
     # a Duel keeps every chip until 3 (three alike is a Duel take: D-5)
     duel = client.post("/api/games", json={"game": "duel", "players": ["Ana", "Ben"], "first_player": 0}).get_json()["id"]
     sheet = client.get(f"/games/{duel}/sheet/take?t=red&t=red", headers=HX).get_data(as_text=True)
-    assert 'id="add-red"' in sheet
+    assert 'id="add-red"' in sheet and '<span class="pick-count">2/3</span>' in sheet
+
+
+def test_two_alike_count_as_a_whole_take(client):
+    """A tester read "2/3" after two whites and looked for a third: 2 alike are a whole take (S-2.2)."""
+    gid = client.post("/api/games", json={"game": "splendor", "players": ["Ana", "Ben"], "first_player": 0,
+                                          "nobles": ["N-01", "N-02", "N-03"]}).get_json()["id"]
+
+    def count(query: str) -> str:
+        sheet = client.get(f"/games/{gid}/sheet/take?{query}", headers=HX).get_data(as_text=True)
+        return re.search(r'<span class="pick-count">([^<]*)</span>', sheet)[1]
+
+    assert [count(q) for q in ("", "t=white", "t=white&t=white", "t=white&t=blue", "t=white&t=blue&t=red")] == [
+        "0/3", "1/3", "2/2", "2/3", "3/3"]
 
 
 def test_one_phone_each_in_classic_splendor(client):
