@@ -194,8 +194,7 @@ def describe(event: Event, before: Any, after: Any, *, consequences: bool = True
         else:
             text = _("%(name)s reserved a secret level-%(level)s card (no gold left to take).", name=who, level=event.level)
     elif isinstance(event, Purchase):
-        held = getattr(before.players[event.player], "reserved", ())
-        if event.from_reserve and not any(r.card == event.card for r in held):
+        if event.from_reserve and not any(r.card == event.card for r in before.players[event.player].reserved):
             # named only now: it was one of the secret cards reserved from a deck (a tester looked for it)
             text = _("%(name)s bought %(card)s from the reserve (the secret card)", name=who,
                      card=card_summary(event.card))

@@ -610,8 +610,8 @@ def take_sheet(view: GameView, args: Any) -> dict[str, Any]:
     # Splendor's chips stop at a pick no gem can complete (a third red, red after red and blue: S-2.1/2.2)
     allows = (lambda k: splendor.can_add_to_take(state.board, chosen, k)) if view.row.game == "splendor" else None
     limit = kind.max_take
-    if view.row.game == "splendor" and any(n >= 2 for _k, n in chosen.items()):
-        limit = chosen.total  # 2 alike is a whole take (S-2.2): "2/2", not "2/3" (a tester looked for a third)
+    if allows is not None and chosen.total and not any(allows(k) for k in kind.take_kinds):
+        limit = chosen.total  # a whole take (2 alike, S-2.2): "2/2", not "2/3" (a tester looked for a third)
     out = {"sheet": "take", "pick": picker(state.board, chosen, limit, kind.take_kinds, allows),
            "preview": said, "data": data, "pass": None, "splendor": view.row.game == "splendor",
            # D-6, S-2.3: with three reserved cards, an empty board leaves buying (the hint says so)
