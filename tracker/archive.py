@@ -27,15 +27,20 @@ CSV_SEATS = 4
 KEY_FIELDS = ("format", "game", "players", "first_player", "nobles", "events", "started", "finished", "result")
 
 
-def read_json(raw: bytes) -> Any:
+def read_json(raw: bytes | str) -> Any:
     """The JSON of a request body or an uploaded file (a game log, a history backup): UTF-8 with
     or without its byte-order mark, UTF-16 or UTF-32 (as RFC 8259's readers detect them). An
     integer of thousands of digits is still JSON, and becomes an infinite float that every field
     refuses as not a whole number in its range (422). Raises ``ValueError`` (a body that is not
-    JSON, or not text) or ``RecursionError`` (nested too deep)."""
-    if raw.startswith(b"\xef\xbb\xbf"):
+    JSON, or not text, or ``NaN``/``Infinity``, which Python's reader takes but RFC 8259 has no
+    such value) or ``RecursionError`` (nested too deep)."""
+    if isinstance(raw, bytes) and raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
-    return json.loads(raw, parse_int=_whole_number)
+    return json.loads(raw, parse_int=_whole_number, parse_constant=_no_constant)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON (RFC 8259)")
 
 
 def _whole_number(digits: str) -> int | float:

@@ -628,6 +628,7 @@ def post_event(
         _refuse_deleted(view)
         if expected_version is not None and expected_version != view.version:
             raise VersionConflict(view, expected_version)
+        view.engine.refuse_after_end(view.state)  # "any event after the game ended", a malformed one too
         event = parse_event(data, len(view.row.setup["players"]), view.engine.ENTRY_RULES)
         try:
             state = view.engine.apply(view.state, event)

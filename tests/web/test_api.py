@@ -521,6 +521,34 @@ def test_nothing_is_accepted_after_the_game_ends(client):
     seat = 1 - state["current_player"]
     assert error_of(post(client, state["id"], {"type": "take_tokens", "player": seat, "tokens": {"red": 1}})) == "game_over"
     assert error_of(post(client, state["id"], {"type": "correction", "player": 0, "set": {"privileges": 0}})) == "game_over"
+    # "any event after the game ended": one that is no entry at all is told the game is over too
+    for junk in ({"type": "bogus", "player": 0}, {"type": "take_tokens", "player": 0, "tokens": {"purple": 1}}):
+        assert error_of(post(client, state["id"], junk)) == "game_over"
+        assert error_of(post(client, state["id"], junk, expected_version=state["version"])) == "game_over"
+    assert client.get(f"/api/games/{state['id']}").get_json()["version"] == state["version"]
+
+
+def test_a_splendor_game_over_refuses_a_malformed_entry_as_game_over(client):
+    state = imported(client, "splendor-153.json")
+    assert state["status"] == "finished"
+    assert error_of(post(client, state["id"], {"type": "bogus", "player": 0})) == "game_over"
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_are_not_json(client, constant):
+    """RFC 8259 has no NaN or Infinity (Python's reader takes them): 400 bad_json, nothing stored."""
+    body = '{"game": "duel", "players": ["Ana", "Ben"], "first_player": %s, "nobles": null}' % constant
+    resp = client.post("/api/games", data=body, content_type="application/json")
+    assert resp.status_code == 400 and resp.get_json()["error"]["code"] == "bad_json"
+    game = new_game(client)
+    body = '{"type": "take_tokens", "player": 0, "tokens": {"red": %s}}' % constant
+    resp = client.post(f"/api/games/{game['id']}/events", data=body, content_type="application/json")
+    assert resp.status_code == 400 and resp.get_json()["error"]["code"] == "bad_json"
+    log = json.dumps(load_fixture("duel-1012.json"))[:-1] + ', "x": %s}' % constant
+    resp = client.post("/api/games/import", data=log, content_type="application/json")
+    assert resp.status_code == 400 and resp.get_json()["error"]["code"] == "bad_json"
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
+    assert len(client.get("/api/games").get_json()) == 1
 
 
 def test_bad_write_arguments_are_refused(client):

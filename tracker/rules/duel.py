@@ -957,14 +957,21 @@ def _end_turn(state: DuelState) -> DuelState:
     )
 
 
+def refuse_after_end(state: DuelState) -> None:
+    """D-11: a won game takes no more entries. Raises ``RuleError("game_over")`` when ``state``
+    has a winner, whatever the entry would have been (the contract's "any event after the game
+    ended", also one that is no entry at all)."""
+    if state.winner is not None:
+        raise RuleError("game_over", N_("The game is over: no more entries (undo is still possible)."), "D-11")
+
+
 def apply(state: DuelState, event: Event) -> DuelState:
     """Apply one table event (D-2 … D-11) and return the new state.
 
     The returned state's ``alerts`` are those this event raised. Raises ``RuleError`` (with the
     GAME-LOG.md code) when the event is not allowed; ``state`` is never changed.
     """
-    if state.winner is not None:
-        raise RuleError("game_over", N_("The game is over: no more entries (undo is still possible)."), "D-11")
+    refuse_after_end(state)
     before = state.pending
     if state.alerts:
         state = _replace(state, alerts=())

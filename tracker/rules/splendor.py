@@ -686,14 +686,21 @@ def _settle_turn(state: SplendorState, before: Pending | None, chose_noble: bool
     return _end_turn(state)
 
 
+def refuse_after_end(state: SplendorState) -> None:
+    """S-4: a finished game takes no more entries. Raises ``RuleError("game_over")`` when
+    ``state`` has a winner (a shared win too), whatever the entry would have been (the
+    contract's "any event after the game ended", also one that is no entry at all)."""
+    if state.winner is not None:
+        raise RuleError("game_over", N_("The game is over: no more entries (undo is still possible)."), "S-4")
+
+
 def apply(state: SplendorState, event: Event) -> SplendorState:
     """Apply one table event (S-2 … S-4) and return the new state.
 
     The returned state's ``alerts`` are those this event raised. Raises ``RuleError`` (with the
     GAME-LOG.md code) when the event is not allowed; ``state`` is never changed.
     """
-    if state.winner is not None:
-        raise RuleError("game_over", N_("The game is over: no more entries (undo is still possible)."), "S-4")
+    refuse_after_end(state)
     before = state.pending
     state = replace(state, alerts=())
     if isinstance(event, Correction):

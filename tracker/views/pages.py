@@ -22,7 +22,7 @@ from jinja2_fragments.flask import render_block
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
 
-from .. import access, narrate, people, screen, screens, service
+from .. import access, archive, narrate, people, screen, screens, service
 from ..i18n import error_message
 from ..rules import catalog
 from ..rules.errors import N_, RuleError
@@ -399,7 +399,7 @@ def form_event(form: Any) -> dict[str, Any]:
         return {"type": "correction", "player": player if seat is None else seat, "set": fixed,
                 "note": form.get("note", "")}
     try:
-        data = json.loads(form.get("event", ""))
+        data = archive.read_json(form.get("event", ""))  # as the API reads it (no NaN)
     except (ValueError, RecursionError):
         data = None
     if not isinstance(data, dict):  # (a number, list or string is JSON too: no entry either)
