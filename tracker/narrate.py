@@ -5,6 +5,7 @@ Presentation only: every figure comes from the states the rules computed before 
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from flask_babel import gettext as _
@@ -109,15 +110,36 @@ def _card(card_id: str):  # type: ignore[no-untyped-def]
     return catalog.jewels().get(card_id) or catalog.development_cards()[card_id]
 
 
+@functools.cache
+def _LOOKALIKES() -> frozenset[str]:  # noqa: N802 — a constant made on first use
+    """Ids of the cards whose words (level, colour, prestige, crowns, ability) another card of
+    the same game shares: 5 of Duel's 67 jewel cards, 70 of classic Splendor's 90."""
+    out: set[str] = set()
+    for cards in (catalog.jewels(), catalog.development_cards()):
+        groups: dict[tuple[Any, ...], list[str]] = {}
+        for card in cards.values():
+            key = (card.level, card.color, card.points, getattr(card, "crowns", 0), getattr(card, "ability", "none"))
+            groups.setdefault(key, []).append(card.id)
+        out.update(card_id for ids in groups.values() if len(ids) > 1 for card_id in ids)
+    return frozenset(out)
+
+
 def card_summary(card_id: str) -> str:
     """``a level-2 red card (2 prestige, 1 crown)`` — Duel jewel or Splendor card, as the table
-    sees it (its catalogue id, D2-14, means nothing to players: it stays in the log's JSON)."""
+    sees it (its catalogue id, D2-14, means nothing to players: it stays in the log's JSON); a
+    card another one reads the same as adds its printed cost (``costs W2 U2 K1 P1``), so two
+    reserves of two such cards are told apart in the log."""
     card = _card(card_id)
     extras = [ngettext("%(num)s prestige", "%(num)s prestige", card.points)] if card.points else []
     if getattr(card, "crowns", 0):
         extras.append(ngettext("%(num)s crown", "%(num)s crowns", card.crowns))
     if getattr(card, "ability", "none") != "none":
         extras.append(str(ABILITY_NAMES[card.ability]))
+    if card_id in _LOOKALIKES():  # another card reads the same: its printed cost tells them apart
+        from .screen import LETTERS  # (the screen's letters; screen imports this module)
+
+        letters = LETTERS.table()
+        extras.append(_("costs %(cost)s", cost=" ".join(f"{letters[k]}{n}" for k, n in card.cost.items() if n)))
     detail = f" ({', '.join(extras)})" if extras else ""
     if card_id in catalog.jewels():
         said = _("a level-%(level)s %(color)s card", level=card.level, color=TOKEN_NAMES[card.color])

@@ -555,7 +555,7 @@ def test_the_next_game_of_a_series_is_started_by_the_other_player_and_shows_the_
     link = re.search(r'id="next-in-series" href="([^"]+)"', page)[1].replace("&amp;", "&")
     home = client.get(link).get_data(as_text=True)
     assert _first_checked(home) == "0"  # Ana
-    assert '<p class="hint" id="last-starter">Ben started the last game: the next player starts this one.</p>' in home
+    assert '<p class="hint" id="last-starter">Ben started the last game: Ana starts this one.</p>' in home
     session = re.search(r'name="session" value="([^"]+)"', home)[1]
     second = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "0", "session": session,
                                          "after": gid}).headers["Location"].rsplit("/", 1)[-1]

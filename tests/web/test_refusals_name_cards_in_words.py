@@ -78,3 +78,24 @@ def test_a_buy_sheet_naming_a_card_another_player_holds_says_whose_it_is(client)
     html = sheet.get_data(as_text=True)
     assert "This card is in Ana&#39;s reserve: a level-1 red card" in html
     assert "cannot pay" not in html
+
+
+def test_two_cards_that_read_the_same_are_told_apart_by_their_cost_in_the_log(client):
+    """A Korean tester reserved D1-28 and then D1-27: both read "a level-1 joker card (1 prestige)"
+    in the log. A card whose words another card shares adds its printed cost; one alone does not."""
+    gid = new_game(client)["id"]
+    post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"white": 1}})
+    for card in ("D1-28", "D1-27"):
+        assert post(client, gid, {"type": "reserve", "player": 1, "card": card}).status_code == 200
+        post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"blue": 1}})
+    log = client.get(f"/games/{gid}/log").get_data(as_text=True)
+    assert "a level-1 joker card (1 prestige, costs W2 G2 K1 P1)" in log
+    assert "a level-1 joker card (1 prestige, costs K4 P1)" in log
+    flask_babel.refresh()
+    log = client.get(f"/games/{gid}/log", headers={"Accept-Language": "ko"}).get_data(as_text=True)
+    assert "(1점, 비용 검4 진1)" in log
+    flask_babel.refresh()
+    # a card no other reads the same as keeps its words alone
+    post(client, gid, {"type": "reserve", "player": 1, "card": "D3-01"})
+    log = client.get(f"/games/{gid}/log").get_data(as_text=True)
+    assert "a level-3 white card (3 prestige, 2 crowns)" in log and "costs" not in log.split("a level-3 white card")[1][:40]

@@ -132,14 +132,17 @@ def home():  # type: ignore[no-untyped-def]
     prefill["after"] = plan.after
     if plan.first is not None:  # suggested: the table can still choose
         prefill["first"] = str(plan.first)
-    return _home(prefill, last_starter=plan.last_starter, started=plan.started, playing=plan.playing)
+    next_starter = prefill[f"player{plan.first}"] if plan.first is not None else ""
+    return _home(prefill, last_starter=plan.last_starter, next_starter=next_starter or None, started=plan.started,
+                 playing=plan.playing)
 
 
 def _home(form: Any, error: str | None = None, status: int = 200, *, join_error: str | None = None,
-          last_starter: str | None = None, started: str | None = None,
+          last_starter: str | None = None, next_starter: str | None = None, started: str | None = None,
           playing: str | None = None):  # type: ignore[no-untyped-def]
     """The home page: ``error`` is shown at the new-game form, ``join_error`` at the join form;
-    ``last_starter`` names who started the game the table just finished; ``started`` is the id
+    ``last_starter`` names who started the game the table just finished and ``next_starter`` the
+    player suggested to start this one (named, not "the next player": a tester); ``started`` is the id
     of the next game this table already started (the form then leads to it); ``playing`` a game
     the same people began since from this page, still in progress (mentioned, not imposed)."""
     rows = service.list_games(limit=20)
@@ -147,7 +150,8 @@ def _home(form: Any, error: str | None = None, status: int = 200, *, join_error:
     games = [{**service.game_summary(row, names[row.id]), "started_at": row.started} for row in rows]
     nobles = [screen.noble_view(n) for n in catalog.nobles()]
     return render_template("home.html", games=games, error=error, join_error=join_error, form=form,
-                           nobles=nobles, last_starter=last_starter, started=started, playing=playing,
+                           nobles=nobles, last_starter=last_starter, next_starter=next_starter, started=started,
+                           playing=playing,
                            current=_current_game()), status
 
 
