@@ -960,12 +960,13 @@ def noble_view(noble_id: str, bonuses: dict[str, int] | None = None) -> dict[str
 
 def splendor_panel(state: splendor.SplendorState, seat: int) -> dict[str, Any]:
     """One Splendor player: prestige, bonuses, tokens, reserve, nobles, and the nobles nearest
-    (two, or one at four players)."""
+    (two, or one at four players; every noble already reached, S-3.2: a choice of two showed one)."""
     letters = LETTERS.table()  # one locale lookup for the whole function
     p = state.players[seat]
     bonuses = p.bonuses
     shown = 2 if len(state.players) < 4 else 1  # four panels and the token chips fit one phone screen
-    near = sorted((noble_view(n, bonuses) for n in state.nobles_available), key=lambda n: n["missing"])[:shown]
+    near = sorted((noble_view(n, bonuses) for n in state.nobles_available), key=lambda n: n["missing"])
+    near = near[:max(shown, sum(1 for n in near if not n["missing"]))]
     return {
         "seat": seat,
         "name": p.name,

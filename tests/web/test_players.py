@@ -175,6 +175,8 @@ def test_merging_moves_every_game_and_keeps_the_old_name_as_an_alias(client):
     # one game, said in the singular; and that a merge is for good (a tester)
     assert "Benny's 1 game moves to Ben, who then has 2." in ask.get_data(as_text=True)
     assert "A merge is for good: it cannot be undone." in ask.get_data(as_text=True)
+    # as a rename says: a game in progress keeps the name typed until it ends (a tester looked for it)
+    assert "The screen of a game still in progress shows Ben once that game ends" in ask.get_data(as_text=True)
     assert player_id(client, "Benny") == benny  # asking merged nothing
 
     resp = client.post(f"/players/{ben}/merge", data={"other": str(benny), "confirm": "yes"})

@@ -427,3 +427,27 @@ def test_each_panel_counts_the_development_cards_bought_on_the_screen_and_in_the
         for seat, n in enumerate(counts):
             panel = page.split(f'id="panel-{seat}"', 1)[1].split("</section>", 1)[0]
             assert f'<span class="card-count" data-field="cards">{n} cards</span>' in panel, (path, seat, n)
+
+
+def test_a_four_player_panel_shows_every_noble_already_reached(app):
+    """Four panels show one nearest noble each, but a player whose bonuses meet two (S-3.2: a
+    choice) shows both: a tester saw one ✓ while the choice offered two."""
+    from dataclasses import replace
+
+    from tracker.rules import catalog, splendor
+    from tracker.screen import splendor_panel
+
+    state = splendor.new_game(["Mom", "Dad", "Kid", "Grandma"], 0, ["N-01", "N-02", "N-06", "N-09", "N-10"])
+    cards = catalog.development_cards().values()
+    bought = tuple(c.id for color in ("white", "blue", "black") for c in [c for c in cards if c.color == color][:3])
+    players = list(state.players)
+    players[2] = replace(players[2], cards=bought)  # white 3, blue 3, black 3: N-02 met, N-01 not
+    players[3] = replace(players[3], cards=bought[:6] + tuple(c.id for c in cards if c.color == "green")[:3])
+    state = replace(state, players=tuple(players))
+    with app.test_request_context():
+        assert [(n["id"], n["missing"]) for n in splendor_panel(state, 2)["near"]] == [("N-02", 0)]
+        # white 3, blue 3, green 3 (and black 0): N-01 is met; N-02 lacks 3 black; one shown
+        assert [(n["id"], n["missing"]) for n in splendor_panel(state, 3)["near"]] == [("N-01", 0)]
+        players[3] = replace(players[3], cards=bought + tuple(c.id for c in cards if c.color == "green")[:3])
+        both = replace(state, players=tuple(players))  # white, blue, green and black 3: N-01 and N-02
+        assert sorted((n["id"], n["missing"]) for n in splendor_panel(both, 3)["near"]) == [("N-01", 0), ("N-02", 0)]

@@ -64,6 +64,31 @@ def test_undoing_a_finished_game_whose_next_game_started_asks_with_a_warning(cli
     assert client.get(f"/api/games/{gid}").get_json()["status"] == "finished"
 
 
+
+def test_a_phone_whose_undo_question_came_before_the_next_game_is_asked_again(client):
+    """A tester's phone showed the finished game's banner before the other phone started the
+    series' next game (a finished game's screen is not redrawn for that): its Undo asked the
+    old question and reopened the game unaware. The server asks again, saying so; a phone whose
+    question said it (``following=1``) undoes at once."""
+    gid, log = _finished_series_game(client)
+    version = client.get(f"/api/games/{gid}").get_json()["version"]
+    old_screen = client.get(f"/games/{gid}").get_data(as_text=True)
+    assert 'name="following"' not in old_screen
+    session = re.search(r'session=(\d+)', re.search(r'id="next-in-series" href="([^"]+)"', old_screen)[1])[1]
+    client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "0", "session": session, "after": gid})
+    asked = client.post(f"/games/{gid}/undo", headers=HX, data={"expected_version": str(version)})
+    assert asked.status_code == 200
+    assert 'id="undo-confirm-text">This table has started its next game.' in asked.get_data(as_text=True)
+    assert '<div class="victory" id="victory" hidden' in asked.get_data(as_text=True)  # it would cover the question
+    assert client.get(f"/api/games/{gid}").get_json()["status"] == "finished"
+    new_screen = client.get(f"/games/{gid}").get_data(as_text=True)
+    assert '<input type="hidden" name="following" value="1">' in new_screen
+    done = client.post(f"/games/{gid}/undo", headers=HX, data={"expected_version": str(version), "following": "1"})
+    assert done.status_code == 200
+    state = client.get(f"/api/games/{gid}").get_json()
+    assert state["status"] == "active" and state["version"] == version + 1
+
+
 def test_reserved_cards_show_colour_points_and_crowns_not_catalogue_ids(client):
     game = new_game(client)
     post(client, game["id"], {"type": "reserve", "player": 0, "card": "D2-05"})

@@ -351,7 +351,8 @@
   // panels it lies below the fold, and only a red 13/10 hinted at it.
   var promptBefore = false;
   function showPrompt() {
-    var prompt = document.querySelector("#sheet .prompt");
+    // (the undo question the server asks again, under a finished game's screen, as well)
+    var prompt = document.querySelector("#sheet .prompt, #undo-confirm");
     // a prompt taller than the screen (a phone on its side) shows from its top: its first choice
     if (prompt) { prompt.scrollIntoView({ block: prompt.offsetHeight > window.innerHeight * 0.8 ? "start" : "center" }); }
     return !!prompt;

@@ -541,13 +541,19 @@ def _rule_error(game_id: str, err: RuleError, entry: Any = None):  # type: ignor
 def undo(game_id: str):  # type: ignore[no-untyped-def]
     """Undo the last entry (UX.md: one tap plus a confirmation). htmx asks on the phone
     (``hx-confirm``); a plain form post without ``confirmed=1`` gets the screen asking first,
-    and nothing is undone until that confirmation is posted."""
+    and nothing is undone until that confirmation is posted. So does an htmx undo of a finished
+    game whose table has started its next game since the phone's screen was drawn (its question
+    did not say so: the form's ``following=1`` says it did)."""
     before = _view(game_id)
     try:
         expected = _expected_version(request.form)
     except RuleError as err:
         return _rule_error(game_id, err)
-    if not _is_htmx() and request.form.get("confirmed") != "1" and before.events:
+    # a phone that asked its question before the table started its next game (the finished game's
+    # screen is not redrawn for that) is asked again, saying so (a tester undid a win unaware)
+    stale_question = (before.state.winner is not None and request.form.get("following") != "1"
+                      and service.next_game(before.row) is not None)
+    if (not _is_htmx() or stale_question) and request.form.get("confirmed") != "1" and before.events:
         if expected is not None and expected != before.version:  # the question would name another entry
             return _render_game(before, 409, announce=False, notice=_conflict_notice(before, True))
         return _render_game(before, announce=False, confirm_undo=request.form.get("expected_version", ""))
