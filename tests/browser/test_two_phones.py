@@ -641,7 +641,7 @@ def test_one_phone_each_the_other_players_turn_waits_behind_a_line(browser: Brow
     # whose phone this is, said (a wrong tap in Settings left a phone set to the other player, unsaid)
     expect(ben_phone.locator(".this-phone-1")).to_have_text("This phone: Ben ✎")
     expect(ben_phone.locator(".this-phone-0")).to_be_hidden()
-    assert ben_phone.evaluate("getComputedStyle(document.querySelector('#panel-1 .player-name'), '::after').content") == '" ●"'
+    assert ben_phone.evaluate("getComputedStyle(document.querySelector('#panel-1 .player-name'), '::after').content") == '"\u00a0●"'
     expect(ben_phone.locator('#sheet [data-sheet="take"]')).to_be_hidden()
     expect(ben_phone.locator("#action-buy")).to_be_visible()  # the tabs (and Undo) stay
     ben_phone.locator("[data-enter-here]").click()
@@ -958,3 +958,32 @@ def test_a_plan_reloaded_closed_or_left_for_the_other_s_move_behaves(browser: Br
     real = ben_phone.locator('#sheet [data-sheet="buy"]:not([data-plan])')
     expect(real).to_be_visible(timeout=3500)
     expect(real.locator('.tabs a.on')).to_have_attribute("data-tab", "3")
+
+
+def test_what_another_phone_did_for_this_phone_s_player_is_said_so(browser: Browser, live_server: str):
+    """A tester's phone showed "✓ Ben took 3 red" with the same tick as its own saves, when the
+    other phone had entered Ben's turn for him, and an undo made there as a bare "Undone: …".
+    Both now say "On another phone:"; the other player's own moves are said as they are."""
+    ben_phone = phone(browser)
+    start(ben_phone, live_server)  # Ana starts
+    gid = ben_phone.url.split("?")[0].rsplit("/", 1)[-1]
+    ben_phone.goto(f"{live_server}/settings?mine=Ben&next=/games/{gid}")
+    ben_phone.wait_for_function("() => window.htmx !== undefined")
+    done = ben_phone.locator("#alerts .alert-done")
+    _api(ben_phone, live_server, {"type": "take_tokens", "player": 0, "tokens": {"red": 1}})  # Ana, on her phone
+    expect(done).to_contain_text("Ana took 1 red", timeout=3500)
+    expect(done.locator(".other-phone")).to_have_count(0)
+    _api(ben_phone, live_server, {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}})  # Ben's, entered elsewhere
+    expect(done).to_contain_text("Ben took 1 blue", timeout=3500)
+    expect(done).to_contain_text("On another phone: ✓ Ben took 1 blue")
+    resp = ben_phone.request.post(f"{live_server}/api/games/{gid}/undo")
+    assert resp.status == 200
+    notice = ben_phone.locator("#alerts .alert-notice")
+    expect(notice).to_contain_text("On another phone: Undone: Ben took 1 blue", timeout=3500)
+    # his own save on this phone is said without it
+    ben_phone.wait_for_function("() => !document.body.classList.contains('just-redrawn')")
+    ben_phone.locator('.pick-source a[data-kind="green"]').click()
+    expect(ben_phone.locator(".pick-chosen .chip-btn")).to_have_count(1)
+    ben_phone.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    expect(done).to_contain_text("Ben took 1 green")
+    expect(ben_phone.locator("#alerts .other-phone")).to_have_count(0)

@@ -28,6 +28,29 @@
     beep();
   });
 
+  // A poll's new screen tells what another phone did: its undo, and an entry of this phone's own
+  // player ("On another phone: ✓ Ben took 3 red"; a tester's phone showed it with the same tick
+  // as its own saves). Another player's entry, made on their own phone, is said as it is.
+  // (registered before the read-out below, which then says it too)
+  document.body.addEventListener("htmx:afterSettle", function (evt) {
+    var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
+    var game = document.getElementById("game"), box = document.getElementById("alerts");
+    if (!path || path.indexOf("/poll") < 0 || !evt.detail.target || evt.detail.target.id !== "game" || !box) { return; }
+    var label = box.getAttribute("data-other-phone"), mine = /(?:^|\s)mine-(\d)(?:\s|$)/.exec(document.body.className);
+    var done = mine && game.getAttribute("data-last-player") === mine[1] ? box.querySelector(".alert-done") : null;
+    // (the server's notice only: those this script adds itself, "tap again", are this phone's own)
+    var notice = Array.prototype.filter.call(box.querySelectorAll(".alert-notice"), function (p) {
+      return p.className === "alert alert-notice";
+    })[0];
+    [done, notice].forEach(function (p) {
+      if (!p || !label || p.querySelector(".other-phone")) { return; }
+      var said = document.createElement("span");
+      said.className = "other-phone";
+      said.textContent = label + " ";
+      p.insertBefore(said, p.firstChild);
+    });
+  });
+
   // Screen readers: the toasts of a new screen are read from the page's lasting live region
   // (a region that arrives with its text, as the swapped screen's own does, is not read).
   var announcer = document.getElementById("announcer");
