@@ -34,6 +34,16 @@ def start(page: Page, base: str, *, via_home: bool = False) -> Table:
     return Table(page)
 
 
+def bens_phone(browser: Browser, base: str) -> tuple[Page, str]:
+    """A new Duel (Ana starts) on a phone set to be Ben's ("This phone is": Ben), and its id."""
+    ben_phone = phone(browser)
+    start(ben_phone, base)
+    gid = ben_phone.url.split("?")[0].rsplit("/", 1)[-1]
+    ben_phone.goto(f"{base}/settings?mine=Ben&next=/games/{gid}")
+    ben_phone.wait_for_function("() => window.htmx !== undefined")
+    return ben_phone, gid
+
+
 def test_an_entry_on_one_phone_appears_on_the_other(browser: Browser, live_server: str, shots: Path):
     ana_phone = phone(browser)
     ana = start(ana_phone, live_server)
@@ -630,11 +640,7 @@ def test_one_phone_each_the_other_players_turn_waits_behind_a_line(browser: Brow
     the whole take sheet (his, unnamed) and his royal card's buttons, which she could tap for him.
     Now it says he plays on his phone; an action tab or "Enter it here" opens his sheet (his
     phone may be away), and her own turn shows her sheet at once."""
-    ben_phone = phone(browser)
-    start(ben_phone, live_server)  # Ana starts
-    gid = ben_phone.url.split("?")[0].rsplit("/", 1)[-1]
-    ben_phone.goto(f"{live_server}/settings?mine=Ben&next=/games/{gid}")
-    ben_phone.wait_for_function("() => window.htmx !== undefined")
+    ben_phone, gid = bens_phone(browser, live_server)
     waiting = ben_phone.locator("#waiting-other")
     expect(waiting).to_be_visible()
     expect(waiting).to_contain_text("Ana plays on their phone.")
@@ -914,11 +920,7 @@ def test_a_plan_reloaded_closed_or_left_for_the_other_s_move_behaves(browser: Br
     "Close the plan" left the plan's address (a reload opened it again); "Enter it here" kept the
     plan (no save, no way out); Back from a plan left the game; opening it said nothing and left
     the focus on the page."""
-    ben_phone = phone(browser)
-    start(ben_phone, live_server)  # Ana starts
-    gid = ben_phone.url.split("?")[0].rsplit("/", 1)[-1]
-    ben_phone.goto(f"{live_server}/settings?mine=Ben&next=/games/{gid}")
-    ben_phone.wait_for_function("() => window.htmx !== undefined")
+    ben_phone, gid = bens_phone(browser, live_server)
     # opened by keys: read out, the focus in it; Back closes it
     ben_phone.locator("#plan-link-1").focus()
     ben_phone.keyboard.press("Enter")
@@ -964,11 +966,7 @@ def test_what_another_phone_did_for_this_phone_s_player_is_said_so(browser: Brow
     """A tester's phone showed "✓ Ben took 3 red" with the same tick as its own saves, when the
     other phone had entered Ben's turn for him, and an undo made there as a bare "Undone: …".
     Both now say "On another phone:"; the other player's own moves are said as they are."""
-    ben_phone = phone(browser)
-    start(ben_phone, live_server)  # Ana starts
-    gid = ben_phone.url.split("?")[0].rsplit("/", 1)[-1]
-    ben_phone.goto(f"{live_server}/settings?mine=Ben&next=/games/{gid}")
-    ben_phone.wait_for_function("() => window.htmx !== undefined")
+    ben_phone, gid = bens_phone(browser, live_server)
     done = ben_phone.locator("#alerts .alert-done")
     _api(ben_phone, live_server, {"type": "take_tokens", "player": 0, "tokens": {"red": 1}})  # Ana, on her phone
     expect(done).to_contain_text("Ana took 1 red", timeout=3500)
