@@ -510,3 +510,18 @@ def test_the_game_log_leads_to_the_review_so_far_players_by_the_game_spectators_
         assert f'id="review-so-far" href="{watch}/review"' in body and gid not in body
     spectator = client.get(f"{watch}/review")
     assert spectator.status_code == 200 and gid not in spectator.get_data(as_text=True)
+
+
+def test_a_spectator_of_a_series_game_sees_the_series_and_its_score_never_the_id(client):
+    """A tester's spectator of a "best of 3" saw no series line, which both phones show."""
+    resp = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "0", "best_of": "3"})
+    gid = resp.headers["Location"].rsplit("/", 1)[-1]
+    post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    watch = re.search(r'id="watch-link">[^<]*(/watch/[A-Za-z0-9_-]+)<', share_page(client, gid)).group(1)
+    page = client.get(watch).get_data(as_text=True)
+    assert '<p class="series-strip" id="series-strip">Best of 3 · game 1 · <b>Ana 0 – 0 Ben</b></p>' in page
+    assert gid not in page
+    # a single game has none
+    single = new_game(client, ("Cho", "Dan"))
+    watch = re.search(r'id="watch-link">[^<]*(/watch/[A-Za-z0-9_-]+)<', share_page(client, single["id"])).group(1)
+    assert 'id="series-strip"' not in client.get(watch).get_data(as_text=True)
