@@ -125,13 +125,18 @@ def noble_name(noble_id: str) -> str:
     """A noble as the table sees the tile: its requirement in the reader's gem letters
     (``W4 U4`` / ``흰4 파4``); an id that names no noble is left as it is."""
     from .rules import catalog
-    from .screen import LETTERS
 
     noble = catalog.nobles().get(noble_id)
-    if noble is None:
-        return noble_id
+    return noble_id if noble is None else letter_list(noble.requires)
+
+
+def letter_list(bag: Tokens) -> str:
+    """A bag of tokens (a noble's requirement, a card's printed cost) in the reader's chip letters,
+    the kinds it has none of left out: ``W2 G2 K1 P1`` / ``흰2 초2 검1 진1``."""
+    from .screen import LETTERS  # (the screen's letters; screen imports this module)
+
     letters = LETTERS.table()
-    return " ".join(f"{letters[k]}{n}" for k, n in noble.requires.items() if n)
+    return " ".join(f"{letters[k]}{n}" for k, n in bag.items() if n)
 
 
 def tr(template: str, params: Mapping[str, Any] | None = None) -> str:

@@ -13,7 +13,7 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import lazy_pgettext as _lp
 from flask_babel import ngettext, pgettext
 
-from .i18n import noble_name, tr
+from .i18n import letter_list, noble_name, tr
 from .rules import catalog, duel
 from .rules.events import (
     Correction,
@@ -136,10 +136,7 @@ def card_summary(card_id: str) -> str:
     if getattr(card, "ability", "none") != "none":
         extras.append(str(ABILITY_NAMES[card.ability]))
     if card_id in _LOOKALIKES():  # another card reads the same: its printed cost tells them apart
-        from .screen import LETTERS  # (the screen's letters; screen imports this module)
-
-        letters = LETTERS.table()
-        extras.append(_("costs %(cost)s", cost=" ".join(f"{letters[k]}{n}" for k, n in card.cost.items() if n)))
+        extras.append(_("costs %(cost)s", cost=letter_list(card.cost)))
     detail = f" ({', '.join(extras)})" if extras else ""
     if card_id in catalog.jewels():
         said = _("a level-%(level)s %(color)s card", level=card.level, color=TOKEN_NAMES[card.color])

@@ -549,8 +549,8 @@ def undo(game_id: str):  # type: ignore[no-untyped-def]
         expected = _expected_version(request.form)
     except RuleError as err:
         return _rule_error(game_id, err)
-    # a phone that asked its question before the table started its next game (the finished game's
-    # screen is not redrawn for that) is asked again, saying so (a tester undid a win unaware)
+    # a phone whose question was drawn before the table started its next game (its poll had not yet
+    # brought the screen saying so) is asked again, saying so (a tester undid a win unaware)
     stale_question = (before.state.winner is not None and request.form.get("following") != "1"
                       and service.next_game(before.row) is not None)
     if (not _is_htmx() or stale_question) and request.form.get("confirmed") != "1" and before.events:
