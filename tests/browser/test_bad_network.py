@@ -33,7 +33,7 @@ def pass_seconds(page: Page, seconds: int, real_ms: int = 250) -> None:
 
 
 def test_a_save_that_never_answers_times_out_into_the_banner_and_is_sent_once(browser: Browser, live_server: str):
-    page = phone(browser)
+    page = phone(browser, offline_copy=False)
     table = start(page, live_server)
     page.evaluate("() => { htmx.config.timeout = 1500; }")  # the page's 12 s, shortened for the test
     held: list[Route] = []
@@ -50,7 +50,7 @@ def test_a_save_that_never_answers_times_out_into_the_banner_and_is_sent_once(br
 
 
 def test_a_proxy_s_502_on_a_save_is_said_and_the_entry_sent_again(browser: Browser, live_server: str):
-    page = phone(browser)
+    page = phone(browser, offline_copy=False)
     table = start(page, live_server)
     page.route("**/events", lambda route: route.fulfill(status=502, body="Bad gateway"))
     table._tap_chips({"green": 1, "red": 1})
@@ -79,7 +79,7 @@ def test_a_wifi_login_page_answering_the_poll_never_replaces_the_game(browser: B
 
 
 def test_an_undo_whose_answer_is_lost_says_it_may_have_been_made(browser: Browser, live_server: str):
-    page = phone(browser)
+    page = phone(browser, offline_copy=False)
     table = start(page, live_server)
     table.enter({"type": "take_tokens", "player": 0, "tokens": {"white": 1}})
 
@@ -102,7 +102,7 @@ def test_an_entry_waiting_to_be_sent_goes_when_a_later_tap_gets_through(browser:
     """The save failed (the banner says it will be sent again); the network comes back and the
     player taps a chip before the 3-second retry: the entry is sent then (it was dropped, and came
     back much later as "another phone recorded this first")."""
-    page = phone(browser)
+    page = phone(browser, offline_copy=False)
     table = start(page, live_server)
     table._tap_chips({"red": 1, "green": 1})
     page.route("**/events", lambda route: route.abort())
@@ -170,7 +170,7 @@ def test_counts_typed_into_the_fix_sheet_are_in_the_offline_copy(browser: Browse
 def test_the_server_s_own_error_is_said_and_not_sent_again_by_itself(browser: Browser, live_server: str):
     """A 500 (the server's own failure, not a gateway's) is said; the phone does not keep sending
     the entry every 3 s (that loop would also stop the screen's polls); a later tap works."""
-    page = phone(browser)
+    page = phone(browser, offline_copy=False)
     page.clock.install()
     table = start(page, live_server)
     calls: list[str] = []
@@ -273,7 +273,7 @@ def test_the_offline_copy_is_the_latest_whatever_address_and_never_a_502_page(br
 def test_a_tap_s_failure_stays_said_until_the_next_tap(browser: Browser, live_server: str):
     """The server's own error (500) on a save, and a gateway's 502 on a chip tap, stayed on screen
     until the next poll got through (half a second to two): they stay until the next tap."""
-    page = phone(browser)
+    page = phone(browser, offline_copy=False)
     page.clock.install()  # (the page's timers jumped forward: the seconds waited pass at once)
     table = start(page, live_server)
     page.route("**/events", lambda route: route.fulfill(status=500, body="oops"))
@@ -300,7 +300,7 @@ def test_a_tap_s_failure_stays_said_until_the_next_tap(browser: Browser, live_se
 def test_a_save_still_on_its_way_after_3_s_says_the_network_is_slow(browser: Browser, live_server: str):
     """A stalled network (connected, nothing getting through) failed nothing for 12 s: the save
     only looked dimmed. After 3 s it says it is still sending; once through, nothing is said."""
-    page = phone(browser)
+    page = phone(browser, offline_copy=False)
     table = start(page, live_server)
     held: list[Route] = []
     page.route("**/events", lambda route: held.append(route))

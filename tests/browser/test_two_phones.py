@@ -18,8 +18,13 @@ pytestmark = pytest.mark.browser
 DOCS = Path(__file__).parents[2] / ("docs" if os.environ.get("TRACKER_DOCS_SHOTS") == "1" else "test-artifacts")
 
 
-def phone(browser: Browser) -> Page:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, device_scale_factor=2)
+def phone(browser: Browser, *, offline_copy: bool = True) -> Page:
+    """A phone (390×844, touch) on a context of its own. ``offline_copy=False`` blocks the service
+    worker, for a test that routes the page's saves: once the worker controls the page (within a
+    second or two of its first load, sooner or later on a busy machine), Chromium may send a POST
+    past ``page.route`` (CI once saw a stalled save never reach its route handler)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, device_scale_factor=2,
+                                  service_workers="allow" if offline_copy else "block")
     page = context.new_page()
     page.on("dialog", lambda d: d.accept())
     return page
@@ -207,7 +212,7 @@ def test_an_unsent_entry_survives_a_reload_and_a_tap_that_failed_is_said_to_have
     """The entry is kept in the tab until answered: reloaded before the retry (or the phone
     discarding the tab), its game page sends it once. A chip tapped offline is no entry: the
     banner says the tap did nothing (it had said an entry would be sent)."""
-    page = phone(browser)
+    page = phone(browser, offline_copy=False)
     page.on("dialog", lambda d: d.accept())  # the browser's "leave the page?" while an entry waits
     table = start(page, live_server)
     game_id = page.url.rsplit("/", 1)[-1]
@@ -792,7 +797,7 @@ def test_a_save_still_on_its_way_when_the_page_is_reloaded_is_sent_again(browser
     """A tester on café Wi-Fi: a save tapped while the network stalled, then Back or a reload
     (the page ended under the request): nothing was recorded and nothing said so. The entry is
     kept from the moment it leaves; the page that loads sends it again, and it is stored once."""
-    page = phone(browser)
+    page = phone(browser, offline_copy=False)
     table = start(page, live_server)
     game_id = page.url.rsplit("/", 1)[-1]
     page.locator('.pick-source a[data-kind="red"]').click()
