@@ -18,6 +18,7 @@ from htmx_flask import Htmx
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
+from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import InternalServerError, ServiceUnavailable
 
 from .db import db
@@ -73,10 +74,15 @@ def _body_limit() -> None:
 
 def _locale() -> str | None:
     """The language remembered by the switch (cookie ``lang``), else the browser's best match."""
-    chosen = request.cookies.get("lang")
+    return pick_locale(request.cookies.get("lang"), request.accept_languages)
+
+
+def pick_locale(chosen: str | None, accepted: LanguageAccept) -> str:
+    """The language of a phone whose ``lang`` cookie is ``chosen`` (None: none) and whose browser
+    accepts ``accepted`` (its parsed ``Accept-Language``): one of ``LANGUAGES``, "en" by default."""
     if chosen in LANGUAGES:
-        return chosen
-    return request.accept_languages.best_match(LANGUAGES) or "en"
+        return chosen  # type: ignore[return-value]
+    return accepted.best_match(LANGUAGES) or "en"
 
 
 def _timezone() -> str | None:
@@ -172,7 +178,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     htmx.init_app(app)
     from . import serving
 
-    serving.init_app(app)  # proxy headers, compression, fingerprinted long-cached static files
+    serving.init_app(app, locale=pick_locale)  # proxy headers, compression, fingerprinted long-cached static files
     from . import screens
 
     screens.init_app(app)  # game screens drawn once per version for all phones of a table

@@ -5,12 +5,16 @@ asks for that same screen. Both were drawn in full (2–3 ms each). Now the firs
 in a cache all workers share, and the poll that finds the version it needs sends it as it is.
 
 What is kept, per game, language and path prefix (one cache key, overwritten as the game goes
-on): the ``game`` block's HTML at one version, with two placeholders for what belongs to one
-phone (its session's CSRF token and a fresh ``entry_id``), and the alerts of that version's
-write. A kept screen is used only for the version the database gives in that very request, so
-an old or missing one costs a drawing, never a wrong screen. Only the screen everybody sees
-after a write is kept: not a conflict notice, an error, a spectator's screen or a finished
-game's (its victory banner shows the table's series, which other games change).
+on): the ``game`` block's HTML at one version, compressed once (in the encoding the phone that
+made the entry takes), the headers of that version's answer (its alerts as ``HX-Trigger``) and
+nothing that belongs to one phone: the screen's forms carry an empty CSRF token and an empty
+``entry_id``, which ``app.js`` fills in as the screen arrives (the token the page's body sends
+with every htmx request, a fresh key per form). So a poll that finds the version it needs is
+answered with the kept bytes as they are, before Flask builds a request (``serving.QuietPolls``).
+A kept screen is used only for the version the database gives in that very request, so an old
+or missing one costs a drawing, never a wrong screen. Only the screen everybody sees after a
+write is kept: not a conflict notice, an error, a spectator's screen or a finished game's (its
+victory banner shows the table's series, which other games change).
 
 Keys carry a fingerprint of the code, templates and translations that draw the screen, so a new
 release never serves a screen drawn by the old one, even from a cache that outlived a restart.
@@ -35,7 +39,6 @@ from typing import Any
 from flask import Flask, current_app, request
 from flask_babel import get_locale
 from flask_caching import Cache
-from flask_wtf.csrf import generate_csrf
 
 cache = Cache()
 
@@ -47,21 +50,23 @@ THRESHOLD = 5000
 
 @dataclass(frozen=True)
 class Shared:
-    """A kept game screen: ``html`` at ``version`` (with the placeholders) and its ``alerts``."""
+    """A kept game screen: ``html`` at ``version`` (no phone's own values), its ``alerts``, the
+    htmx ``headers`` of its answer (``HX-Trigger``, ``HX-Replace-Url``, the version) and ``body``,
+    the HTML as sent in ``encoding`` (``"br"``, ``"gzip"`` or None: UTF-8 as it is)."""
 
     version: int
     html: str
     alerts: list[dict[str, Any]]
+    headers: tuple[tuple[str, str], ...] = ()
+    encoding: str | None = None
+    body: bytes = b""
 
 
 @dataclass(frozen=True)
 class _Setup:
-    """Per app: the release fingerprint and the two placeholders (derived from ``SECRET_KEY``,
-    so every worker uses the same ones and nobody can type them into a player's name)."""
+    """Per app: the release fingerprint that keys carry."""
 
     release: str
-    csrf_mark: str
-    entry_mark: str
 
 
 #: The code's fingerprint by the files' names, sizes and times (read once per process while
@@ -147,32 +152,34 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("CACHE_THRESHOLD", THRESHOLD)
     app.config.setdefault("CACHE_KEY_PREFIX", "tracker-screen:")
     cache.init_app(app)
-    secret = str(app.config["SECRET_KEY"]).encode()
-    marks = [hmac.new(secret, f"shared screen {what}".encode(), hashlib.sha256).hexdigest()[:32]
-             for what in ("csrf", "entry")]
-    app.extensions["tracker.screens"] = _Setup(_release(app), f"csrf{marks[0]}", f"entry{marks[1]}")
+    app.extensions["tracker.screens"] = _Setup(_release(app))
 
 
 def _setup() -> _Setup:
     return current_app.extensions["tracker.screens"]  # type: ignore[no-any-return]
 
 
+def key(app: Flask, game_id: str, locale: str, script_root: str) -> str:
+    """The cache key of ``game_id``'s screen in ``locale`` under the path prefix ``script_root``
+    (a proxy's ``X-Forwarded-Prefix``), for ``app``'s release. Needs no request."""
+    return f"{app.extensions['tracker.screens'].release}:{game_id}:{locale}:{script_root}"
+
+
 def _key(game_id: str) -> str:
-    return f"{_setup().release}:{game_id}:{get_locale()}:{request.script_root}"
+    return key(current_app, game_id, str(get_locale()), request.script_root)
 
 
-def placeholders() -> dict[str, Any]:
-    """Template context that draws a shareable screen: ``csrf_token()`` and ``entry_id`` give
-    the placeholders ``personal`` fills in."""
-    setup = _setup()
-    return {"csrf_token": lambda: setup.csrf_mark, "entry_id": setup.entry_mark}
+def shareable() -> dict[str, Any]:
+    """Template context that draws a shareable screen: its forms' ``csrf_token()`` and
+    ``entry_id`` are empty (``app.js`` fills them in on each phone)."""
+    return {"csrf_token": lambda: "", "entry_id": ""}
 
 
-def keep(game_id: str, version: int, html: str, alerts: list[dict[str, Any]]) -> None:
-    """Keep the screen drawn with ``placeholders()`` for the other phones. A failing cache (a
+def keep(game_id: str, shared: Shared) -> None:
+    """Keep the screen drawn with ``shareable()`` for the other phones. A failing cache (a
     full disk, Redis gone) is logged and costs only the saving, never the answer."""
     try:
-        cache.set(_key(game_id), Shared(version, html, alerts))
+        cache.set(_key(game_id), shared)
     except Exception:  # noqa: BLE001 — any backend's error: the other phone draws its own screen
         current_app.logger.warning("could not keep the screen of a game", exc_info=True)
 
@@ -180,21 +187,22 @@ def keep(game_id: str, version: int, html: str, alerts: list[dict[str, Any]]) ->
 def find(game_id: str, version: int) -> Shared | None:
     """The kept screen of ``game_id`` at exactly ``version`` in this request's language, or None
     (also when the cache fails: the caller draws the screen)."""
+    return find_in(current_app, _key(game_id), version)
+
+
+def find_in(app: Flask, cache_key: str, version: int) -> Shared | None:
+    """The screen ``app`` keeps under ``cache_key`` (``key``) if it is at exactly ``version``,
+    else None (also when the cache fails). Needs no app context: ``QuietPolls`` asks it before
+    Flask builds a request."""
     try:
-        shared = cache.get(_key(game_id))
+        shared = app.extensions["cache"][cache].get(cache_key)
     except Exception:  # noqa: BLE001
-        current_app.logger.warning("could not read a kept screen", exc_info=True)
+        app.logger.warning("could not read a kept screen", exc_info=True)
         return None
     if isinstance(shared, Shared) and shared.version == version:
         return shared
     return None
 
 
-def personal(html: str, entry_id: str) -> str:
-    """``html`` for this phone: its session's CSRF token and ``entry_id`` in place of the placeholders."""
-    setup = _setup()
-    return html.replace(setup.csrf_mark, generate_csrf()).replace(setup.entry_mark, entry_id)
-
-
-__all__ = ["cache", "Shared", "init_app", "placeholders", "keep", "find", "personal", "default_dir", "private_dir", "TIMEOUT",
+__all__ = ["cache", "Shared", "init_app", "shareable", "keep", "find", "find_in", "key", "default_dir", "private_dir", "TIMEOUT",
            "THRESHOLD"]

@@ -43,6 +43,8 @@ from flask import Flask, Response, abort, current_app, has_request_context, requ
 from flask_compress import Compress
 from jinja2.ext import Extension
 from jinja2.lexer import Token, TokenStream
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header, parse_cookie
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.security import safe_join
 
@@ -79,10 +81,11 @@ DOCUMENT_HEADERS = (
 SECURITY_HEADERS = (*EVERY_ANSWER_HEADERS, *DOCUMENT_HEADERS)
 
 
-def init_app(app: Flask) -> None:
-    """Proxy headers, compression and fingerprinted static files for ``app`` (see the module)."""
+def init_app(app: Flask, locale: Callable[[str | None, LanguageAccept], str]) -> None:
+    """Proxy headers, compression and fingerprinted static files for ``app`` (see the module);
+    ``locale`` is the app's choice of language (``tracker.pick_locale``), for ``QuietPolls``."""
     # Inside ProxyFix: a poll answered early still sees the proxy's prefix, scheme and host.
-    app.wsgi_app = QuietPolls(app, app.wsgi_app)  # type: ignore[method-assign]
+    app.wsgi_app = QuietPolls(app, app.wsgi_app, locale)  # type: ignore[method-assign]
     app.wsgi_app = HostCheck(app.wsgi_app)  # type: ignore[method-assign]
     # the environment wins over instance/config.py, as for the database URL and the secret key
     count = int(os.environ.get("TRACKER_PROXIES") or app.config.get("PROXY_COUNT") or 0)
@@ -207,12 +210,14 @@ class HostCheck:
 class QuietPolls:
     """WSGI middleware: ``GET /games/<id>/poll?v=<n>`` while the game is still at version ``n``
     is answered ``204 No Content`` after one read of the version (in autocommit: no BEGIN, no
-    ROLLBACK), without building a Flask request (session, CSRF, rate limits, locale). Anything
-    else, a changed game included, goes on to the app, which answers it as before (also
-    ``pages.poll``'s 204 when this shortcut is off or the read fails).
+    ROLLBACK), without building a Flask request (session, CSRF, rate limits, locale). So is an
+    htmx poll one version behind whose screen the table's other phone kept (``_shared``: the
+    kept bytes, in the phone's language and an encoding it takes). Anything else goes on to the
+    app, which answers it as before (also ``pages.poll``'s 204 when this shortcut is off or the
+    read fails).
 
-    The 204 carries the app's ``EVERY_ANSWER_HEADERS`` (no document's: it is htmx's poll, never a
-    page) and the ``Vary`` of its own 204.
+    Both carry the app's ``EVERY_ANSWER_HEADERS`` (no document's: it is htmx's poll, never a
+    page) and the ``Vary`` of its own answers.
     ``QUIET_POLLS = False`` in the config turns the shortcut off.
     """
 
@@ -220,9 +225,11 @@ class QuietPolls:
     QUERY = re.compile(rf"^v=({VERSION_TEXT})(?:&n=[0-9]{{1,9}})?(&d=1)?(&x=1)?$")
     HEADERS = [*EVERY_ANSWER_HEADERS, ("Vary", "HX-Request, Accept-Encoding")]
 
-    def __init__(self, app: Flask, wsgi_app: Any) -> None:
+    def __init__(self, app: Flask, wsgi_app: Any, locale: Callable[[str | None, LanguageAccept], str]) -> None:
         self.app = app
         self.wsgi_app = wsgi_app
+        #: the app's language for a ``lang`` cookie and an ``Accept-Language`` (``tracker.pick_locale``)
+        self.locale = locale
         self._engine: Any = None
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
@@ -245,18 +252,30 @@ class QuietPolls:
 
     def _shared(self, environ: dict[str, Any], game_id: str, version: int) -> Any:
         """The kept screen of the game at ``version`` (``tracker/screens.py``) as the app would
-        answer it: in a request context of the app (its session, CSRF token, language) and
-        through its ``after_request`` functions (security headers, compression); None when no
-        screen is kept or the phone's session has no CSRF token yet (the app answers then)."""
-        from flask import session
+        answer it, read before Flask builds a request: the kept bytes and headers with the
+        headers every htmx answer carries. None (the app answers) when no screen is kept in the
+        phone's language, the phone does not take the encoding it was kept in, or the path
+        prefix is not plain ASCII."""
+        from . import screens
 
-        from .views import pages
+        root = environ.get("SCRIPT_NAME", "").rstrip("/")
+        if not root.isascii():
+            return None
+        locale = self.locale(parse_cookie(environ.get("HTTP_COOKIE")).get("lang"),
+                             parse_accept_header(environ.get("HTTP_ACCEPT_LANGUAGE"), LanguageAccept))
+        shared = screens.find_in(self.app, screens.key(self.app, game_id, locale, root), version)
+        if shared is None or not shared.headers or shared.encoding != accepted_encoding(environ.get("HTTP_ACCEPT_ENCODING")):
+            return None
 
-        with self.app.request_context(environ):
-            if "csrf_token" not in session:
-                return None
-            resp = pages.shared_screen(game_id, version)
-            return None if resp is None else self.app.process_response(resp)
+        def answer(_environ: dict[str, Any], start_response: Any) -> list[bytes]:
+            headers = [("Content-Type", "text/html; charset=utf-8"), ("Content-Length", str(len(shared.body))),
+                       *shared.headers, *self.HEADERS]
+            if shared.encoding:
+                headers.append(("Content-Encoding", shared.encoding))
+            start_response("200 OK", headers)
+            return [shared.body]
+
+        return answer
 
     def _head(self, game_id: str) -> tuple[int, bool, bool] | None:
         """The stored version of ``game_id``, whether it is deleted and whether it names a next
@@ -381,11 +400,27 @@ def _encoding(asset: Asset) -> str | None:
     """The precompressed form the client takes (brotli first), or None for the plain bytes."""
     if not asset.encoded:
         return None
-    accepted = request.accept_encodings
+    return accepted_encoding(request.headers.get("Accept-Encoding"))
+
+
+def accepted_encoding(accept: str | None) -> str | None:
+    """The encoding a client sending ``Accept-Encoding: <accept>`` takes of those this app
+    writes: ``"br"``, else ``"gzip"``, else None (the bytes as they are)."""
+    accepted = parse_accept_header(accept)
     for name in ("br", "gzip"):
         if accepted[name] > 0:
             return name
     return None
+
+
+def encode(app: Flask, body: bytes, encoding: str | None) -> bytes:
+    """``body`` compressed in ``encoding`` (``accepted_encoding``) at the levels Flask-Compress
+    uses for ``app``'s answers (``COMPRESS_BR_LEVEL``, ``COMPRESS_LEVEL``); None: as it is."""
+    if encoding == "br":
+        return brotli.compress(body, quality=app.config["COMPRESS_BR_LEVEL"])
+    if encoding == "gzip":
+        return gzip.compress(body, compresslevel=app.config["COMPRESS_LEVEL"], mtime=0)
+    return body
 
 
 def static_fingerprint(app: Flask, filename: str) -> str | None:

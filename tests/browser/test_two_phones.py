@@ -990,3 +990,31 @@ def test_what_another_phone_did_for_this_phone_s_player_is_said_so(browser: Brow
     ben_phone.locator('#sheet form[data-type="take_tokens"] button.save').click()
     expect(done).to_contain_text("Ben took 1 green")
     expect(ben_phone.locator("#alerts .other-phone")).to_have_count(0)
+
+
+def test_a_screen_both_phones_share_gets_each_form_its_own_entry_key_and_the_page_s_token(browser: Browser, live_server: str):
+    """The screen a poll brings is drawn once for the whole table and carries no phone's own
+    values (tracker/screens.py): as it arrives, each of its forms gets a fresh entry_id (the key
+    that makes a save sent again stored once) and this page's CSRF token; its save works."""
+    import json
+
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / "duel-1012.json").read_text())
+    part = {**{k: log[k] for k in ("format", "game", "players", "first_player")}, "events": log["events"][:44], "result": None}
+    ana = phone(browser)
+    state = ana.request.post(live_server + "/api/games/import", data=part).json()
+    assert state["pending"] is None
+    phones = [ana, phone(browser)]
+    for p in phones:
+        p.goto(f"{live_server}/games/{state['id']}")
+        Table(p)
+    _api(ana, live_server, log["events"][44])  # an entry made elsewhere: Ana's royal card is due
+    keys: list[str] = []
+    for p in phones:
+        expect(p.locator('#sheet .prompt[data-sheet="royal"]')).to_be_visible(timeout=8000)
+        keys += p.evaluate("() => [...document.querySelectorAll('#game input[name=entry_id]')].map(i => i.getAttribute('value'))")
+        assert p.evaluate("""() => { const token = JSON.parse(document.body.getAttribute('hx-headers'))['X-CSRFToken'];
+            const inputs = [...document.querySelectorAll('#game input[name=csrf_token]')];
+            return inputs.length > 0 && token.length > 20 && inputs.every(i => i.value === token); }""")
+    assert len(keys) >= 2 and all(re.fullmatch(r"[0-9a-f]{32}", k) for k in keys) and len(set(keys)) == len(keys)
+    Table(phones[1]).enter(log["events"][45])
+    assert ana.request.get(f"{live_server}/api/games/{state['id']}").json()["version"] == state["version"] + 2

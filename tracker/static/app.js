@@ -19,6 +19,32 @@
     } catch (e) { /* no audio: the banner and the vibration remain */ }
   }
 
+  // A screen the table's phones share (tracker/screens.py: drawn once, sent to both as it is)
+  // carries no phone's own values: each of its forms gets a fresh entry_id here (the key that
+  // makes a save sent again stored once) and this page's CSRF token, as the screen arrives.
+  // Set as attributes too, so the copy kept for offline use has them.
+  function entryId() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);  // (crypto.randomUUID needs HTTPS; a café's server may not have it)
+    return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
+  }
+  function csrfToken() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; } catch (e) { return ""; }
+  }
+  function ownValues(root) {
+    if (!root || !root.querySelectorAll) { return; }
+    var token = null;
+    Array.prototype.forEach.call(root.querySelectorAll('input[name="entry_id"], input[name="csrf_token"]'), function (input) {
+      if (input.value) { return; }
+      if (input.name === "csrf_token" && token === null) { token = csrfToken(); }
+      var value = input.name === "entry_id" ? entryId() : token;
+      input.setAttribute("value", value);
+      input.value = value;
+    });
+  }
+  ownValues(document.body);
+  htmx.onLoad(ownValues);
+
   // Alerts come from the rules engine as an HX-Trigger event; we only make them felt.
   document.body.addEventListener("tracker:alerts", function (evt) {
     var alerts = (evt.detail && evt.detail.value) || evt.detail || [];

@@ -6,6 +6,7 @@ sheet partial, plain requests the full page built from the same templates.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -22,7 +23,7 @@ from jinja2_fragments.flask import render_block
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
 
-from .. import access, archive, narrate, people, screen, screens, service
+from .. import access, archive, narrate, people, screen, screens, service, serving
 from ..i18n import error_message
 from ..rules import catalog
 from ..rules.errors import N_, RuleError
@@ -86,7 +87,7 @@ def _render_game(view: service.GameView, status: int = 200, *, announce: bool = 
     ``done`` the sentence of the entry just recorded (a short toast).
 
     ``shared``: the screen is the one every phone of the table sees at this version, so it is
-    drawn once with placeholders and kept for the other phones' polls (``screens``), toasts
+    drawn once without any phone's own values and kept for the other phones' polls (``screens``), toasts
     and notice included (an undo's notice reaches both phones). By default an announced screen
     with no notice or error is; a finished or deleted game's never is (htmx only).
 
@@ -100,11 +101,30 @@ def _render_game(view: service.GameView, status: int = 200, *, announce: bool = 
     if shared is None:
         shared = announce and not any(extra.values())
     if status == 200 and shared and not ctx["finished"] and not ctx["deleted"]:
-        ctx.update(screens.placeholders())
+        ctx.update(screens.shareable())
         html = render_block(ctx["template"], "game", **ctx)
-        screens.keep(view.row.id, view.version, html, ctx["alerts"])
-        return _game_response(screens.personal(html, screen.new_entry_id()), view.row.id, view.version, ctx["alerts"], status)
+        encoding = serving.accepted_encoding(request.headers.get("Accept-Encoding"))
+        kept = screens.Shared(view.version, html, ctx["alerts"], encoding=encoding,
+                              body=serving.encode(current_app, html.encode(), encoding))
+        resp = _shared_response(kept, view.row.id)
+        screens.keep(view.row.id, dataclasses.replace(kept, headers=tuple(
+            (name, resp.headers[name]) for name in SHARED_HEADERS if name in resp.headers)))
+        return resp
     return _game_response(render_block(ctx["template"], "game", **ctx), view.row.id, view.version, ctx["alerts"], status)
+
+
+#: The headers of a shared screen's answer that a poll answered with it repeats (``QuietPolls``).
+SHARED_HEADERS = ("HX-Trigger", "HX-Replace-Url", VERSION_HEADER)
+
+
+def _shared_response(kept: screens.Shared, game_id: str):  # type: ignore[no-untyped-def]
+    """The answer made of a shared screen: its bytes as kept when this client takes their
+    encoding (Flask-Compress leaves an encoded answer alone), else its HTML (compressed as any)."""
+    resp = _game_response(kept.html, game_id, kept.version, kept.alerts)
+    if kept.encoding is not None and serving.accepted_encoding(request.headers.get("Accept-Encoding")) == kept.encoding:
+        resp.set_data(kept.body)
+        resp.headers["Content-Encoding"] = kept.encoding
+    return resp
 
 
 def _game_response(body: str, game_id: str, version: int, alerts: list[dict[str, Any]],
@@ -689,7 +709,7 @@ def shared_screen(game_id: str, version: int):  # type: ignore[no-untyped-def]
     shared = screens.find(game_id, version)
     if shared is None:
         return None
-    return _game_response(screens.personal(shared.html, screen.new_entry_id()), game_id, version, shared.alerts)
+    return _shared_response(shared, game_id)
 
 
 SETTINGS = {"theme": ("system", "light", "dark"), "lang": ("auto", "en", "ko"), "sound": ("off", "on"),
