@@ -155,10 +155,6 @@ def init_app(app: Flask) -> None:
     app.extensions["tracker.screens"] = _Setup(_release(app))
 
 
-def _setup() -> _Setup:
-    return current_app.extensions["tracker.screens"]  # type: ignore[no-any-return]
-
-
 def key(app: Flask, game_id: str, locale: str, script_root: str) -> str:
     """The cache key of ``game_id``'s screen in ``locale`` under the path prefix ``script_root``
     (a proxy's ``X-Forwarded-Prefix``), for ``app``'s release. Needs no request."""
