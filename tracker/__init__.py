@@ -13,7 +13,7 @@ from flask.globals import request_ctx
 from flask.templating import Environment as FlaskEnvironment
 from flask_babel import Babel
 from flask_migrate import Migrate
-from flask_wtf.csrf import CSRFProtect
+from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 from htmx_flask import Htmx
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -28,6 +28,8 @@ LANGUAGES = ("en", "ko")
 
 babel = Babel()
 csrf = CSRFProtect()
+#: Header of a refused htmx request's answer: a fresh CSRF token for the page (``_csrf_refused``).
+CSRF_HEADER = "Tracker-CSRF"
 migrate = Migrate()
 htmx = Htmx()
 
@@ -218,6 +220,18 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         if request.path.startswith("/api/"):
             return api.http_error(exc)
         return pages.error_page(exc)
+
+    @app.errorhandler(CSRFError)
+    def _csrf_refused(exc):  # type: ignore[no-untyped-def]
+        # A phone whose session ended while its page stayed open (its session cookie lost): the
+        # token its page sends matches none. An htmx request gets a fresh one (a new session) in
+        # ``CSRF_HEADER`` and app.js takes it: a save is sent again at once, anything else is
+        # said to need another tap. (Read by htmx alone: another site's form cannot set the
+        # header that asks for it, nor read the answer.)
+        resp = _http_error(exc)
+        if request.headers.get("HX-Request") == "true":
+            resp.headers[CSRF_HEADER] = generate_csrf()
+        return resp
 
     @app.errorhandler(OperationalError)
     def _database_busy(exc):  # type: ignore[no-untyped-def]

@@ -224,6 +224,8 @@ class QuietPolls:
     PATH = re.compile(r"^/games/([A-Za-z0-9_-]{16,64})/poll$")
     QUERY = re.compile(rf"^v=({VERSION_TEXT})(?:&n=[0-9]{{1,9}})?(&d=1)?(&x=1)?$")
     HEADERS = [*EVERY_ANSWER_HEADERS, ("Vary", "HX-Request, Accept-Encoding")]
+    #: a kept screen is in the phone's language: its ``lang`` cookie, else its ``Accept-Language``
+    SHARED_VARY = "HX-Request, Accept-Encoding, Accept-Language, Cookie"
 
     def __init__(self, app: Flask, wsgi_app: Any, locale: Callable[[str | None, LanguageAccept], str]) -> None:
         self.app = app
@@ -269,7 +271,7 @@ class QuietPolls:
 
         def answer(_environ: dict[str, Any], start_response: Any) -> list[bytes]:
             headers = [("Content-Type", "text/html; charset=utf-8"), ("Content-Length", str(len(shared.body))),
-                       *shared.headers, *self.HEADERS]
+                       *shared.headers, *EVERY_ANSWER_HEADERS, ("Vary", self.SHARED_VARY)]
             if shared.encoding:
                 headers.append(("Content-Encoding", shared.encoding))
             start_response("200 OK", headers)

@@ -5,6 +5,7 @@ entry waiting to be sent when a later tap works, and a reload with no network at
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from driver import Table
@@ -357,3 +358,33 @@ def test_a_fix_preview_that_never_answers_says_nothing_and_sends_nothing(browser
     page.unroute("**/fix-preview*")
     pass_seconds(page, 4)  # a retry would have gone by now
     assert posts == [] and _version(page, live_server) == 0
+
+
+def test_a_phone_whose_session_ended_saves_at_once_and_is_told_to_tap_undo_again(browser: Browser, live_server: str,
+                                                                                    shots: Path):
+    """A tester cleared a phone's session cookie with its game page open (a browser that forgets
+    its session cookies): Undo and a royal card's save failed with a silent 400 until a reload.
+    The refusal brings a fresh token: a save is sent again by itself and stored once; an undo
+    (which asks its question first) says to tap again, and the next tap works."""
+    page = phone(browser, offline_copy=False)
+    start(page, live_server)
+    page.context.clear_cookies(name="session")
+    page.locator('.pick-source a[data-kind="red"]').click()
+    expect(page.locator(".pick-chosen .chip-btn")).to_have_count(1)
+    page.locator('#sheet form[data-type="take_tokens"] button.save').click()
+    expect(page.locator("#game")).to_have_attribute("data-version", "1", timeout=8000)
+    expect(page.locator("#alerts .alert-done")).to_contain_text("Ana took 1 red")
+    assert _version(page, live_server) == 1
+    page.context.clear_cookies(name="session")
+    page.locator("#undo").click()
+    page.locator("#undo-dialog-yes").click()
+    expect(page.locator("#connection .for-session")).to_be_visible(timeout=5000)
+    page.screenshot(path=str(shots / "session-renewed.png"))
+    assert _version(page, live_server) == 1
+    page.locator("#undo").click()  # the tap clears the banner and asks again
+    expect(page.locator("#connection")).to_be_hidden()
+    page.locator("#undo-dialog-yes").click()
+    expect(page.locator("#game")).to_have_attribute("data-version", "2", timeout=8000)
+    assert _version(page, live_server) == 2
+    log = page.request.get(f"{live_server}/api/games/{_game_id(page)}/log").json()["events"]
+    assert log == []  # the take, then its undo: stored once, undone once

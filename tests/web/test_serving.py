@@ -624,6 +624,29 @@ def test_a_new_release_never_serves_screens_the_old_one_drew(database_url, tmp_p
             db.engine.dispose()
 
 
+def test_a_phone_whose_session_ended_gets_a_fresh_token_with_the_refusal(database_url, tmp_path):
+    """A phone's session cookie lost while its page stayed open: its htmx save is refused (400,
+    nothing stored) with a fresh CSRF token in ``Tracker-CSRF`` (a new session), which app.js
+    takes; sent again with it, the save is stored. A plain form (no htmx) gets no token."""
+    worker = _worker(database_url, tmp_path / "screens")
+    a, token = _phone(worker)
+    game = new_game(a)
+    a.delete_cookie("session")  # the browser forgot it; the page still sends the old token
+    form = {"event": json.dumps({"type": "take_tokens", "player": 0, "tokens": {"red": 1}}),
+            "expected_version": "0", "entry_id": "e-1"}
+    refused = a.post(f"/games/{game['id']}/events", data=form, headers={**HX, "X-CSRFToken": token})
+    assert refused.status_code == 400 and refused.headers.get("Tracker-CSRF")
+    fresh = refused.headers["Tracker-CSRF"]
+    assert fresh != token and a.get(f"/api/games/{game['id']}").get_json()["version"] == 0
+    again = a.post(f"/games/{game['id']}/events", data=form, headers={**HX, "X-CSRFToken": fresh})
+    assert again.status_code == 200 and again.headers["Tracker-Version"] == "1"
+    plain = worker.test_client().post(f"/games/{game['id']}/events", data=form)
+    assert plain.status_code == 400 and "Tracker-CSRF" not in plain.headers
+    with worker.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
 # ------------------------------------------------------------------------ quiet polls
 
 
@@ -693,7 +716,7 @@ def test_a_poll_for_a_kept_screen_is_answered_without_the_flask_request(database
     assert poll.headers["X-Content-Type-Options"] == entry.headers["X-Content-Type-Options"] == "nosniff"
     assert "Content-Security-Policy" not in poll.headers and "Content-Security-Policy" not in entry.headers
     assert poll.headers["Content-Type"] == entry.headers["Content-Type"] == "text/html; charset=utf-8"
-    assert set(poll.headers["Vary"].split(", ")) >= {"HX-Request", "Accept-Encoding"}
+    assert set(poll.headers["Vary"].split(", ")) >= {"HX-Request", "Accept-Encoding", "Accept-Language", "Cookie"}
     assert poll.headers.get("HX-Trigger") == entry.headers.get("HX-Trigger")
     assert 'data-version="1"' in gzip.decompress(poll.get_data()).decode()
     fresh = worker.test_client()  # no session: the kept screen has no phone's values to fill in

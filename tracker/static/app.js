@@ -212,7 +212,8 @@
   // background poll failed (nobody tapped): the screen may be behind the table; "stale", the page
   // itself is the copy the service worker kept for offline use; "server", the server's own error.
   // A poll's failure never replaces what a tap's said; an entry waiting to be sent is always what
-  // it says. What a tap's failure said ("tap", "server") lasts until the next tap or key.
+  // it says; "session", the phone's session had ended (renewed below). What a tap's failure said
+  // ("tap", "server", "session") lasts until the next tap or key.
   function showOffline(kind) {
     if (!banner) { return; }
     if (!kind) { banner.hidden = true; banner.removeAttribute("data-kind"); return; }
@@ -221,7 +222,7 @@
     banner.hidden = false;
   }
   if (document.body.hasAttribute("data-stale")) { showOffline("stale"); }
-  function lasting() { return !!banner && !banner.hidden && ["tap", "server"].indexOf(banner.getAttribute("data-kind")) >= 0; }
+  function lasting() { return !!banner && !banner.hidden && ["tap", "server", "session"].indexOf(banner.getAttribute("data-kind")) >= 0; }
   function clearLasting() { if (lasting()) { showOffline(null); } }  // (the new tap may say it again, for itself)
   document.addEventListener("click", clearLasting, true);  // not on pointerdown: the page moves up as it hides
   document.addEventListener("keydown", clearLasting, true);
@@ -310,6 +311,31 @@
     if (status >= 500 && GATEWAY.indexOf(status) < 0) {
       if (!pending && !resending) { showOffline("server"); }
     } else if (failed(evt)) { lost(evt); }
+  });
+  // A phone whose session ended while its page stayed open (its session cookie lost) sends a
+  // CSRF token that matches none: the refusal brings a fresh one (Tracker-CSRF). The page takes
+  // it; a save is sent again at once (its entry_id unchanged: stored once), anything else (an
+  // undo, with its question) is said to need another tap. A tester's Undo and royal card did
+  // nothing, silently, until the page was reloaded.
+  document.body.addEventListener("htmx:responseError", function (evt) {
+    var xhr = evt.detail.xhr;
+    var token = xhr && xhr.status === 400 ? xhr.getResponseHeader("Tracker-CSRF") : null;
+    if (!token) { return; }
+    var headers = {};
+    try { headers = JSON.parse(document.body.getAttribute("hx-headers") || "{}"); } catch (e) { headers = {}; }
+    headers["X-CSRFToken"] = token;
+    document.body.setAttribute("hx-headers", JSON.stringify(headers));
+    Array.prototype.forEach.call(document.querySelectorAll('input[name="csrf_token"]'), function (input) {
+      input.setAttribute("value", token);
+      input.value = token;
+    });
+    var form = savedForm(evt);
+    if (form && form.id !== "undo-form" && !form.hasAttribute("data-renewed")) {
+      form.setAttribute("data-renewed", "1");  // once: a second refusal is said, not sent again
+      setTimeout(function () { if (form.requestSubmit) { form.requestSubmit(); } else { htmx.trigger(form, "submit"); } }, 0);
+    } else {
+      setTimeout(function () { showOffline("session"); }, 0);  // after htmx:afterRequest, which clears the banner
+    }
   });
   document.body.addEventListener("htmx:afterRequest", function (evt) {
     if (failed(evt)) {
