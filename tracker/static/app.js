@@ -33,8 +33,12 @@
   }
   function ownValues(root) {
     if (!root || !root.querySelectorAll) { return; }
-    var token = null;
+    var token = null, seen = {};
     Array.prototype.forEach.call(root.querySelectorAll('input[name="entry_id"], input[name="csrf_token"]'), function (input) {
+      // a page drawn for this phone alone gives its forms one entry_id: each keeps its own (two
+      // royal cards' saves are two entries, not one sent twice)
+      if (input.name === "entry_id" && input.value && seen[input.value]) { input.value = ""; }
+      if (input.name === "entry_id" && input.value) { seen[input.value] = true; }
       if (input.value) { return; }
       if (input.name === "csrf_token" && token === null) { token = csrfToken(); }
       var value = input.name === "entry_id" ? entryId() : token;
