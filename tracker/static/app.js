@@ -28,9 +28,11 @@
     window.crypto.getRandomValues(bytes);  // (crypto.randomUUID needs HTTPS; a café's server may not have it)
     return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
   }
-  function csrfToken() {
-    try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; } catch (e) { return ""; }
+  function pageHeaders() {  // what htmx sends with every request of this page (the CSRF token)
+    try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}"); } catch (e) { return {}; }
   }
+  function csrfToken() { return pageHeaders()["X-CSRFToken"] || ""; }
+  function setValue(input, value) { input.setAttribute("value", value); input.value = value; }
   function ownValues(root) {
     if (!root || !root.querySelectorAll) { return; }
     var token = null, seen = {};
@@ -41,9 +43,7 @@
       if (input.name === "entry_id" && input.value) { seen[input.value] = true; }
       if (input.value) { return; }
       if (input.name === "csrf_token" && token === null) { token = csrfToken(); }
-      var value = input.name === "entry_id" ? entryId() : token;
-      input.setAttribute("value", value);
-      input.value = value;
+      setValue(input, input.name === "entry_id" ? entryId() : token);
     });
   }
   ownValues(document.body);
@@ -325,14 +325,10 @@
     var xhr = evt.detail.xhr;
     var token = xhr && xhr.status === 400 ? xhr.getResponseHeader("Tracker-CSRF") : null;
     if (!token) { return; }
-    var headers = {};
-    try { headers = JSON.parse(document.body.getAttribute("hx-headers") || "{}"); } catch (e) { headers = {}; }
+    var headers = pageHeaders();
     headers["X-CSRFToken"] = token;
     document.body.setAttribute("hx-headers", JSON.stringify(headers));
-    Array.prototype.forEach.call(document.querySelectorAll('input[name="csrf_token"]'), function (input) {
-      input.setAttribute("value", token);
-      input.value = token;
-    });
+    Array.prototype.forEach.call(document.querySelectorAll('input[name="csrf_token"]'), function (input) { setValue(input, token); });
     var form = savedForm(evt);
     if (form && form.id !== "undo-form" && !form.hasAttribute("data-renewed")) {
       form.setAttribute("data-renewed", "1");  // once: a second refusal is said, not sent again
