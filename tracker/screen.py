@@ -454,7 +454,7 @@ def _common(view: GameView) -> dict[str, Any]:
         "log_url": url_for("pages.game_log", game_id=view.row.id),
         "board": token_row(state.board, kind.token_kinds),
         "board_total": state.board.total,
-        "entry_id": new_entry_id(),
+        "entry_id": new_entry_id,  # called by each form: one key per form (two royal cards are two entries)
         "letters": LETTERS.table(),
         "chip_names": CHIP_NAMES.table(),
         "i18n": get_translations(),

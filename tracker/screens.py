@@ -168,7 +168,7 @@ def _key(game_id: str) -> str:
 def shareable() -> dict[str, Any]:
     """Template context that draws a shareable screen: its forms' ``csrf_token()`` and
     ``entry_id`` are empty (``app.js`` fills them in on each phone)."""
-    return {"csrf_token": lambda: "", "entry_id": ""}
+    return {"csrf_token": lambda: "", "entry_id": lambda: ""}
 
 
 def keep(game_id: str, shared: Shared) -> None:

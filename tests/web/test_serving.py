@@ -13,7 +13,7 @@ import pytest
 from flask import url_for
 from sqlalchemy import event, insert
 
-from helpers import new_game, post
+from helpers import fixture_log, import_log, new_game, post
 from tracker import create_app, screen, service
 from tracker.db import db
 from tracker.models import Event, Game, GamePlayer, Player, utcnow
@@ -484,6 +484,23 @@ def _drawings(monkeypatch) -> list[str]:
 
 def _hidden(html: str, name: str) -> set[str]:
     return set(re.findall(rf'name="{name}" value="([^"]*)"', html))
+
+
+def test_a_screen_drawn_for_one_phone_gives_each_form_its_own_entry_key(client):
+    """A page drawn for one phone alone (not shared) gives each of its forms a key of its own:
+    the three royal cards of a prompt are three possible entries, and one key for all would make
+    a second save look like the first sent again (GAME-LOG.md ``entry_id``)."""
+    log = fixture_log("duel-1012.json")
+    part = {**{k: log[k] for k in ("format", "game", "players", "first_player")},
+            "events": log["events"][:45], "result": None}
+    state = import_log(client, part)
+    assert state["pending"]["kind"] == "royal"
+    for headers in ({}, HX):  # the page, and the htmx screen of a phone whose poll missed several entries
+        page = client.get(f"/games/{state['id']}" if not headers else f"/games/{state['id']}/poll?v=0",
+                          headers=headers).get_data(as_text=True)
+        keys = re.findall(r'name="entry_id" value="([^"]*)"', page)
+        assert len(keys) >= 2 and all(re.fullmatch(r"[0-9a-f]{32}", k) for k in keys), keys
+        assert len(set(keys)) == len(keys), "two forms of one page share an entry key"
 
 
 def test_the_other_phone_gets_the_screen_the_entry_drew(database_url, tmp_path, monkeypatch):

@@ -35,13 +35,9 @@
   function setValue(input, value) { input.setAttribute("value", value); input.value = value; }
   function ownValues(root) {
     if (!root || !root.querySelectorAll) { return; }
-    var token = null, seen = {};
+    var token = null;
     Array.prototype.forEach.call(root.querySelectorAll('input[name="entry_id"], input[name="csrf_token"]'), function (input) {
-      // a page drawn for this phone alone gives its forms one entry_id: each keeps its own (two
-      // royal cards' saves are two entries, not one sent twice)
-      if (input.name === "entry_id" && input.value && seen[input.value]) { input.value = ""; }
-      if (input.name === "entry_id" && input.value) { seen[input.value] = true; }
-      if (input.value) { return; }
+      if (input.value) { return; }  // (drawn for this phone alone: its own token, a key per form)
       if (input.name === "csrf_token" && token === null) { token = csrfToken(); }
       setValue(input, input.name === "entry_id" ? entryId() : token);
     });
