@@ -12,7 +12,7 @@ later games joining it) or automatic: games on the same day between the same peo
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -433,6 +433,33 @@ class TableNight:
     wins: dict[int, int] = field(default_factory=dict)
     session_id: int | None = None
     shared: int = 0
+    seated: dict[str, list[int]] = field(default_factory=dict)  # game id -> the person in each seat
+
+    def count(self, row: Game) -> None:
+        """Add a finished game's result to the tally (its seats' people from ``seated``, else the
+        session's): one win for a sole winner, a shared win for several (S-4: nobody's alone, as
+        head to head counts it); an unfinished game counts nothing."""
+        if row.status != "finished":
+            return
+        seated = self.seated.get(row.id, self.people)
+        winners = [seat for seat in winner_seats(row) if 0 <= seat < len(seated)]
+        if len(winners) == 1:
+            self.wins[seated[winners[0]]] = self.wins.get(seated[winners[0]], 0) + 1
+        elif winners:
+            self.shared += 1
+
+    def before(self, game_id: str) -> "TableNight":
+        """The session as it stood when the game ``game_id`` began: its games before that one
+        and their tally (a "best of N" strip says the score before the game shown, also once
+        that game is finished, in case its win is undone). The whole session if ``game_id`` is
+        not among its games."""
+        ids = [g.id for g in self.games]
+        if game_id not in ids:
+            return self
+        earlier = replace(self, games=self.games[:ids.index(game_id)], wins={}, shared=0)
+        for row in earlier.games:
+            earlier.count(row)
+        return earlier
 
     @property
     def tally(self) -> list[tuple[str, int]]:
@@ -551,12 +578,8 @@ def group_sessions(rows: Sequence[Game], seats: Mapping[str, list[Player]]) -> l
                                              day=day, people=people,
                                              names=[p.name for p in seats.get(row.id, [])], session_id=sid)
         night.games.append(row)
-        if row.status == "finished":
-            winners = [seat for seat in winner_seats(row) if 0 <= seat < len(people)]
-            if len(winners) == 1:
-                night.wins[people[winners[0]]] = night.wins.get(people[winners[0]], 0) + 1
-            elif winners:  # S-4: a shared win is nobody's alone (head to head counts it so too)
-                night.shared += 1
+        night.seated[row.id] = people
+        night.count(row)
     return sorted(nights.values(), key=lambda n: n.games[-1].started, reverse=True)
 
 

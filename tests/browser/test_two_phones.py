@@ -1025,3 +1025,29 @@ def test_a_screen_both_phones_share_gets_each_form_its_own_entry_key_and_the_pag
     assert len(drawn) >= 2 and all(re.fullmatch(r"[0-9a-f]{32}", k) for k in drawn) and len(set(drawn)) == len(drawn)
     Table(phones[1]).enter(log["events"][45])
     assert ana.request.get(f"{live_server}/api/games/{state['id']}").json()["version"] == state["version"] + 2
+
+
+def test_the_series_line_comes_back_when_the_win_of_a_game_opened_after_it_is_undone(browser: Browser, live_server: str):
+    """Game 1 of a best of 3, opened on a phone after its win (the banner gives the score; no
+    series line); the other phone undoes the win: the series line shows again, with the score
+    before the game (it is drawn with the page, never with the screen a poll brings)."""
+    import json
+
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / "duel-1069.json").read_text())
+    ana = phone(browser)
+    home = ana.request.get(live_server + "/")
+    token = re.search(r'name="csrf_token" value="([^"]+)"', home.text()).group(1)
+    made = ana.request.post(live_server + "/games", max_redirects=0, form={
+        "csrf_token": token, "game": "duel", "player0": "Ana", "player1": "Ben", "first": "0", "best_of": "3"})
+    assert made.status == 303, made.text()
+    gid = made.headers["location"].rstrip("/").rsplit("/", 1)[-1]
+    for event in log["events"]:
+        assert ana.request.post(f"{live_server}/api/games/{gid}/events", data=event).ok
+    ana.goto(f"{live_server}/games/{gid}")
+    expect(ana.locator("#game.finished")).to_be_visible()
+    strip = ana.locator("#series-strip")
+    expect(strip).to_be_hidden()
+    assert ana.request.post(f"{live_server}/api/games/{gid}/undo", data={}).ok  # the other phone
+    expect(ana.locator("#game.finished")).to_have_count(0, timeout=8000)
+    expect(strip).to_be_visible()
+    expect(strip).to_have_text("Best of 3 · game 1 · Ana 0 – 0 Ben")

@@ -550,7 +550,10 @@ def test_the_next_game_of_a_series_is_started_by_the_other_player_and_shows_the_
     for event in events:  # the same moves, seats swapped (Ben starts)
         assert client.post(f"/api/games/{gid}/events", json=event).status_code == 200, event
     page = client.get(f"/games/{gid}").get_data(as_text=True)
-    assert 'id="series-strip"' not in page  # finished: the banner gives the score
+    # finished: the banner gives the score; the strip (the score before this game) is hidden by
+    # app.css while the screen is finished, there for when the win is undone
+    assert '<main id="game" class="game finished"' in page
+    assert '<p class="series-strip" id="series-strip">Best of 3 · game 1 · <b>Ana 0 – 0 Ben</b></p>' in page
     winner = ["Ana", "Ben"][1 - log["result"]["winner"]["player"]]
     link = re.search(r'id="next-in-series" href="([^"]+)"', page)[1].replace("&amp;", "&")
     home = client.get(link).get_data(as_text=True)
@@ -567,6 +570,36 @@ def test_the_next_game_of_a_series_is_started_by_the_other_player_and_shows_the_
     # the strip is outside the swapped screen: an entry's htmx answer does not carry it
     entry = client.get(f"/games/{second}", headers={"HX-Request": "true"}).get_data(as_text=True)
     assert 'id="game"' in entry and "series-strip" not in entry
+
+
+def test_a_series_game_opened_after_its_win_still_says_the_score_before_it_once_the_win_is_undone(client):
+    """A tester's phone opened game 2 of a best of 3 after its win; the other phone undid the
+    win, and the series line never came back (it is drawn with the page, not with each screen).
+    It is drawn for a finished game too, with the score before that game (never counting the
+    win shown), hidden while the screen is finished (app.css)."""
+    log = load_fixture("duel-1069.json")
+    first = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "0", "best_of": "3"})
+    gid = first.headers["Location"].rsplit("/", 1)[-1]
+    for event in log["events"]:
+        assert client.post(f"/api/games/{gid}/events", json=event).status_code == 200
+    winner = ["Ana", "Ben"][log["result"]["winner"]["player"]]
+    page = client.get(f"/games/{gid}").get_data(as_text=True)
+    home = client.get(re.search(r'id="next-in-series" href="([^"]+)"', page)[1].replace("&amp;", "&"))
+    session = re.search(r'name="session" value="([^"]+)"', home.get_data(as_text=True))[1]
+    second = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "1", "session": session,
+                                         "after": gid}).headers["Location"].rsplit("/", 1)[-1]
+    before = "Ana 1 – 0 Ben" if winner == "Ana" else "Ana 0 – 1 Ben"
+    events = [{**e, "player": 1 - e["player"]} if "player" in e else e for e in log["events"]]
+    for event in events:  # game 2: the same moves, seats swapped, so the other player wins it
+        assert client.post(f"/api/games/{second}/events", json=event).status_code == 200
+    assert client.get(f"/api/games/{second}").get_json()["status"] == "finished"
+    page = client.get(f"/games/{second}").get_data(as_text=True)  # opened after the win
+    assert '<main id="game" class="game finished"' in page
+    assert f'id="series-strip">Best of 3 · game 2 · <b>{before}</b></p>' in page  # not 1 – 1
+    assert client.post(f"/api/games/{second}/undo", json={}).status_code == 200
+    screen = client.get(f"/games/{second}/poll?v={len(events)}", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert '<main id="game" class="game"' in screen  # no longer finished: app.css shows the strip again
+    # (tests/browser/test_two_phones.py sees it come back on the phone)
 
 
 def test_a_classic_splendor_series_of_three_goes_on_as_splendor_with_every_player(app, client):
