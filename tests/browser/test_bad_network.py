@@ -50,6 +50,31 @@ def test_a_save_that_never_answers_times_out_into_the_banner_and_is_sent_once(br
     assert state["version"] == 1 and state["players"][0]["tokens"]["red"] == 1
 
 
+def test_an_entry_sent_again_when_the_network_returns_is_sent_once_more_only(browser: Browser, live_server: str):
+    """A tester's save on a dropped connection reached the server three times once the network
+    came back: the entry sent again was answered, and its copy kept for a reload went too (htmx
+    names the page's body, not the form its answer swapped away, as that answer's element). It
+    was stored once; now the answered entry is sent no more."""
+    page = phone(browser, offline_copy=False)
+    table = start(page, live_server)
+    seen: list[str] = []  # the saves sent and answered, in order
+    page.on("request", lambda r: seen.append("sent") if r.method == "POST" and r.url.endswith("/events") else None)
+    page.on("response", lambda r: seen.append("answered") if r.request.method == "POST" and r.url.endswith("/events") else None)
+    down = [True]
+    page.route("**/events", lambda route: route.abort("internetdisconnected") if down[0] else route.continue_())
+    table._tap_chips({"red": 1})
+    table.tap_save("take_tokens")
+    expect(page.locator("#connection .for-entry")).to_be_visible()
+    down[0] = False
+    page.context.set_offline(True)
+    page.context.set_offline(False)  # the phone's "online": the waiting entry goes at once
+    page.wait_for_function("() => document.querySelector('#game').dataset.version === '1'", timeout=10000)
+    page.wait_for_timeout(4000)  # past the next retry (every 3 s)
+    assert seen.count("answered") == 1 and seen[-1] == "answered", seen  # nothing sent after the answer
+    assert _version(page, live_server) == 1
+    assert page.evaluate("() => Object.keys(sessionStorage).filter(k => k.startsWith('tracker:unsent')).length") == 0
+
+
 def test_a_proxy_s_502_on_a_save_is_said_and_the_entry_sent_again(browser: Browser, live_server: str):
     page = phone(browser, offline_copy=False)
     table = start(page, live_server)

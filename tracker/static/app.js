@@ -333,10 +333,14 @@
       setTimeout(function () { showOffline("session"); }, 0);  // after htmx:afterRequest, which clears the banner
     }
   });
+  // Whether a request is the waiting entry's own: its form asked it (htmx names the body as the
+  // answer's element once the swap took the form away: the entry answered was then sent once more
+  // from its kept copy)
+  function isPending(evt) { return !!pending && (evt.detail.elt === pending || savedForm(evt) === pending); }
   document.body.addEventListener("htmx:afterRequest", function (evt) {
     if (failed(evt)) {
       // the server's own failure of a request sent again: stop sending it (said by the banner)
-      if (serverFailed(evt) && evt.detail.elt === pending) { pending = null; forget(); clearInterval(retryTimer); showOffline("server"); }
+      if (serverFailed(evt) && isPending(evt)) { pending = null; forget(); clearInterval(retryTimer); showOffline("server"); }
       if (serverFailed(evt) && sending && savedForm(evt) === sending) { sending = null; if (!pending) { forget(); } }
       if (serverFailed(evt) && resending && evt.detail.requestConfig && evt.detail.requestConfig.verb === "post") {
         resending = false; forget(); clearInterval(retryTimer); showOffline("server");
@@ -348,7 +352,7 @@
     var said = lasting() || (!!banner && !banner.hidden && banner.getAttribute("data-kind") === "slow");
     if (!(said && evt.detail.elt && evt.detail.elt.id === "poller")) { showOffline(null); }
     document.body.removeAttribute("data-stale");  // the server answers: what it draws is no old copy
-    if (pending && evt.detail.elt === pending) { pending = null; forget(); }
+    if (isPending(evt)) { pending = null; forget(); }
     if (sending && savedForm(evt) === sending) { sending = null; if (!pending && !resending) { forget(); } }
     if (resending && evt.detail.requestConfig && evt.detail.requestConfig.verb === "post") { resending = false; forget(); }
     if (pending) { resend(); }  // the network answers again: the waiting entry goes now, not at the next retry
