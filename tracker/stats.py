@@ -255,8 +255,8 @@ def player_stats(player: Player, recent: int = 20) -> PlayerStats:
             out.wins += won
             kind[2] += won
         if row.game == "duel":
-            duel_seats[row.id] = mine
-            if finished:
+            if finished:  # (like every figure of the Duel section: a game still played counts none)
+                duel_seats[row.id] = mine
                 out.duel_finished += 1
                 out.duel_wins += won
                 started = row.setup.get("first_player") in mine
@@ -295,7 +295,8 @@ def player_stats(player: Player, recent: int = 20) -> PlayerStats:
 
 
 def royals_taken(seats_by_game: dict[str, list[int]]) -> int:
-    """Royal cards taken by the given seats of the given games (applied ``take_royal`` events)."""
+    """Royal cards taken by the given seats of the given games (applied ``take_royal`` events; the
+    player page gives it the finished Duel games, as its other Duel figures count them)."""
     if not seats_by_game:
         return 0
     count = 0

@@ -77,6 +77,19 @@ def test_the_player_page_shows_known_statistics(client, season):
     assert versus(page, ana, "duel") == (3, "1 – 2") and versus(page, ana, "splendor") == (1, "1 – 0")
 
 
+def test_royal_cards_taken_count_finished_games_as_the_other_duel_figures_do(client, season):
+    """A Korean tester's player page said 8 royal cards beside figures of 3 finished games: 5 came
+    from games still played. A game in progress adds none until it is finished."""
+    ana = player_id(client, "Ana")
+    before = stat(client.get(f"/players/{ana}").get_data(as_text=True), "royals")
+    log = fixture_log("duel-1012.json", ["Ana", "Ben"], "2026-11-20T19:00:00Z")
+    royal_at = next(i for i, e in enumerate(log["events"]) if e["type"] == "take_royal" and e["player"] == 0)
+    import_log(client, {**log, "events": log["events"][:royal_at + 1], "result": None, "finished": None})
+    page = client.get(f"/players/{ana}").get_data(as_text=True)
+    assert stat(page, "royals") == before and stat(page, "games") == "7"
+    assert "Royal cards taken (finished games)" in page
+
+
 def test_statistics_as_numbers(app, client, season):
     s = stats.player_stats(app.extensions["sqlalchemy"].session.get(Player, player_id(client, "Cho")))
     assert (s.games, s.finished, s.wins, s.win_rate) == (2, 2, 1, 0.5)
