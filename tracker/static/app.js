@@ -333,10 +333,10 @@
       setTimeout(function () { showOffline("session"); }, 0);  // after htmx:afterRequest, which clears the banner
     }
   });
-  // Whether a request is the waiting entry's own: its form asked it (htmx names the body as the
-  // answer's element once the swap took the form away: the entry answered was then sent once more
-  // from its kept copy)
-  function isPending(evt) { return !!pending && (evt.detail.elt === pending || savedForm(evt) === pending); }
+  // Whether a request is the waiting entry's own: by the form that asked it (savedForm), not by
+  // the answer's element, which htmx names the body once the swap took the form away (the entry
+  // answered was then sent once more from its kept copy)
+  function isPending(evt) { return !!pending && savedForm(evt) === pending; }
   document.body.addEventListener("htmx:afterRequest", function (evt) {
     if (failed(evt)) {
       // the server's own failure of a request sent again: stop sending it (said by the banner)
