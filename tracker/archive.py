@@ -19,6 +19,7 @@ from sqlalchemy import select
 from . import people
 from .db import db
 from .models import Game
+from .rules.errors import N_, RuleError
 from .rules.text import person_key
 
 #: Seats given columns in the CSV (Splendor has up to 4 players).
@@ -33,10 +34,36 @@ def read_json(raw: bytes | str) -> Any:
     integer of thousands of digits is still JSON, and becomes an infinite float that every field
     refuses as not a whole number in its range (422). Raises ``ValueError`` (a body that is not
     JSON, or not text, or ``NaN``/``Infinity``, which Python's reader takes but RFC 8259 has no
-    such value) or ``RecursionError`` (nested too deep)."""
+    such value), ``RepeatedName`` (an object naming one member twice: which one is meant is
+    anyone's guess, RFC 8259 §4) or ``RecursionError`` (nested too deep)."""
     if isinstance(raw, bytes) and raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
-    return json.loads(raw, parse_int=_whole_number, parse_constant=_no_constant)
+    return json.loads(raw, parse_int=_whole_number, parse_constant=_no_constant, object_pairs_hook=_unique_names)
+
+
+class RepeatedName(ValueError):
+    """A JSON object names one member twice (``{"red": 1, "red": 3}``); ``name`` is that name."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"the name {name!r} is given twice in one object")
+        self.name = name
+
+    def refusal(self, code: str) -> RuleError:
+        """The refusal of a request whose JSON this is: ``code`` (``bad_event``, ``bad_setup``,
+        ``bad_log``) with a sentence naming the member (its first 64 characters), for a 422."""
+        return RuleError(code, N_('The JSON gives "%(name)s" twice in one object: give each name once.'),
+                         name=self.name[:64])
+
+
+def _unique_names(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for name, _value in pairs:
+            if name in seen:
+                raise RepeatedName(name)
+            seen.add(name)
+    return obj
 
 
 def _no_constant(name: str) -> Any:

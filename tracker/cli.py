@@ -9,7 +9,7 @@ import click
 from flask import Flask
 from flask_migrate import upgrade
 
-from . import service
+from . import archive, service
 from .rules.errors import RuleError
 
 
@@ -37,8 +37,8 @@ def register(app: Flask) -> None:
         restore into) gets them first, as ``flask db upgrade`` makes them."""
         upgrade()
         try:
-            with click.open_file(path, encoding="utf-8") as f:
-                data = json.load(f)
+            with click.open_file(path, "rb") as f:
+                data = archive.read_json(f.read())  # as the API and History read it
         except (ValueError, RecursionError) as exc:
             raise click.ClickException(f"{path} is not JSON: {exc}") from exc
         try:

@@ -129,6 +129,30 @@ def test_a_number_too_long_for_python_is_json_and_refused_as_a_bad_field(client)
     assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
 
 
+def test_json_naming_a_member_twice_is_refused_as_that_endpoint_s_malformed_body(client):
+    """``{"red": 1, "red": 3}`` is JSON (RFC 8259 leaves which one counts to the reader): refused
+    with the endpoint's malformed-body code and the name given twice; nothing is stored."""
+    game = new_game(client)
+    body = '{"type": "take_tokens", "player": 0, "tokens": {"red": 1, "red": 3}}'
+    resp = client.post(f"/api/games/{game['id']}/events", data=body, content_type="application/json")
+    assert error_of(resp) == "bad_event" and '"red" twice' in resp.get_json()["error"]["message"]
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
+    resp = client.post("/api/games", data='{"game": "duel", "players": ["Ana", "Ben"], "first_player": 0, '
+                                          '"first_player": 1}', content_type="application/json")
+    assert error_of(resp) == "bad_setup" and '"first_player" twice' in resp.get_json()["error"]["message"]
+    log = json.dumps(load_fixture("duel-1012.json"))
+    resp = client.post("/api/games/import", data=log[:-1] + ', "result": null}', content_type="application/json")
+    assert error_of(resp) == "bad_log" and '"result" twice' in resp.get_json()["error"]["message"]
+    resp = client.post(f"/api/games/{game['id']}/undo", data='{"expected_version": 0, "expected_version": 0}',
+                       content_type="application/json")
+    assert error_of(resp) == "bad_event"
+    assert len(client.get("/api/games").get_json()) == 1
+    # the same member name in two objects is no repeat
+    resp = client.post(f"/api/games/{game['id']}/events", data=body.replace('"red": 3', '"blue": 1'),
+                       content_type="application/json")
+    assert resp.status_code == 200 and resp.get_json()["version"] == 1
+
+
 def test_an_import_id_this_app_never_gives_imports_the_game_under_its_own_id(client):
     """GAME-LOG.md sets no form for a log's ``id``: one this app never gives (short, another
     tool's, a trailing newline, which once made a game nobody could open) is imported as an

@@ -65,6 +65,10 @@ def test_a_backup_with_a_game_that_does_not_replay_imports_nothing(app, tmp_path
     assert service.list_games() == []
     path.write_text("{not json")
     assert app.test_cli_runner().invoke(args=["import", str(path)]).exit_code != 0
+    path.write_text(json.dumps(good)[:-1] + ', "events": []}')  # read as the API reads it: no name twice
+    result = app.test_cli_runner().invoke(args=["import", str(path)])
+    assert result.exit_code != 0 and "is not JSON" in result.output and "'events'" in result.output
+    assert service.list_games() == []
 
 
 def test_a_single_game_log_imports_from_the_command_line(app, tmp_path):

@@ -17,7 +17,7 @@ from sqlalchemy import event
 
 from tracker import create_app
 from tracker.db import db
-from tracker.models import SessionGame
+from tracker.models import SessionGame, TableSession
 
 HX = {"HX-Request": "true"}
 
@@ -524,13 +524,34 @@ def test_out_of_range_ids_are_ignored_or_404(client, three_games):
     assert len(listed(client.get("/history?player=99999999999999999999").get_data(as_text=True))) == 3
     assert client.get("/history?player=abc&kind=chess&status=lost").status_code == 200
     for session in ("99999999999999999999", "-1", "abc", "true"):
-        resp = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "0", "session": session,
-                                           "best_of": "99999999999999999999"})
+        resp = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "0", "session": session})
         assert resp.status_code == 303
     resp = client.post("/api/games", json={"game": "duel", "players": ["Ana", "Ben"], "first_player": 0,
                                           "session": True, "best_of": [3]})
     assert resp.status_code == 201
     assert client.get("/history/no-such-game-abcdefghijklmnop/delete").status_code == 404
+
+
+def test_a_series_the_home_form_does_not_offer_is_refused_and_starts_no_game(app, client):
+    """The form offers one game or best of 3, 5, 7: anything else posted is 422 saying so, not a
+    single game started instead."""
+    for best_of in ("99", "-1", "1", "4", "3 ", "99999999999999999999", "three"):
+        resp = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "0", "best_of": best_of})
+        assert resp.status_code == 422, best_of
+        assert "best of 3, 5 or 7" in resp.get_data(as_text=True)
+    assert client.get("/api/games").get_json() == []
+    resp = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "0", "best_of": "5"})
+    assert resp.status_code == 303
+    session_id = db.session.get(SessionGame, resp.headers["Location"].rsplit("/", 1)[-1]).session_id
+    assert db.session.get(TableSession, session_id).best_of == 5
+
+
+def test_an_uploaded_file_naming_a_member_twice_imports_nothing(client):
+    text = json.dumps(fixture_log("own-crowns.json", ["Ana", "Ben"]))
+    page = upload(client, (text[:-1] + ', "players": ["Eve", "Ben"]}').encode())
+    assert page.status_code == 422
+    assert "The JSON gives &#34;players&#34; twice in one object" in page.get_data(as_text=True)
+    assert client.get("/api/games").get_json() == []
 
 
 def _first_checked(home: str) -> str:

@@ -116,3 +116,14 @@ def test_an_id_is_ascii_digits_only(client, typed):
     assert resp.status_code == 422 and "Choose the other player" in resp.get_data(as_text=True)
     assert sorted(re.findall(r'href="/players/\d+">([^<]+)<', client.get("/players").get_data(as_text=True))) == \
         ["Ana", "Ben", "Benny"]
+
+
+def test_a_form_entry_naming_a_member_twice_is_refused_and_records_nothing(client):
+    """The phone's form posts its entry as JSON: ``{"red": 1, "red": 3}`` is refused (422 with the
+    name in the reason, in the sheet for htmx), not recorded as either count."""
+    game = new_game(client)
+    event = '{"type": "take_tokens", "player": 0, "tokens": {"red": 1, "red": 3}}'
+    resp = client.post(f"/games/{game['id']}/events", data={"event": event, "expected_version": "0"},
+                       headers={"HX-Request": "true"})
+    assert resp.status_code == 422 and "gives &#34;red&#34; twice in one object" in resp.get_data(as_text=True)
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0

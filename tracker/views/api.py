@@ -19,9 +19,11 @@ def _error(status: int, code: str, message: str, rule: str = "", **extra: Any): 
     return jsonify({"error": {"code": code, "message": message, "rule": rule}, **extra}), status
 
 
-def _body(*, optional: bool = False) -> Any:
+def _body(code: str = "bad_event", *, optional: bool = False) -> Any:
     """The JSON body of a write. Only ``application/json`` is accepted (a cross-site form cannot
     send it); anything else, or a body that does not parse, is answered 400 by ``_not_json``.
+    JSON with an object that names a member twice is refused as ``code`` (422: ``bad_setup``,
+    ``bad_event`` or ``bad_log``, as the endpoint's other malformed bodies are).
     ``optional``: an empty body counts as ``{}`` (undo), also sent with no ``Content-Type`` at
     all (``curl -X POST``): a cross-site request without one carries no cookie (they are
     ``SameSite=Lax``), so it can do nothing a direct request could not.
@@ -38,6 +40,8 @@ def _body(*, optional: bool = False) -> Any:
         return {}
     try:  # ``null`` is JSON: the caller says it is not an object
         return archive.read_json(request.get_data(cache=True))
+    except archive.RepeatedName as exc:  # JSON, so not 400, but which of the two is meant?
+        raise exc.refusal(code) from None
     except (ValueError, RecursionError):
         raise _NotJson() from None
 
@@ -93,7 +97,7 @@ def create_game():  # type: ignore[no-untyped-def]
     ``first_player``, Splendor's ``nobles``); 201 with the game's state (version 0). A setup the
     rules refuse, or JSON that is no object, is 422 ``bad_setup`` (D-1, S-1); a body that is not
     JSON, 400 ``bad_json``."""
-    view = service.create_game(_body())
+    view = service.create_game(_body("bad_setup"))
     return jsonify(view.to_json(tr)), 201
 
 
@@ -156,5 +160,5 @@ def import_game():  # type: ignore[no-untyped-def]
     the state of the game created, 200 when it is already stored (or entries were added to a
     stored game). A log that does not replay is 422 with the first refused entry's error and
     stores nothing."""
-    view, outcome = service.import_log(_body())
+    view, outcome = service.import_log(_body("bad_log"))
     return jsonify(view.to_json(tr)), 201 if outcome == service.CREATED else 200

@@ -208,6 +208,8 @@ def import_file():  # type: ignore[no-untyped-def]
     upload = request.files.get("file")
     try:
         data = archive.read_json(upload.read()) if upload else None  # read as the API reads it
+    except archive.RepeatedName as exc:
+        return _history_page(422, import_error=error_message(exc.refusal("bad_log")))
     except (ValueError, RecursionError):
         data = None
     if data is None:

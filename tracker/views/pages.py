@@ -192,7 +192,8 @@ def _current_game() -> dict[str, Any] | None:
 def create_game():  # type: ignore[no-untyped-def]
     """``POST /games``: start a game from the home form (``game``, ``player0``–``3``, ``first``
     or ``random``, Splendor's ``noble`` list, ``best_of``, ``after``) and 303 to its screen. A
-    setup the rules refuse (D-1, S-1) or no starting player is 422 on the form with the reason;
+    setup the rules refuse (D-1, S-1), no starting player or a ``best_of`` other than none, 3, 5
+    or 7 is 422 on the form with the reason;
     a table's next game already started by the other phone leads to that game."""
     form = request.form
     if form.get("game", "duel") not in ("duel", "splendor"):  # never a Duel started unasked
@@ -214,6 +215,8 @@ def create_game():  # type: ignore[no-untyped-def]
         return _home(form, _("The player chosen to start has no name: fill in that name or choose another."), 422)
     else:  # e.g. "Fourth" left chosen when the form went back to Duel: never a silent first player
         return _home(form, _("Choose who starts among the players named."), 422)
+    if form.get("best_of", "") not in ("", *(str(n) for n in people.BEST_OF)):  # the form offers no other
+        return _home(form, _("Choose one game, or a series: best of 3, 5 or 7."), 422)
     payload: dict[str, Any] = {"game": kind, "players": names, "first_player": first_player,
                                "best_of": form.get("best_of"), "session": form.get("session")}
     if kind == "splendor":
@@ -423,7 +426,9 @@ def form_event(form: Any) -> dict[str, Any]:
         return {"type": "correction", "player": player if seat is None else seat, "set": fixed,
                 "note": form.get("note", "")}
     try:
-        data = archive.read_json(form.get("event", ""))  # as the API reads it (no NaN)
+        data = archive.read_json(form.get("event", ""))  # as the API reads it (no NaN, no name twice)
+    except archive.RepeatedName as exc:
+        raise exc.refusal("bad_event") from None
     except (ValueError, RecursionError):
         data = None
     if not isinstance(data, dict):  # (a number, list or string is JSON too: no entry either)
