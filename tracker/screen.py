@@ -298,9 +298,10 @@ def panel(state: duel.DuelState, seat: int) -> dict[str, Any]:
         "prestige": p.prestige,
         "crowns": p.crowns,
         "best_color": best,
-        # every colour tied for the best is named (D-11.3 is as near in each): "white/blue/red"
-        "best_color_name": "/".join(CHIP_NAMES.table()[c] for c in GEM_COLORS if points[c] == best_points)
-        if best else "",
+        # every colour tied for the best is named (D-11.3 is as near in each): "white/blue/red";
+        # all five are said so (the five names filled four lines of a 320-px victory table)
+        "best_color_name": "" if not best else _("all five") if all(points[c] == best_points for c in GEM_COLORS)
+        else "/".join(CHIP_NAMES.table()[c] for c in GEM_COLORS if points[c] == best_points),
         "best_points": best_points,
         "bonuses": [{"kind": c, "letter": letters[c], "count": p.bonuses[c], "points": points[c]} for c in GEM_COLORS],
         "tokens": token_row(p.tokens),

@@ -17,3 +17,19 @@ def test_a_tie_for_the_best_colour_names_each_tied_colour(client):
     # named whole, a line allowed after each "/" (cut to "whi…" at 390 px before)
     assert sum('class="meter m-color tied"' in n for n in names) == 1
     assert "white/<wbr>blue/<wbr>red" in page
+
+
+def test_all_five_colours_tied_are_said_so_not_named_one_by_one(client):
+    """A Korean tester's game (tests/fixtures/five-tied.json) ends with Ana at 2 points in each
+    colour: "white/blue/green/red/black" filled four lines of the 320-px victory table."""
+    game = import_log(client, fixture_log("five-tied.json"))
+    page = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    ana = re.search(r'id="panel-0".*?</section>', page, re.S)[0]
+    assert re.search(r"best colour\s*<small>all five</small>", ana), ana
+    final = re.search(r'<table class="final">.*?</table>', page, re.S)[0]
+    assert "2 all five" in final and "white/" not in final
+    from flask_babel import refresh
+
+    refresh()  # the test app context outlives requests; forget the English of the last one
+    korean = client.get(f"/games/{game['id']}", headers={"Accept-Language": "ko"}).get_data(as_text=True)
+    assert "다섯 색 모두" in re.search(r'<table class="final">.*?</table>', korean, re.S)[0]
