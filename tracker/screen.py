@@ -303,6 +303,7 @@ def panel(state: duel.DuelState, seat: int) -> dict[str, Any]:
         "best_color_name": "" if not best else _("all five") if all(points[c] == best_points for c in GEM_COLORS)
         else "/".join(CHIP_NAMES.table()[c] for c in GEM_COLORS if points[c] == best_points),
         "best_points": best_points,
+        "best_color_tied": bool(best) and sum(points[c] == best_points for c in GEM_COLORS) > 1,
         "bonuses": [{"kind": c, "letter": letters[c], "count": p.bonuses[c], "points": points[c]} for c in GEM_COLORS],
         "tokens": token_row(p.tokens),
         "token_total": p.tokens.total,

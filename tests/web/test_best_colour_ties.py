@@ -25,7 +25,7 @@ def test_all_five_colours_tied_are_said_so_not_named_one_by_one(client):
     game = import_log(client, fixture_log("five-tied.json"))
     page = client.get(f"/games/{game['id']}").get_data(as_text=True)
     ana = re.search(r'id="panel-0".*?</section>', page, re.S)[0]
-    assert re.search(r"best colour\s*<small>all five</small>", ana), ana
+    assert re.search(r'class="meter m-color tied".*?best colour\s*<small>all five</small>', ana, re.S), ana
     final = re.search(r'<table class="final">.*?</table>', page, re.S)[0]
     assert "2 all five" in final and "white/" not in final
     from flask_babel import refresh
