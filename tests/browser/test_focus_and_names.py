@@ -229,3 +229,23 @@ def test_a_save_tapped_with_touch_leaves_the_focus_in_the_new_sheet_quietly(brow
     focus = page.evaluate("() => [document.activeElement.tagName, document.activeElement.matches(':focus-visible')]")
     assert focus == ["A", False], focus
     context.close()
+
+
+def test_a_near_win_warning_a_new_screen_brings_is_read_out(page: Page, live_server: str):
+    """An audit: "⚠ Ana: 8 crowns — 2 more to win" is a line of the screen, not an alert, and was
+    never read out. Entry 64 of own-crowns brings Ana's first near-win warning: the screen the
+    other phone's entry brings reads it with the toasts; the next one, which still shows it,
+    does not say it again."""
+    log = json.loads((FIXTURES / "own-crowns.json").read_text())
+    gid = import_part(page, live_server, "own-crowns.json", 63)
+    page.goto(f"{live_server}/games/{gid}")
+    expect(page.locator("#game .near-win")).to_have_count(0)
+    post_event(page, live_server, gid, log["events"][63])  # the other phone's entry
+    warning = page.locator("#game .near-win")
+    expect(warning).to_have_text("⚠ Ana: 8 crowns — 2 more to win", timeout=10000)
+    expect(page.locator("#announcer")).to_contain_text("Ana: 8 crowns — 2 more to win.", timeout=3000)
+    post_event(page, live_server, gid, log["events"][64])
+    expect(page.locator("#game")).to_have_attribute("data-version", "65", timeout=10000)
+    expect(warning).to_have_count(1)
+    expect(page.locator("#announcer")).not_to_have_text("", timeout=3000)
+    assert "more to win" not in page.locator("#announcer").inner_text()

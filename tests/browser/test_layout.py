@@ -101,6 +101,12 @@ def test_a_name_with_no_space_fits_the_prompts_the_fix_sheet_and_the_history_lin
     page.goto(f"{live_server}/history")
     expect(page.locator(".row-meta .result").first).to_be_visible()
     assert page.evaluate(wide) <= 390
+    # an audit: 20 W's at 320 px, "Privileges of WWW…" and the seat buttons of the Fix sheet
+    page.set_viewport_size({"width": 320, "height": 640})
+    gid = import_part(page, live_server, "duel-1102.json", 16, players=["W" * 20, "M" * 20])
+    page.goto(f"{live_server}/games/{gid}?sheet=correction")
+    expect(page.locator('#sheet input[name="privileges"]')).to_be_visible()
+    assert page.evaluate(wide) <= 320
     context.close()
 
 

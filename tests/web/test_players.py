@@ -392,6 +392,9 @@ def test_a_win_reaching_two_routes_is_explained_where_the_routes_outnumber_the_w
     page = client.get(f"/players/{player_id(client, 'Ana')}").get_data(as_text=True)
     assert (stat(page, "wins"), stat(page, "route-prestige"), stat(page, "route-color")) == ("1", "1", "1")
     assert 'id="routes-overlap"' in page and "A win can reach two routes at once" in page
+    # each route's bar is for the eye: a screen reader hears the route and its count (an audit
+    # heard an unnamed "meter" beside each)
+    assert page.count("<meter ") == 3 and page.count('aria-hidden="true"></meter>') == 3
     import_log(client, fixture_log("duel-1012.json", ["Cho", "Dan"], "2026-11-07T19:00:00Z"))
     assert 'id="routes-overlap"' not in client.get(f"/players/{player_id(client, 'Cho')}").get_data(as_text=True)
 

@@ -80,11 +80,22 @@
   // Screen readers: the toasts of a new screen are read from the page's lasting live region
   // (a region that arrives with its text, as the swapped screen's own does, is not read).
   var announcer = document.getElementById("announcer");
+  // A near-win warning ("Ben: 19 prestige — 1 more to win") is a line of the screen, no alert:
+  // one the new screen shows and the one before did not is read out with the toasts.
+  function nearWins() {
+    return Array.prototype.map.call(document.querySelectorAll("#game .near-win"), function (li) {
+      return li.textContent.replace(/^\s*⚠\s*/, "").replace(/\s+/g, " ").trim();  // (the sign is for the eye)
+    });
+  }
+  var nearShown = nearWins();
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     if (!announcer || !evt.detail.target || evt.detail.target.id !== "game") { return; }
     var said = Array.prototype.map.call(document.querySelectorAll("#alerts .alert"), function (p) {
       return p.textContent.trim().replace(/^✓\s*/, "");  // (the tick is for the eye: "check mark" read out)
     });
+    var near = nearWins();
+    near.forEach(function (text) { if (nearShown.indexOf(text) < 0) { said.push(/[.!?]$/.test(text) ? text : text + "."); } });
+    nearShown = near;
     var turn = document.querySelector("#turnbar .whose-turn");  // and whose turn it is now
     if (said.length && turn) { said.push(turn.textContent.trim() + "."); }
     announcer.textContent = "";
