@@ -995,7 +995,7 @@ def test_a_day_is_named_once_and_splendor_rows_give_the_winning_prestige(client)
     splendor = import_log(client, fixture_log("splendor-133.json", ["Eun", "Fay", "Gil"], "2026-11-07T21:00:00Z"))
     import_log(client, fixture_log("duel-1102.json", ["Ana", "Ben"], "2026-11-06T19:00:00Z"))
     page = client.get("/history").get_data(as_text=True)
-    days = re.findall(r'<span class="day">([^<]*)</span>', page)
+    days = re.findall(r'<h2 class="day">([^<]*)</h2>', page)
     assert len(days) == 2 and days[0] != days[1] and page.count('class="night same-day lone"') == 2
     prestige = splendor["winner"]["prestige"]
     assert f'<span class="score-line" data-field="score">{prestige} prestige</span>' in row_of(page, splendor["id"])
@@ -1049,7 +1049,7 @@ def test_a_night_is_headed_by_its_own_day_and_only_the_current_one_is_tonight(cl
     import_log(client, fixture_log("duel-1069.json", ["Ben", "Ana"], "2026-11-23T19:40:00Z", minutes=30))
     import_log(client, fixture_log("duel-1102.json", ["Ana", "Ben"], "2026-11-23T21:20:00Z", minutes=30))
     page = client.get("/history").get_data(as_text=True)
-    assert re.findall(r'<span class="day">([^<]*)</span>', page) == ["Tuesday, November 24, 2026",
+    assert re.findall(r'<h2 class="day">([^<]*)</h2>', page) == ["Tuesday, November 24, 2026",
                                                                      "Monday, November 23, 2026 · late night"]
     assert re.findall(r'data-field="tally">([^<]+)<', page) == ["Ana 1 – 1 Ben"]
     # Tonight's two games, 50 and 25 minutes ago, fall in one night where it is not just past
