@@ -290,6 +290,7 @@ def panel(state: duel.DuelState, seat: int) -> dict[str, Any]:
     p = state.players[seat]
     best, best_points = p.best_color
     points = p.color_points
+    tied = [c for c in GEM_COLORS if points[c] == best_points] if best else []
     return {
         "seat": seat,
         "name": p.name,
@@ -300,10 +301,9 @@ def panel(state: duel.DuelState, seat: int) -> dict[str, Any]:
         "best_color": best,
         # every colour tied for the best is named (D-11.3 is as near in each): "white/blue/red";
         # all five are said so (the five names filled four lines of a 320-px victory table)
-        "best_color_name": "" if not best else _("all five") if all(points[c] == best_points for c in GEM_COLORS)
-        else "/".join(CHIP_NAMES.table()[c] for c in GEM_COLORS if points[c] == best_points),
+        "best_color_name": _("all five") if len(tied) == len(GEM_COLORS) else "/".join(CHIP_NAMES.table()[c] for c in tied),
         "best_points": best_points,
-        "best_color_tied": bool(best) and sum(points[c] == best_points for c in GEM_COLORS) > 1,
+        "best_color_tied": len(tied) > 1,
         "bonuses": [{"kind": c, "letter": letters[c], "count": p.bonuses[c], "points": points[c]} for c in GEM_COLORS],
         "tokens": token_row(p.tokens),
         "token_total": p.tokens.total,
