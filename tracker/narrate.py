@@ -275,7 +275,8 @@ def describe(event: Event, before: Any, after: Any, *, consequences: bool = True
                 fixed.append(_("board: %(tokens)s", tokens=_bag_change(before.board, after.board)))
         if event.bag is not None and before.bag != after.bag:
             fixed.append(_("bag: %(tokens)s", tokens=_bag_change(before.bag, after.bag)))
-        if me_before.tokens != me_after.tokens or me_before.privileges != me_after.privileges:
+        # (classic Splendor's players hold no privileges)
+        if me_before.tokens != me_after.tokens or getattr(me_before, "privileges", 0) != getattr(me_after, "privileges", 0):
             text = _("Correction for %(name)s: %(what)s.", name=who, what="; ".join(fixed))
         else:  # the board, the bag or nothing: no player's counts (a tester read "for Ben" as Ben's tokens)
             text = _("Correction of the table: %(what)s.", what="; ".join(fixed) or _("no change"))

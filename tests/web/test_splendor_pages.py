@@ -160,6 +160,22 @@ def test_a_splendor_correction_from_the_form(client):
     assert after["players"][0]["tokens"][moved] == seat_tokens[moved] + 1
 
 
+@pytest.mark.parametrize("fixed", [{"board": None}, {"tokens": None, "board": None}, {"tokens": None}])
+def test_a_splendor_correction_through_the_api_that_changes_nothing_leaves_the_pages_whole(client, fixed):
+    """A tester's API correction setting the supply (or a player's tokens) to what they were was
+    stored, and its log sentence then failed (a Splendor player has no privileges): the game
+    screen, its poll and its review answered 500, Undo out of reach on the phone."""
+    state = import_log(client, load_fixture("splendor-153.json"), 4)
+    values = {"board": state["board"], "tokens": state["players"][0]["tokens"]}
+    fix = {k: (values[k] if v is None else v) for k, v in fixed.items()}
+    resp = client.post(f"/api/games/{state['id']}/events", json={"type": "correction", "player": 0, "set": fix})
+    assert resp.status_code == 200 and resp.get_json()["version"] == state["version"] + 1
+    for path in ("", "/review", f"/poll?v={state['version']}&n=4"):
+        page = client.get(f"/games/{state['id']}{path}", headers=HX if "poll" in path else {})
+        assert page.status_code == 200, path
+    assert "Correction of the table: no change." in client.get(f"/games/{state['id']}").get_data(as_text=True)
+
+
 def test_classic_splendor_says_prestige_with_its_own_korean_word(client):
     """GLOSSARY.md: Duel's prestige is 위신, classic Splendor's 명성 (the near-win warning and the
     buy preview of a Splendor screen)."""
