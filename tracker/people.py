@@ -117,6 +117,12 @@ def seat_of(key: str, names: Sequence[str]) -> int | None:
     return None
 
 
+def kept(player: Player) -> Player:
+    """The person ``player`` is now: itself, or the player it was merged into (through any
+    chain of merges). One query per merge followed; none for a player never merged."""
+    return _kept(player)
+
+
 def _kept(player: Player) -> Player:
     seen = set()
     while player.merged_into is not None and player.id not in seen:

@@ -278,7 +278,9 @@ def player_stats(player: Player, recent: int = 20) -> PlayerStats:
                 out.splendor_first[1] += won
             out.splendor_shared += won and len(rec.winners) > 1
         for seat, other in enumerate(rec.people):
-            if other.id == player.id:
+            # (an imported game of two names merged since: the other seat is this person's old name,
+            # no opponent; a tester's head to head read "Tae-ho: 1 game, 1 – 0" on Tae's page)
+            if other.id == player.id or (other.merged_into is not None and people.kept(other).id == player.id):
                 continue
             v = versus.setdefault((row.game, other.id), Versus(player=other, kind=row.game))
             v.games += 1

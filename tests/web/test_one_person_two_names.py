@@ -112,7 +112,12 @@ def test_an_imported_game_of_both_names_counts_the_person_once(client):
     assert re.search(rf'href="/players/{eve}">Eve</a></td>\s*<td>3</td>', page)  # 2 before + 1
     history = client.get("/history").get_data(as_text=True)
     assert "Evie" in history
-    assert client.get(f"/players/{eve}").status_code == 200
+    page = client.get(f"/players/{eve}")
+    assert page.status_code == 200
+    # her head to head lists no game against her own old name (a tester's read "Tae-ho: 1 game, 1 – 0")
+    assert "data-versus=" in page.get_data(as_text=True)  # (Ana's and Ben's rows)
+    assert f'data-versus="{eve}"' not in page.get_data(as_text=True)
+    assert ">Evie</a>" not in re.search(r'<section class="versus".*?</section>', page.get_data(as_text=True), re.S)[0]
 
 
 def test_a_rename_racing_a_new_game_never_seats_one_person_twice(app, client, monkeypatch):
