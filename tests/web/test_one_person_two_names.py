@@ -115,7 +115,7 @@ def test_an_imported_game_of_both_names_counts_the_person_once(client):
     page = client.get(f"/players/{eve}")
     assert page.status_code == 200
     # her head to head lists no game against her own old name (a tester's read "Tae-ho: 1 game, 1 – 0")
-    assert "data-versus=" in page.get_data(as_text=True)  # (Ana's and Ben's rows)
+    assert 'aria-label="1 game with Ana"' in page.get_data(as_text=True)  # (Ana's and Ben's rows; not "1 games")
     assert f'data-versus="{eve}"' not in page.get_data(as_text=True)
     assert ">Evie</a>" not in re.search(r'<section class="versus".*?</section>', page.get_data(as_text=True), re.S)[0]
 
