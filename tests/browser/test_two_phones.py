@@ -1011,6 +1011,9 @@ def test_a_screen_both_phones_share_gets_each_form_its_own_entry_key_and_the_pag
     keys: list[str] = []
     for p in phones:
         expect(p.locator('#sheet .prompt[data-sheet="royal"]')).to_be_visible(timeout=8000)
+        # (filled in on htmx's load event, which follows the swap by its settle delay: on a busy
+        # machine the prompt can be seen first)
+        p.wait_for_function("() => [...document.querySelectorAll('#game input[name=entry_id]')].every(i => i.value)")
         keys += p.evaluate("() => [...document.querySelectorAll('#game input[name=entry_id]')].map(i => i.getAttribute('value'))")
         # the page's session token (a screen drawn for this phone alone, when its poll missed more
         # than one entry, signs it anew: the same session's token, another timestamp)
