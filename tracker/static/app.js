@@ -722,6 +722,12 @@
     var sheet = evt.detail.target;
     var bar = document.querySelector("nav.actions");
     var floor = window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0) - 8;
+    // A chip tapped on a turned sheet: its chips are where they were (app.css keeps them at the
+    // edge that stays put), under the finger for the next tap; placed again, they moved by what
+    // the tap added (a tester's quick second tap missed). The save came in farther from its player.
+    var chip = cfg.triggeringEvent && cfg.elt && cfg.elt.closest ? cfg.elt.closest(".picker") : null;
+    var body = sheet.querySelector(".sheet-body");
+    if (chip && body && getComputedStyle(body).transform !== "none") { return; }
     // (a turned sheet opened again after the other phone's entry too: the redraw put it at its end)
     if (placeTurnedSheet(floor) || !cfg.triggeringEvent) { return; }
     var saves = sheet.querySelectorAll("form button.save");
