@@ -413,3 +413,32 @@ def test_a_phone_whose_session_ended_saves_at_once_and_is_told_to_tap_undo_again
     assert _version(page, live_server) == 2
     log = page.request.get(f"{live_server}/api/games/{_game_id(page)}/log").json()["events"]
     assert log == []  # the take, then its undo: stored once, undone once
+
+
+def test_the_poll_backs_off_while_the_server_is_down_and_comes_back_at_once_with_a_tap(browser: Browser,
+                                                                                      live_server: str):
+    """The server down (a restart): the poll asked every 2 s, from every phone of every table,
+    without end. It waits longer after each failure, up to every 30 s, and goes back to every 2 s
+    once anything gets through."""
+    page = phone(browser, offline_copy=False)
+    page.clock.install()
+    start(page, live_server)
+    sent: list[str] = []
+
+    def down(route: Route) -> None:
+        sent.append(route.request.url)
+        route.abort("connectionrefused")
+
+    page.route("**/poll*", down)
+    pass_seconds(page, 90, real_ms=60)
+    expect(page.locator("#connection .for-poll")).to_be_visible()
+    # every 2 s it would have been 45; backing off (0, 4, 8, 16, 30 s, each ±20 %) it is at most 8
+    assert 4 <= len(sent) <= 8, len(sent)
+    # the server is back: a tap brings the poll back to every 2 s, and the other phone's entry in
+    page.unroute("**/poll*")
+    assert page.request.post(f"{live_server}/api/games/{_game_id(page)}/events",
+                             data={"type": "take_tokens", "player": 0, "tokens": {"blue": 1}}).ok
+    page.locator("#turnbar").click()
+    pass_seconds(page, 3)
+    expect(page.locator(".whose-turn")).to_have_text("Ben's turn", timeout=3000)
+    expect(page.locator("#connection")).to_be_hidden()

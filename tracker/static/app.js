@@ -391,6 +391,26 @@
   document.body.addEventListener("htmx:beforeRequest", function (evt) {
     if ((pending || resending) && evt.detail.elt && evt.detail.elt.id === "poller") { evt.preventDefault(); }
   });
+  // The background poll backs off while it fails (the server restarting on a café's night, every
+  // phone of every table asked again every 2 s, a tester): after a second failure in a row it
+  // waits 4 s, then 8 s, 16 s, and then every 30 s, give or take a fifth (the phones not in
+  // step). Anything that gets through, a tap, the network's return or the page shown again
+  // brings it back to every 2 s.
+  var pollFailures = 0, pollNotBefore = 0;
+  function pollAgain() { pollFailures = 0; pollNotBefore = 0; }
+  function isPoller(evt) { var elt = evt.detail.requestConfig && evt.detail.requestConfig.elt || evt.detail.elt; return !!elt && elt.id === "poller"; }
+  document.body.addEventListener("htmx:beforeRequest", function (evt) {
+    if (isPoller(evt) && Date.now() < pollNotBefore) { evt.preventDefault(); }
+  });
+  document.body.addEventListener("htmx:afterRequest", function (evt) {
+    if (!failed(evt)) { pollAgain(); return; }
+    if (!isPoller(evt)) { return; }
+    pollFailures += 1;
+    if (pollFailures > 1) { pollNotBefore = Date.now() + Math.min(30000, 1000 * Math.pow(2, pollFailures)) * (0.8 + Math.random() * 0.4); }
+  });
+  document.addEventListener("click", pollAgain, true);
+  window.addEventListener("online", pollAgain);
+  document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") { pollAgain(); } });
 
   // A poll answered while this phone's own request is on its way (a tap's sheet, an entry, a fix,
   // an undo) would redraw the very screen that request answers, and the answer would land nowhere:
