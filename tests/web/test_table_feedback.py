@@ -451,3 +451,20 @@ def test_buying_a_secret_reserved_card_says_it_was_the_secret_one(client, fixtur
     assert len(said) == secret_buys, said
     # a named card's purchase reads as it did
     assert len(re.findall(r"bought [^<]{0,80}? from the reserve(?! \(the secret card\))", review)) == named_buys
+
+
+def test_the_fix_sheet_points_to_undo_for_an_entry_made_by_mistake(client):
+    """A first-time player took Fix for the way to take back a wrong entry: once there is an
+    entry to undo, the Fix sheet says to undo it instead (in Korean too)."""
+    import flask_babel
+
+    gid = new_game(client)["id"]
+    fresh = client.get(f"/games/{gid}/sheet/correction?v=0", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert 'data-sheet="correction"' in fresh and 'id="fix-or-undo"' not in fresh  # nothing to undo yet
+    assert post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}).status_code == 200
+    fix = client.get(f"/games/{gid}/sheet/correction?v=1", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "An entry made by mistake? Undo it (↶ Undo) and enter it again instead." in fix
+    client.set_cookie("lang", "ko")
+    flask_babel.refresh()
+    ko = client.get(f"/games/{gid}?sheet=correction").get_data(as_text=True)
+    assert "되돌리기(↶)로 취소하고 다시 기록하세요" in ko
