@@ -235,3 +235,25 @@ def test_one_phone_each_keeps_its_own_players_panel_at_the_bottom(page: Page, li
     page.goto(f"{live_server}/settings?mine=Cleo&next=/games/{other}")
     expect(page.locator("body.mine-1")).to_have_count(1)
     expect(page.locator("body.table-mode")).to_have_count(0)
+
+
+def test_table_mode_chosen_in_settings_comes_back_to_settings_with_the_choice_marked(page: Page, live_server: str,
+                                                                                    shots: Path):
+    """A first-time player chose table mode and the page came back at its top, Settings closed:
+    nothing said it had worked. It comes back to Settings, open, the choice (naming who sits
+    across) marked and in view; the game behind it turned."""
+    gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"],
+                                                            "first_player": 0}).json()["id"]
+    page.goto(f"{live_server}/games/{gid}")
+    page.locator("#settings summary").click()
+    expect(page.locator("#table-on")).to_have_text("on: Ben across")
+    page.locator("#table-on").click()
+    expect(page.locator("body.table-mode")).to_have_count(1)
+    expect(page.locator("#table-on")).to_have_attribute("aria-current", "true")
+    expect(page.locator("#table-on")).to_be_in_viewport()
+    assert page.locator("#settings").evaluate("el => el.open")
+    page.screenshot(path=str(shots / "table-mode-chosen.png"))
+    # a reload later is the game as usual, Settings closed
+    page.reload()
+    expect(page.locator("body.table-mode")).to_have_count(1)
+    assert not page.locator("#settings").evaluate("el => el.open")

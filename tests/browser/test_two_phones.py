@@ -787,7 +787,7 @@ def test_the_whose_phone_question_is_answered_once_whatever_the_answer(browser: 
     expect(page.locator("body.mine-1")).to_have_count(1)
     expect(page.locator("#whose-phone")).to_have_count(0)
     assert "whose" not in page.url
-    page.locator("#settings summary").click()
+    expect(page.locator("#mine-1")).to_be_in_viewport()  # (a choice comes back to Settings, open)
     page.locator("#mine-auto").click()  # back to "the player to act"
     expect(page.locator("#mine-auto")).to_have_attribute("aria-current", "true")
     expect(page.locator("#whose-phone")).to_have_count(0)

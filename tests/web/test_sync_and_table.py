@@ -433,3 +433,24 @@ def test_seven_crowns_are_announced_while_the_3_crown_card_is_still_out(app, cli
         assert warnings(view.state.players[1]) == ["Ana: 7 crowns — 3 more to win"]
         ben = duel._replace(view.state.players[1], reserved=(Reserved(level=jewels[three].level, card=three),))
         assert warnings(ben) == []
+
+
+def test_table_mode_choices_name_who_sits_across_in_a_game_of_two(client):
+    """A first-time player could not tell "on" from "on, sides swapped": in a game of two the
+    choices name the player across the table ("on" turns seat 1's side, the second name); away
+    from a game a hint says which side each turns; a game of three names nobody."""
+    duel = new_game(client, players=["Ana", "Ben"])["id"]
+    page = client.get(f"/games/{duel}").get_data(as_text=True)
+    assert re.search(r'id="table-on"[^>]*>on: Ben across<', page)
+    assert re.search(r'id="table-turned"[^>]*>on: Ana across<', page)
+    assert 'id="table-mode-hint"' in page and "on, sides swapped" not in page
+    home = client.get("/").get_data(as_text=True)
+    assert re.search(r'id="table-turned"[^>]*>on, sides swapped<', home)
+    assert "the second name entered" in home
+    trio = client.post("/api/games", json={"game": "splendor", "players": ["Ana", "Ben", "Cy"],
+                                           "first_player": 0, "nobles": ["N-01", "N-02", "N-03", "N-04"]}).get_json()["id"]
+    page = client.get(f"/games/{trio}").get_data(as_text=True)
+    assert "across<" not in page and 'id="table-mode-note"' in page and 'id="table-mode-hint"' not in page
+    client.set_cookie("lang", "ko")
+    flask_babel.refresh()
+    assert "켬: Ben 님이 맞은편" in client.get(f"/games/{duel}").get_data(as_text=True)

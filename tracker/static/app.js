@@ -1337,8 +1337,22 @@
       url.searchParams.set("next", location.pathname.slice(prefix.length) + (query ? "?" + query : ""));
     }
     if (history.state && history.state.trackerSheetFrom) { carryStep(history.state.trackerSheetFrom, here()); }
+    // a choice made in Settings comes back to Settings, open, the choice marked: the page came
+    // back at its top, Settings closed, and a first-time player could not tell it had worked
+    if (link.closest("#settings")) {
+      try { sessionStorage.setItem("trackerSettingsBack", url.searchParams.get("next") || ""); } catch (e) { /* at the top */ }
+    }
     location.replace(url.href);
   });
+  try {
+    var settingsBack = sessionStorage.getItem("trackerSettingsBack");
+    sessionStorage.removeItem("trackerSettingsBack");
+    var settingsBox = document.getElementById("settings");
+    if (settingsBack !== null && settingsBox && location.pathname.endsWith(settingsBack.split("?")[0])) {  // (under a proxy's prefix too)
+      settingsBox.open = true;
+      settingsBox.scrollIntoView({ block: "end" });
+    }
+  } catch (e) { /* no sessionStorage: at the top */ }
 
   // Times in the history and review are shown in this phone's time zone: tell the server which
   // one it is (an IANA name such as "Asia/Seoul"; the server ignores names it does not know).
