@@ -257,3 +257,21 @@ def test_table_mode_chosen_in_settings_comes_back_to_settings_with_the_choice_ma
     page.reload()
     expect(page.locator("body.table-mode")).to_have_count(1)
     assert not page.locator("#settings").evaluate("el => el.open")
+
+
+def test_the_turn_line_s_table_button_turns_table_mode_on_and_off(page: Page, live_server: str, shots: Path):
+    """One tap on the turn line: Ben's panel turns to face him; another gives the screen back."""
+    gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"],
+                                                            "first_player": 0}).json()["id"]
+    page.goto(f"{live_server}/games/{gid}")
+    expect(page.locator("#table-btn")).to_be_in_viewport()
+    page.locator("#table-btn").click()
+    expect(page.locator("body.table-mode")).to_have_count(1)
+    seats = sides(page)
+    assert seats[1][1] and not seats[0][1] and seats[1][0] < seats[0][0]
+    expect(page.locator("#table-btn")).to_have_attribute("aria-label", "Table mode: on")
+    page.screenshot(path=str(shots / "table-mode-button.png"))
+    page.locator("#table-btn").click()
+    expect(page.locator("body.table-mode")).to_have_count(0)
+    expect(page.locator("#table-btn")).to_have_attribute("aria-label", "Table mode: off")
+    assert page.url.endswith(f"/games/{gid}")

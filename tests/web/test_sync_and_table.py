@@ -454,3 +454,26 @@ def test_table_mode_choices_name_who_sits_across_in_a_game_of_two(client):
     client.set_cookie("lang", "ko")
     flask_babel.refresh()
     assert "켬: Ben 님이 맞은편" in client.get(f"/games/{duel}").get_data(as_text=True)
+
+
+def test_table_mode_is_one_tap_from_a_game_of_two(client):
+    """A first-time player never found table mode (under Settings, folded at the page's foot): a
+    game of two has a "Table" button on its turn line, which turns it on, then off; a game of
+    three, a finished game and a spectator's screen have none."""
+    duel = new_game(client, players=["Ana", "Ben"])["id"]
+    page = client.get(f"/games/{duel}").get_data(as_text=True)
+    button = re.search(r'<a class="small-btn table-btn" id="table-btn" href="([^"]+)"\s+aria-label="Table mode: off"', page)
+    assert button, page[page.find("turnbar"):][:800]
+    href = button[1].replace("&amp;", "&")
+    assert "table=on" in href
+    assert client.get(href).status_code == 303 and client.get_cookie("table").value == "on"
+    page = client.get(f"/games/{duel}").get_data(as_text=True)
+    assert re.search(r'class="small-btn table-btn on" id="table-btn" href="[^"]*table=off[^"]*"\s+aria-label="Table mode: on"', page)
+    splendor2 = client.post("/api/games", json={"game": "splendor", "players": ["Ana", "Ben"], "first_player": 0,
+                                                "nobles": ["N-01", "N-02", "N-03"]}).get_json()["id"]
+    assert 'id="table-btn"' in client.get(f"/games/{splendor2}").get_data(as_text=True)
+    trio = client.post("/api/games", json={"game": "splendor", "players": ["Ana", "Ben", "Cy"],
+                                           "first_player": 0, "nobles": ["N-01", "N-02", "N-03", "N-04"]}).get_json()["id"]
+    assert 'id="table-btn"' not in client.get(f"/games/{trio}").get_data(as_text=True)
+    done = import_log(client, fixture_log("duel-1069.json"))["id"]
+    assert 'id="table-btn"' not in client.get(f"/games/{done}").get_data(as_text=True)
