@@ -525,3 +525,21 @@ def test_a_spectator_of_a_series_game_sees_the_series_and_its_score_never_the_id
     single = new_game(client, ("Cho", "Dan"))
     watch = re.search(r'id="watch-link">[^<]*(/watch/[A-Za-z0-9_-]+)<', share_page(client, single["id"])).group(1)
     assert 'id="series-strip"' not in client.get(watch).get_data(as_text=True)
+
+
+def test_the_share_sheet_of_a_finished_game_shows_its_result_link_and_no_join_code(app, client):
+    """A finished game records nothing more: its share sheet offered a join code and said the
+    other phone "can record entries too". It gives the link to the result, and no code; undone
+    back into play, the game has its code again."""
+    log = fixture_log("duel-1069.json")
+    gid = client.post("/api/games/import", json=log).get_json()["id"]
+    page = share_page(client, gid)
+    assert 'id="share-finished"' in page and "see its result" in page
+    assert 'id="join-code"' not in page and "record entries too" not in page
+    assert f'/games/{gid}?whose=ask' in page and 'id="watch-link"' in page
+    with app.app_context():
+        assert db.session.query(JoinCode).filter_by(game_id=gid).count() == 0  # none minted
+    version = client.get(f"/api/games/{gid}").get_json()["version"]
+    assert client.post(f"/api/games/{gid}/undo", json={"expected_version": version}).status_code == 200
+    page = share_page(client, gid)
+    assert re.search(r'id="join-code">([A-Z0-9]{6})<', page) and 'id="share-finished"' not in page

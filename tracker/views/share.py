@@ -29,15 +29,18 @@ def _qr_svg(url: str) -> bytes:
 @bp.get("/games/<game_id>/share")
 def share(game_id: str):  # type: ignore[no-untyped-def]
     """The share sheet: the game's link and QR, a join code with the minutes it is still valid
-    (15 when new), the spectator link. Marks this phone (cookie ``ASK_WHOSE``, an hour) to be
+    (15 when new; none for a finished game, whose link shows its result), the spectator link. Marks this phone (cookie ``ASK_WHOSE``, an hour) to be
     asked whose phone it is back on the game, until it answers (``pages.settings``); a phone
     that answered in this game already (cookie ``WHOSE_ANSWERED``) is not asked again."""
     try:
         sid = service.spectator_id(game_id)
     except service.GameNotFound:
         abort(404)
-    code = service.join_code(game_id)
-    players = service.game_row(game_id).setup["players"]  # (the row spectator_id just read)
+    row = service.game_row(game_id)  # (the row spectator_id just read)
+    players = row.setup["players"]
+    # a finished game records nothing more: its link shows the result, and no join code is given
+    finished = row.status == "finished"
+    code = None if finished else service.join_code(game_id)
     answered = request.cookies.get(WHOSE_ANSWERED) == game_id
     ctx = {
         "game_id": game_id,
@@ -50,9 +53,10 @@ def share(game_id: str):  # type: ignore[no-untyped-def]
         "watch_qr": url_for("share.watch_qr", sid=sid),
         "renewed": request.args.get("renewed") == "1",
         "access_code": access.required(),  # the join form sits behind it; the links do not
-        "code": code.code,
+        "finished": finished,
+        "code": code.code if code else None,
         # the minutes the code still has (a code is given again while it has 5 or more left)
-        "minutes": max(1, math.ceil((code.expires_at - utcnow()).total_seconds() / 60)),
+        "minutes": max(1, math.ceil((code.expires_at - utcnow()).total_seconds() / 60)) if code else 0,
     }
     if getattr(request, "htmx", False):
         resp = make_response(render_block("share.html", "share", **ctx))
