@@ -66,7 +66,11 @@ def test_the_take_and_privilege_chips_stay_under_the_finger(page: Page, live_ser
         expect(page.locator('#sheet [data-sheet="privileges"]')).to_be_visible()
         settled(page)
         tap_and_check(page, 1)
-        expect(page.locator('#sheet form[data-type="use_privileges"] button.save')).to_be_visible()
+        # its save and preview came in above the tabs (room was kept for them when the sheet opened)
+        bar = page.locator("nav.actions").bounding_box()
+        for part in ("button.save", ".preview"):
+            box = page.locator(f'#sheet form[data-type="use_privileges"] {part}').bounding_box()
+            assert box and bar and box["y"] >= 0 and box["y"] + box["height"] <= bar["y"], (part, box, bar)
         page.screenshot(path=str(shots / "table-mode-tap-privilege.png"))
 
 
@@ -83,11 +87,18 @@ def test_on_a_small_phone_mid_game_the_turned_chips_stay_under_the_finger(browse
     page.goto(f"{live_server}/settings?table=on&next=/games/{gid}")
     settled(page)
     assert turned(page)
+    # Ben opens Take from its tab: his sheet is placed above the tabs with room for its save
+    page.locator("#action-buy").click()
+    expect(page.locator('#sheet [data-sheet="buy"]')).to_be_visible()
+    page.locator("#action-take").click()
+    expect(page.locator('#sheet [data-sheet="take"]')).to_be_visible()
+    settled(page)
     available = page.locator("#sheet .pick-source a[data-kind]").count()
     assert available >= 2
     tap_and_check(page, min(3, available))
-    save = page.locator('#sheet form[data-type="take_tokens"] button.save')
-    box, bar = save.bounding_box(), page.locator("nav.actions").bounding_box()
-    assert box and bar and box["y"] + box["height"] <= bar["y"], (box, bar)
+    bar = page.locator("nav.actions").bounding_box()
+    for part in ("button.save", ".preview"):  # both above the tabs, none of it behind them
+        box = page.locator(f'#sheet form[data-type="take_tokens"] {part}').bounding_box()
+        assert box and bar and box["y"] >= 0 and box["y"] + box["height"] <= bar["y"], (part, box, bar)
     page.screenshot(path=str(shots / "table-mode-tap-small.png"))
     context.close()

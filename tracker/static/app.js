@@ -537,8 +537,17 @@
       entry.scrollTop = entry.scrollHeight;
       return true;
     }
-    window.scrollBy(0, body.getBoundingClientRect().bottom - floor);
+    window.scrollBy(0, body.getBoundingClientRect().bottom - (floor - saveRoom(body)));
     return true;
+  }
+  // A sheet of token chips with nothing picked yet: the room its preview and save will take once a
+  // chip is tapped (about a line of preview and the button), kept above the tabs when the sheet
+  // opens, so that the first tap does not have the page scroll under the finger to show them
+  // (a tester's second tap missed its chip, or the save came half under the tabs). 0 otherwise.
+  var SAVE_ROOM = 100;
+  function saveRoom(body) {
+    var picker = body && body.querySelector(".picker");
+    return picker && !picker.parentElement.querySelector("form button.save") ? SAVE_ROOM : 0;
   }
   if (document.body.classList.contains("table-mode") && sideBySide()) { placeTurnedSheet(0); }
 
@@ -762,7 +771,7 @@
       if (hidden && sheet.getBoundingClientRect().top > 8) { window.scrollBy(0, sheet.getBoundingClientRect().top - 8); }
       return;
     }
-    var below = last.getBoundingClientRect().bottom - floor;
+    var below = last.getBoundingClientRect().bottom + (chip ? 0 : saveRoom(body)) - floor;
     var room = sheet.getBoundingClientRect().top - 8;
     if (below > 0 && room > 0) { window.scrollBy(0, Math.min(below, room)); }
   });
