@@ -389,7 +389,7 @@
   // would be gone, and the entry with it): the retry comes first, and its answer (the entry
   // stored, or the other phone's news with a notice) redraws the screen.
   document.body.addEventListener("htmx:beforeRequest", function (evt) {
-    if ((pending || resending) && evt.detail.elt && evt.detail.elt.id === "poller") { evt.preventDefault(); }
+    if ((pending || resending || Date.now() < pollNotBefore) && isPoller(evt)) { evt.preventDefault(); }  // (the back-off below)
   });
   // The background poll backs off while it fails (the server restarting on a café's night, every
   // phone of every table asked again every 2 s, a tester): after a second failure in a row it
@@ -399,9 +399,6 @@
   var pollFailures = 0, pollNotBefore = 0;
   function pollAgain() { pollFailures = 0; pollNotBefore = 0; }
   function isPoller(evt) { var elt = evt.detail.requestConfig && evt.detail.requestConfig.elt || evt.detail.elt; return !!elt && elt.id === "poller"; }
-  document.body.addEventListener("htmx:beforeRequest", function (evt) {
-    if (isPoller(evt) && Date.now() < pollNotBefore) { evt.preventDefault(); }
-  });
   document.body.addEventListener("htmx:afterRequest", function (evt) {
     if (!failed(evt)) { pollAgain(); return; }
     if (!isPoller(evt)) { return; }

@@ -29,9 +29,10 @@ def _qr_svg(url: str) -> bytes:
 @bp.get("/games/<game_id>/share")
 def share(game_id: str):  # type: ignore[no-untyped-def]
     """The share sheet: the game's link and QR, a join code with the minutes it is still valid
-    (15 when new; none for a finished game, whose link shows its result), the spectator link. Marks this phone (cookie ``ASK_WHOSE``, an hour) to be
-    asked whose phone it is back on the game, until it answers (``pages.settings``); a phone
-    that answered in this game already (cookie ``WHOSE_ANSWERED``) is not asked again."""
+    (15 when new; none for a finished game, whose link shows its result), the spectator link.
+    Marks this phone (cookie ``ASK_WHOSE``, an hour) to be asked whose phone it is back on the
+    game, until it answers (``pages.settings``); a phone that answered in this game already
+    (cookie ``WHOSE_ANSWERED``) is not asked again."""
     try:
         sid = service.spectator_id(game_id)
     except service.GameNotFound:
