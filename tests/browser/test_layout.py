@@ -342,17 +342,25 @@ def _small_game(page: Page, live_server: str, name: str, upto: int, game: str = 
 
 def test_on_a_small_phone_table_mode_and_back_from_another_page_keep_their_place(browser, live_server: str):
     """A regression pass: table mode's player across the table lost their tokens row above the
-    fold after each save (the page scrolled to the sheet): it stays at the top; Back from the
+    fold after each save (the page scrolled to the sheet): on their turn it stays at the top; Back from the
     History returned the game at its top, not where the player was reading."""
     context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True)
     page = context.new_page()
-    gid, log = _small_game(page, live_server, "duel-1102.json", 50)
+    gid, log = _small_game(page, live_server, "duel-1102.json", 49)
     page.goto(f"{live_server}/settings?table=on&next=/games/{gid}")
     page.wait_for_function("() => window.htmx !== undefined")
     table = Table(page)
-    table.enter(log["events"][50])
+    table.enter(log["events"][49])  # Ana's take: Ben's turn, across the table
     page.wait_for_timeout(400)
     assert page.evaluate("scrollY") == 0
+    # Ben's purchase: Ana's turn, near: her take sheet's chips come up above the tabs (she would
+    # scroll to them herself; placed for her, her first tap does not move them)
+    table.enter(log["events"][50])
+    page.wait_for_timeout(400)
+    assert page.evaluate("scrollY") > 0
+    bar = page.locator("nav.actions").bounding_box()
+    chip = page.locator("#sheet .pick-source a[data-kind]").first.bounding_box()
+    assert bar and chip and chip["y"] + chip["height"] <= bar["y"], (chip, bar)
     page.goto(f"{live_server}/settings?table=off&next=/games/{gid}")
     page.wait_for_function("() => window.htmx !== undefined")
     page.evaluate("() => window.scrollTo(0, 300)")

@@ -76,8 +76,8 @@ def turned(page: Page, selector: str) -> bool:
 
 def test_the_undo_question_toasts_victory_and_long_sheets_face_the_player_they_concern(page: Page, live_server: str,
                                                                                      shots: Path):
-    """Table mode, Ben across the table: after Ben's entry its toast and its undo's question face
-    Ben (Ana's next turn faces Ana); Ben's long Buy sheet opens at its start on his side (its
+    """Table mode, Ben across the table: after Ben's entry its toast faces Ben (Ana's next turn
+    faces Ana), its undo's question is asked to both sides and answered from his; Ben's long Buy sheet opens at its start on his side (its
     heading above the tabs); the banner of Ben's win faces Ben."""
     import json
 
@@ -101,7 +101,7 @@ def test_the_undo_question_toasts_victory_and_long_sheets_face_the_player_they_c
     bar = page.locator("nav.actions").bounding_box()
     assert body and bar and abs(body["y"] + body["height"] - (bar["y"] - 8)) <= 2, (body, bar)
     page.screenshot(path=str(shots / "table-mode-far-buy.png"))
-    # Ben takes: his toast faces him; his undo's question too, though Ana is to act
+    # Ben takes: his toast faces him; the undo's question is asked to both (either may have tapped)
     page.locator("#action-take").click()
     page.locator('.pick-source a[data-kind="blue"]').click()
     expect(page.locator(".pick-chosen .chip-btn")).to_have_count(1)
@@ -111,9 +111,22 @@ def test_the_undo_question_toasts_victory_and_long_sheets_face_the_player_they_c
     settled(page)  # (a tap in the moment after this phone's own save is taken as the save's own, and dropped)
     page.locator("#undo").click()
     expect(page.locator("#undo-dialog")).to_be_visible()
-    assert turned(page, "#undo-dialog")
+    assert not turned(page, "#undo-dialog")
+    across, near = page.locator("#undo-dialog .undo-across"), page.locator("#undo-dialog .undo-face:not(.undo-across)")
+    expect(across).to_be_visible()
+    expect(across).to_contain_text("Undo the last entry: Ben took 1 blue")
+    expect(near).to_contain_text("Undo the last entry: Ben took 1 blue")
+    assert turned(page, "#undo-dialog .undo-across") and not turned(page, "#undo-dialog .undo-face:not(.undo-across)")
+    a, n = across.bounding_box(), near.bounding_box()
+    assert a and n and a["y"] + a["height"] <= n["y"] + 1  # the across copy on their side of the screen
     page.screenshot(path=str(shots / "table-mode-far-undo.png"))
-    page.locator("#undo-dialog-no").click()
+    page.locator("#undo-dialog-no-across").click()  # Ben keeps it, from his side
+    expect(page.locator("#undo-dialog")).to_be_hidden()
+    expect(page.locator(".log")).to_contain_text("Ben took 1 blue")
+    page.locator("#undo").click()
+    page.locator("#undo-dialog-yes-across").click()  # and undoes it, from his side
+    expect(page.locator(".log")).not_to_contain_text("Ben took 1 blue")
+    assert turned(page, "#turnbar")  # Ben's turn again
     # a finished game won by Ben: the banner faces Ben
     winner = log["result"]["winner"]["player"]
     won = page.request.post(live_server + "/api/games/import", data={

@@ -5,10 +5,11 @@ second tap missed: the first tap brought the preview and the save, which pushed 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
-from driver import import_part, settled
+from driver import Table, import_part, settled
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -101,4 +102,36 @@ def test_on_a_small_phone_mid_game_the_turned_chips_stay_under_the_finger(browse
         box = page.locator(f'#sheet form[data-type="take_tokens"] {part}').bounding_box()
         assert box and bar and box["y"] >= 0 and box["y"] + box["height"] <= bar["y"], (part, box, bar)
     page.screenshot(path=str(shots / "table-mode-tap-small.png"))
+    context.close()
+
+
+def test_the_near_players_chips_stay_put_after_the_player_across_saves(browser, live_server: str, shots: Path):
+    """390x844 mid-game, table mode: Ben (across) saves his move; Ana's take sheet, opened for her
+    turn, is placed with its chips and the room for her save above the tabs, so her first tap
+    does not scroll the page under her finger (a tester's chips moved 73 px)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / "duel-1102.json").read_text())
+    for count in range(40, 90):  # Ben to move, a plain take of his, then Ana's turn
+        event = log["events"][count]
+        if event["type"] == "take_tokens" and event["player"] == 1 and log["events"][count + 1]["player"] == 0 \
+                and log["events"][count + 1]["type"] == "take_tokens":
+            break
+    gid = import_part(page, live_server, "duel-1102.json", count, players=["Ana", "Ben"])
+    page.goto(f"{live_server}/settings?table=on&next=/games/{gid}")
+    settled(page)
+    assert turned(page)
+    Table(page).enter(event)
+    expect(page.locator("#game")).to_have_attribute("data-current", "0")
+    settled(page)
+    page.wait_for_timeout(300)
+    assert not turned(page)
+    expect(page.locator('#sheet [data-sheet="take"]')).to_be_visible()
+    # her chips are on the screen as her turn comes, no scrolling of hers needed
+    bar = page.locator("nav.actions").bounding_box()
+    for box in page.locator("#sheet .pick-source a[data-kind]").evaluate_all(
+            "els => els.map(el => el.getBoundingClientRect().toJSON())"):
+        assert bar and box["y"] >= 0 and box["y"] + box["height"] <= bar["y"], (box, bar)
+    tap_and_check(page, 2)
+    page.screenshot(path=str(shots / "table-mode-tap-near.png"))
     context.close()

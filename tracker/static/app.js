@@ -475,18 +475,20 @@
   }
   function showTurn() {
     window.scrollTo(0, 0);
-    // (table mode: the player to act may sit across, their panel upside down above the turn line,
-    // all of it theirs to read: the screen stays at its top)
-    if (document.body.classList.contains("table-mode")) { return; }
-    if (sideBySide()) { showActing(); return; }
     var body = document.querySelector("#sheet .sheet-body");
+    // (table mode: the player to act sits across, their panel upside down above the turn line,
+    // all of it theirs to read: the screen stays at its top; the near player's turn is placed as
+    // without table mode, their chips then above the tabs: a tester's first tap scrolled them away)
+    if (document.body.classList.contains("table-mode") &&
+        (!body || sideBySide() || getComputedStyle(body).transform !== "none")) { return; }
+    if (sideBySide()) { showActing(); return; }
     // Splendor: the final round's notice, else the acting player's panel
     var keep = document.getElementById("final-round") || document.querySelector("#game.splendor .panel.is-current") ||
                document.getElementById("turnbar");
     if (!body || !keep) { return; }
     var bar = document.querySelector("nav.actions");
     var floor = window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0) - 8;
-    var below = body.getBoundingClientRect().bottom - floor;
+    var below = body.getBoundingClientRect().bottom + saveRoom(body) - floor;
     var room = keep.getBoundingClientRect().top - 8;
     if (below > 0 && room > 0) { window.scrollBy(0, Math.min(below, room)); }
   }
