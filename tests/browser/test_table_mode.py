@@ -91,7 +91,7 @@ def test_the_undo_question_toasts_victory_and_long_sheets_face_the_player_they_c
     # Ana (near) takes on the screen: her toast faces her; Ben's turn now faces him
     Table(page).enter({"type": "take_tokens", "player": 1 - ben, "tokens": {"red": 1}})
     expect(page.locator(".alert-done")).to_be_visible()
-    assert not turned(page, "#alerts") and turned(page, "#turnbar")
+    assert not turned(page, ".alert-done") and turned(page, "#turnbar")
     # Ben opens Buy (long: every level-1 card): it opens at its start on his side
     page.locator("#action-buy").click()
     expect(page.locator('#sheet [data-sheet="buy"]')).to_be_visible()
@@ -107,7 +107,7 @@ def test_the_undo_question_toasts_victory_and_long_sheets_face_the_player_they_c
     expect(page.locator(".pick-chosen .chip-btn")).to_have_count(1)
     page.locator('#sheet form[data-type="take_tokens"] button.save').click()
     expect(page.locator(".alert-done")).to_contain_text("Ben took")
-    assert turned(page, "#alerts") and not turned(page, "#turnbar")
+    assert turned(page, ".alert-done") and not turned(page, "#turnbar")
     settled(page)  # (a tap in the moment after this phone's own save is taken as the save's own, and dropped)
     page.locator("#undo").click()
     expect(page.locator("#undo-dialog")).to_be_visible()
@@ -288,3 +288,17 @@ def test_the_turn_line_s_table_button_turns_table_mode_on_and_off(page: Page, li
     expect(page.locator("body.table-mode")).to_have_count(0)
     expect(page.locator("#table-btn")).to_have_attribute("aria-label", "Table mode: off")
     assert page.url.endswith(f"/games/{gid}")
+
+
+def test_a_toast_about_the_player_across_faces_them_after_the_near_players_move(page: Page, live_server: str,
+                                                                               shots: Path):
+    """Ana (near) takes both pearls: her toast faces her, Ben's privilege from her move faces Ben."""
+    gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"],
+                                                            "first_player": 0}).json()["id"]
+    page.goto(f"{live_server}/settings?table=on&next=/games/{gid}")
+    Table(page).enter({"type": "take_tokens", "player": 0, "tokens": {"pearl": 2}})
+    given = page.locator('.alert[data-kind="privilege_given"]')
+    expect(given).to_contain_text("Ben gains a privilege from Ana's move")
+    expect(page.locator(".alert-done")).to_contain_text("Ana took 2 pearls")
+    assert turned(page, '.alert[data-kind="privilege_given"]') and not turned(page, ".alert-done")
+    page.screenshot(path=str(shots / "table-mode-privilege-toast.png"))
