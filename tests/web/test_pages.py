@@ -469,7 +469,7 @@ def test_a_short_toast_says_what_was_just_recorded_on_both_phones(client):
     answer = form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 3}}, 2, entry_id="f3")
     body = answer.get_data(as_text=True)
     assert re.findall(r'data-kind="done"><span>([^<]*)<', body) == ["✓ Ana took 3 red."]
-    assert re.search(r'data-kind="privilege_given">Ben gains a privilege', body)  # the alert's own toast
+    assert re.search(r'data-kind="privilege_given" data-player="1">Ben gains a privilege', body)  # the alert's own toast
 
 
 def test_a_correction_forms_odd_fields_get_the_right_sentence(client):
