@@ -136,6 +136,12 @@ def test_the_undo_question_toasts_victory_and_long_sheets_face_the_player_they_c
     expect(page.locator("#victory")).to_be_visible()
     expect(page.locator("#victory-title")).to_have_text("Ben wins!")
     assert turned(page, ".victory-card")
+    # and said in a line turned back to Ana, across the banner from Ben
+    across = page.locator(".victory-across")
+    expect(across).to_be_visible()
+    expect(across).to_contain_text("Ben wins!")
+    assert turned(page, ".victory-across")
+    page.screenshot(path=str(shots / "table-mode-victory.png"))
     page.goto(f"{live_server}/settings?table={'turned' if winner == 1 else 'on'}&next=/games/{won}")
     assert not turned(page, ".victory-card")
 
