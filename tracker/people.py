@@ -250,7 +250,8 @@ def rename(player_id: int, new_name: Any) -> Player:
     The old name stays an alias: typed again, it means this person.
 
     Raises ``RuleError``: ``bad_name`` (not a name), ``name_taken`` (someone else has it:
-    merge them instead; also when another rename or a new game took it at the same moment),
+    merge them instead, or choose another name when they sat at a game together; also when
+    another rename or a new game took it at the same moment),
     ``not_found``.
     """
     for _attempt in range(2):  # a name taken meanwhile: asked again, it is refused as taken
@@ -269,34 +270,64 @@ def _rename(player_id: int, new_name: Any) -> Player:
     key = person_key(name)
     other = db.session.scalar(select(Player).where(Player.normalized == key, Player.id != player.id))
     if other is not None:
-        if other.merged_into is not None and _kept(other).id != player.id:
-            raise RuleError("name_taken", N_("%(name)s is already another name of %(person)s: merge the two "
-                                             "instead."), name=other.name, person=_kept(other).name)
-        if other.merged_into != player.id:
+        holder = _kept(other)
+        if holder.id != player.id:
+            if _played_together(holder.id, player.id):  # two people: a merge would be refused too
+                if other.merged_into is not None:
+                    raise RuleError("name_taken", N_("%(name)s is already another name of %(holder)s, who sat at a "
+                                                     "game with %(person)s: choose another name."),
+                                    name=other.name, holder=holder.name, person=player.name)
+                raise RuleError("name_taken", N_("%(name)s is another player, who sat at a game with %(person)s: "
+                                                 "choose another name."), name=other.name, person=player.name)
+            if other.merged_into is not None:
+                raise RuleError("name_taken", N_("%(name)s is already another name of %(person)s: merge the two "
+                                                 "instead."), name=other.name, person=holder.name)
             raise RuleError("name_taken", N_("%(name)s is already a player: merge the two instead."), name=other.name)
         if db.session.scalar(select(GamePlayer.game_id).where(GamePlayer.player_id == other.id).limit(1)):
             # an imported game seats this person under both names: that seat keeps the old name
             raise RuleError("name_taken", N_("%(name)s sits beside %(person)s in an imported game (one person "
                                              "under two names): choose another name."),
                             name=other.name, person=player.name)
-        # The name is an old alias of this very person: it becomes the name again.
-        db.session.delete(other)
-        db.session.flush()
-    old_name, old_key = player.name, player.normalized
-    player.name = name
-    player.normalized = key
-    if old_key != key:  # the old name, still typed at the table, keeps leading here (as a merge's does)
-        db.session.flush()
-        db.session.add(Player(name=old_name, normalized=old_key, created=utcnow(), merged_into=player.id))
+        # The name is an old alias of this very person: it becomes the name again, and the alias
+        # takes the name left, so every link to either (a history filter, a player page) still leads here.
+        _trade_names(player, other, name)
+    else:
+        old_name, old_key = player.name, player.normalized
+        player.name = name
+        player.normalized = key
+        if old_key != key:  # the old name, still typed at the table, keeps leading here (as a merge's does)
+            db.session.flush()
+            db.session.add(Player(name=old_name, normalized=old_key, created=utcnow(), merged_into=player.id))
     db.session.commit()
     return player
 
 
-def merge(keep_id: int, other_id: int) -> Player:
+def _trade_names(player: Player, alias: Player, name: str) -> None:
+    """``player`` takes ``name`` (whose key ``alias``, one of its other names, holds) and ``alias``
+    the name ``player`` had: both rows stay, so both ids still lead to ``player``. Flushes, does not
+    commit (the key is unique: the alias steps aside under a key no typed name has)."""
+    old_name, old_key = player.name, player.normalized
+    alias.normalized = f"\x00{alias.id}"
+    db.session.flush()
+    player.name, player.normalized = name, person_key(name)
+    db.session.flush()
+    alias.name, alias.normalized = old_name, old_key
+    db.session.flush()
+
+
+def _played_together(a_id: int, b_id: int) -> bool:
+    """Whether the people ``a_id`` and ``b_id`` sat at one game (two people, never one). One query."""
+    a_games = select(GamePlayer.game_id).where(GamePlayer.player_id == a_id)
+    return bool(db.session.scalar(select(func.count()).select_from(GamePlayer)
+                                  .where(GamePlayer.player_id == b_id, GamePlayer.game_id.in_(a_games))))
+
+
+def merge(keep_id: int, other_id: int, other_name: bool = False) -> Player:
     """Merge ``other`` into ``keep``: every seat of ``other`` moves to ``keep``.
 
     ``other`` stays as an alias, so its name still matches ``keep`` and its link still leads
-    there. Raises ``RuleError("not_found")``, ``RuleError("same_player")`` or
+    there. With ``other_name`` the person is called by ``other``'s name from then on (the alias
+    keeps ``keep``'s old name; both ids still lead to the person). Raises ``RuleError("not_found")``, ``RuleError("same_player")`` or
     ``RuleError("played_together")`` (both sat at one game: two people, and a game would list
     the same person twice) or ``RuleError("already_merged")`` (another phone merged one of the
     two at the same moment).
@@ -317,6 +348,8 @@ def merge(keep_id: int, other_id: int) -> Player:
                                              "players again."))
     db.session.execute(update(GamePlayer).where(GamePlayer.player_id == other.id).values(player_id=keep.id))
     db.session.execute(update(Player).where(Player.merged_into == other.id).values(merged_into=keep.id))
+    if other_name:
+        _trade_names(keep, other, other.name)
     db.session.commit()
     return keep
 
@@ -367,11 +400,7 @@ def check_merge(keep_id: int, other_id: int) -> tuple[Player, Player]:
         raise RuleError("not_found", N_("There is no such player."))
     if keep.id == other.id:
         raise RuleError("same_player", N_("Choose two different players to merge."))
-    keep_games = select(GamePlayer.game_id).where(GamePlayer.player_id == keep.id)
-    together = db.session.scalar(
-        select(func.count()).select_from(GamePlayer).where(GamePlayer.player_id == other.id,
-                                                           GamePlayer.game_id.in_(keep_games)))
-    if together:
+    if _played_together(keep.id, other.id):
         raise RuleError("played_together", N_("%(keep)s and %(other)s played in the same game, so they are "
                                               "two people: they cannot be merged."),
                         keep=keep.name, other=other.name)

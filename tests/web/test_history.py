@@ -100,10 +100,17 @@ def test_deleting_asks_first_and_can_be_undone(client, three_games):
     deleted = client.get("/history?status=deleted").get_data(as_text=True)
     assert listed(deleted) == [duel["id"]] and "Restore" in deleted
     assert client.get(f"/api/games/{duel['id']}").get_json()["winner"] == {"player": 0, "routes": ["prestige"]}
-    # its review says so too, and leads to the screen that restores it (it read as any finished game)
+    # its review says so too, and restores it right there (it read as any finished game; its link
+    # led to the game screen, where the restore button sat under the victory pop-up)
     review = client.get(f"/games/{duel['id']}/review").get_data(as_text=True)
     assert 'id="review-deleted"' in review and "left out of History's tallies" in review
-    assert f'<a href="/games/{duel["id"]}" id="review-restore">Restore it</a>' in review
+    form = re.search(r'<form method="post" action="/history/([^/]+)/restore" class="inline-form">(.*?)</form>', review, re.S)
+    assert form and form.group(1) == duel["id"] and 'name="next" value="review"' in form.group(2)
+    assert 'id="review-restore"' in form.group(2)
+    back = client.post(f"/history/{duel['id']}/restore", data={"next": "review"})
+    assert back.status_code == 303 and back.headers["Location"].endswith(f"/games/{duel['id']}/review")
+    assert 'id="review-deleted"' not in client.get(back.headers["Location"]).get_data(as_text=True)
+    assert client.post(f"/history/{duel['id']}/delete").status_code == 303
 
     resp = client.post(f"/history/{duel['id']}/restore")
     assert resp.status_code == 303

@@ -72,7 +72,7 @@ def test_renaming_to_another_persons_old_name_says_whose_it_is(client):
     ben = player_id(client, "Ben")
     resp = client.post(f"/players/{ben}/rename", data={"name": "evie"})
     assert resp.status_code == 422
-    assert "Evie is already another name of Eve: merge the two instead." in resp.get_data(as_text=True)
+    assert "Evie is already another name of Eve, who sat at a game with Ben: choose another name." in resp.get_data(as_text=True)
     assert player_id(client, "Ben") == ben
 
 

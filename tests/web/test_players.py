@@ -137,7 +137,7 @@ def test_renaming_changes_the_name_everywhere_but_not_the_log(client):
     assert client.get(f"/api/games/{game['id']}/log").get_json()["players"] == ["Ana", "Ben"]
 
     resp = client.post(f"/players/{ana}/rename", data={"name": "ben"})
-    assert resp.status_code == 422 and "Ben is already a player: merge the two instead." in resp.get_data(as_text=True)
+    assert resp.status_code == 422 and "Ben is another player, who sat at a game with Anna: choose another name." in resp.get_data(as_text=True)
     # the refusal sits below a long page of figures: the name field takes the focus, brought into view
     assert re.search(r'<input name="name" id="rename-name"[^>]* autofocus>', resp.get_data(as_text=True))
     assert " autofocus" not in client.get(f"/players/{ana}").get_data(as_text=True)
@@ -189,7 +189,10 @@ def test_merging_moves_every_game_and_keeps_the_old_name_as_an_alias(client):
     assert "Benny's 1 game moves to Ben, who then has 2." in ask.get_data(as_text=True)
     assert "A merge is for good: it cannot be undone." in ask.get_data(as_text=True)
     # as a rename says: a game in progress keeps the name typed until it ends (a tester looked for it)
-    assert "The screen of a game still in progress shows Ben once that game ends" in ask.get_data(as_text=True)
+    assert "The screen of a game still in progress shows the name kept once that game ends" in ask.get_data(as_text=True)
+    # the name to keep is asked; with one game each, the page's own player's name comes first
+    assert re.findall(r'<input type="radio" name="name" value="(\w+)" ?(checked)?', ask.get_data(as_text=True)) == [
+        ("keep", "checked"), ("other", "")]
     assert player_id(client, "Benny") == benny  # asking merged nothing
 
     resp = client.post(f"/players/{ben}/merge", data={"other": str(benny), "confirm": "yes"})
@@ -584,3 +587,65 @@ def test_a_typo_left_as_another_name_can_be_forgotten(app, client):
         refused.get_data(as_text=True)
     with app.app_context():
         assert db.session.get(Player, int(ids["Ana"])) is not None
+
+
+def test_a_merge_may_keep_the_other_name_and_every_link_still_leads_to_the_person(client):
+    """A tester merged Mina (3 games) into Minah (1 game) from Minah's page and lost the spelling the
+    table used; renaming back to Mina then left Mina's old links (history filter, player page)
+    leading nowhere. The merge asks which name to keep, offering the one with more games first."""
+    for i, log in enumerate(("own-prestige.json", "own-crowns.json", "duel-1012.json")):
+        import_log(client, fixture_log(log, ["Ana", "Mina"], f"2026-11-0{i + 1}T19:00:00Z"))
+    import_log(client, fixture_log("duel-1069.json", ["Ana", "Minah"], "2026-11-05T19:00:00Z"))
+    mina, minah = player_id(client, "Mina"), player_id(client, "Minah")
+    ask = client.post(f"/players/{minah}/merge", data={"other": str(mina)}).get_data(as_text=True)
+    assert re.findall(r'<input type="radio" name="name" value="(\w+)" ?(checked)?', ask) == [("other", "checked"), ("keep", "")]
+    assert re.search(r'value="other" checked> Mina\s*<span class="hint">\(3 games\)</span>', ask)
+    resp = client.post(f"/players/{minah}/merge", data={"other": str(mina), "confirm": "yes", "name": "other"})
+    assert resp.status_code == 303 and resp.headers["Location"].endswith(f"/players/{minah}")
+    page = client.get(f"/players/{minah}").get_data(as_text=True)
+    assert "<h1>Mina</h1>" in page or re.search(r"<h1[^>]*>\s*Mina\s*<", page)
+    assert stat(page, "games") == "4"
+    assert player_id(client, "Mina") == minah and "Minah</a>" not in client.get("/players").get_data(as_text=True)
+    for old_link in (mina, minah):  # either id: the person's page and their games
+        assert client.get(f"/players/{old_link}").status_code in (200, 301)
+        filtered = client.get(f"/history?player={old_link}").get_data(as_text=True)
+        assert len(re.findall(r'<li class="game-row', filtered)) == 4 and f'<option value="{minah}" selected' in filtered
+    # both spellings typed at a new game mean her
+    for typed in ("minah", "MINA"):
+        client.post("/games", data={"player0": typed, "player1": "Ana", "first": "0"})
+    assert stat(client.get(f"/players/{minah}").get_data(as_text=True), "games") == "6"
+
+
+def test_renaming_back_to_an_old_name_keeps_the_old_names_links(client):
+    import_log(client, fixture_log("own-prestige.json", ["Ana", "Mina"], "2026-11-01T19:00:00Z"))
+    import_log(client, fixture_log("own-crowns.json", ["Ana", "Minah"], "2026-11-02T19:00:00Z"))
+    mina, minah = player_id(client, "Mina"), player_id(client, "Minah")
+    assert client.post(f"/players/{minah}/merge", data={"other": str(mina), "confirm": "yes"}).status_code == 303
+    assert client.post(f"/players/{minah}/rename", data={"name": "Mina"}).status_code == 303
+    assert player_id(client, "Mina") == minah
+    page = client.get(f"/players/{minah}").get_data(as_text=True)
+    assert "Minah" in page  # the name left is one of her other names
+    for old_link in (mina, minah):
+        filtered = client.get(f"/history?player={old_link}").get_data(as_text=True)
+        assert len(re.findall(r'<li class="game-row', filtered)) == 2 and f'<option value="{minah}" selected' in filtered
+    old = client.get(f"/players/{mina}")
+    assert old.status_code == 301 and old.headers["Location"].endswith(f"/players/{minah}")
+
+
+def test_a_name_taken_by_someone_met_at_a_game_is_refused_without_offering_a_merge(client):
+    """Renaming Ana to "Ben" when Ana and Ben played together: a merge is impossible, so the
+    refusal says to choose another name (it said "merge the two instead", and the merge was refused)."""
+    import_log(client, fixture_log("own-prestige.json", ["Ana", "Ben"], "2026-11-01T19:00:00Z"))
+    import_log(client, fixture_log("own-crowns.json", ["Ben", "Cleo"], "2026-11-02T19:00:00Z"))
+    ana, ben, cleo = (player_id(client, n) for n in ("Ana", "Ben", "Cleo"))
+    resp = client.post(f"/players/{ana}/rename", data={"name": "ben"})
+    assert resp.status_code == 422
+    assert "Ben is another player, who sat at a game with Ana: choose another name." in resp.get_data(as_text=True)
+    assert client.post(f"/players/{cleo}/rename", data={"name": "Benny"}).status_code == 303
+    assert client.post(f"/players/{cleo}/rename", data={"name": "Cleo"}).status_code == 303  # Benny: Cleo's alias
+    resp = client.post(f"/players/{ben}/rename", data={"name": "BENNY"})
+    assert resp.status_code == 422
+    assert "Benny is already another name of Cleo, who sat at a game with Ben: choose another name." in resp.get_data(as_text=True)
+    # Ana never met Cleo: the merge is what she is told
+    resp = client.post(f"/players/{ana}/rename", data={"name": "Cleo"})
+    assert resp.status_code == 422 and "Cleo is already a player: merge the two instead." in resp.get_data(as_text=True)

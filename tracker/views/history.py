@@ -164,11 +164,13 @@ def delete(game_id: str):  # type: ignore[no-untyped-def]
 @bp.post("/history/<game_id>/restore")
 def restore(game_id: str):  # type: ignore[no-untyped-def]
     """``POST /history/<id>/restore``: bring a deleted game back; 303 to History (or to the game
-    when the form's ``next`` is ``game``); 404 for no game."""
+    or its review when the form's ``next`` is ``game`` or ``review``); 404 for no game."""
     if archive.set_deleted(game_id, False) is None:
         abort(404)
     if request.form.get("next") == "game":  # restored from the game's own screen: back to it
         return redirect(url_for("pages.game", game_id=game_id), code=303)
+    if request.form.get("next") == "review":  # restored from its review: back to it
+        return redirect(url_for("history.game_review", game_id=game_id), code=303)
     return redirect(url_for("history.history", restored=game_id), code=303)
 
 
@@ -290,8 +292,9 @@ def forget_name(player_id: int):  # type: ignore[no-untyped-def]
 
 @bp.post("/players/<int(max=2147483647):player_id>/merge")
 def merge(player_id: int):  # type: ignore[no-untyped-def]
-    """``POST /players/<id>/merge`` (fields ``other``, ``confirm``): merge the other person into
-    this one (their games and names become this person's), after a confirmation page; 303 back to
+    """``POST /players/<id>/merge`` (fields ``other``, ``confirm``, ``name``: ``other`` to go by the
+    other person's name): merge the other person into this one (their games and names become this
+    person's), after a confirmation page that asks which name to keep; 303 back to
     the player. No other person chosen, or one who shares a game with this one, is 422 with the reason."""
     found, _alias = _player(player_id)
     other_id = people.small_int(request.form.get("other"))
@@ -303,9 +306,12 @@ def merge(player_id: int):  # type: ignore[no-untyped-def]
     except RuleError as err:
         return _player_page(found, 422, merge_error=error_message(err))
     if request.form.get("confirm") != "yes":
-        return render_template("player_merge.html", keep=stats.player_stats(found), other=stats.player_stats(other))
+        keep_stats, other_stats = stats.player_stats(found), stats.player_stats(other)
+        # the name offered first: the one with more games (the spelling the table has used most)
+        return render_template("player_merge.html", keep=keep_stats, other=other_stats,
+                               other_name_first=other_stats.games > keep_stats.games)
     try:
-        people.merge(found.id, other.id)
+        people.merge(found.id, other.id, other_name=request.form.get("name") == "other")
     except RuleError as err:  # merged the other way round on another phone meanwhile
         return _player_page(people.get(found.id)[0] or found, 422, merge_error=error_message(err))
     return redirect(url_for("history.player", player_id=found.id), code=303)
