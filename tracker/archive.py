@@ -108,6 +108,13 @@ def legacy_log_key(log: Mapping[str, Any]) -> str:
 SETUP_FIELDS = ("players", "first_player", "nobles")
 
 
+def foreign_id_key(log_id: str) -> str:
+    """The key (``Game.log_id_key``) of a log whose ``id`` is another tool's ("custom-1", not
+    shaped as ours): a second log under that id finds the game, as GAME-LOG.md says a stored id
+    is never imported twice. 32 URL-safe characters, apart from every content key."""
+    return _hashed({"foreign_id": log_id})
+
+
 def _hashed(content: Mapping[str, Any]) -> str:
     text = json.dumps(content, sort_keys=True, ensure_ascii=False, default=str)
     # "surrogatepass": a malformed name must still hash; the import then refuses it (bad_log).

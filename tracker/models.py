@@ -48,6 +48,9 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     #: same game finds it. Never the id (a key anyone who saw the game could compute is no key);
     #: games imported before this column have their key as id, and here too.
     import_key: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True, index=True)
+    #: An imported log's own id when it is another tool's ("custom-1"), hashed
+    #: (``archive.foreign_id_key``): a second log under that id finds this game.
+    log_id_key: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True, index=True)
 
     events: Mapped[list["Event"]] = relationship(
         back_populates="game_row", order_by="Event.seq", cascade="all, delete-orphan", lazy="raise"

@@ -950,18 +950,22 @@ def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False) -> 
     if finished is not None and finished < started:
         raise RuleError("bad_log", N_("A game cannot finish before it started."))
     events = [event_to_dict(ev) for ev in parsed]
-    log_id, import_key = log.get("id"), None
+    log_id, import_key, foreign_key = log.get("id"), None, None
     if log_id is not None and not is_game_id(log_id):
         # an id this app never gives (short, or another tool's: "ex-duel-1012"; GAME-LOG.md sets no
-        # form): the log is imported as an id-less one, found again by its content
+        # form): the game gets an id of ours, and the log's id is kept as its key, so a second log
+        # under it is that game again (or refused, when its players or entries differ); a game
+        # stored before the key was kept is still found by its content
+        foreign_key = archive.foreign_id_key(log_id)
+        stored_id = db.session.scalar(select(Game.id).where(Game.log_id_key == foreign_key))
+        if stored_id is not None:
+            _check_same_game(stored_id, kind, setup, events, log_id)
+            return _extend(stored_id, parsed, events, state, finished, commit, skip_deleted)
         log_id = None
     if log_id is not None:
         stored = db.session.get(Game, log_id)
         if stored is not None:
-            if not _same_game(stored, kind, setup, events):
-                raise RuleError("bad_log", N_("Another game is stored under this log's id (%(id)s): its players or "
-                                              "entries differ. Remove the id to import this log as a game of its own."),
-                                id=log_id)
+            _check_same_game(log_id, kind, setup, events, log_id)
             return _extend(log_id, parsed, events, state, finished, commit, skip_deleted)
     elif not events and logged_start is None:
         # no id, no entry, no start: nothing tells this table from another that sat down with
@@ -981,7 +985,7 @@ def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False) -> 
     if summary["finished"] is not None:  # when it ended is the log's to say: unknown is not "now"
         summary["finished"] = finished
     row = Game(id=log_id, game=kind, setup=setup, version=len(parsed), started=started, import_key=import_key,
-               **summary)
+               log_id_key=foreign_key, **summary)
     db.session.add(row)
     for seq, ev in enumerate(parsed, start=1):
         db.session.add(Event(game_id=row.id, seq=seq, data=events[seq - 1], created=started))
@@ -995,8 +999,11 @@ def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False) -> 
         if not commit:  # the caller's file: it rolls back the whole of it
             raise
         db.session.rollback()
-        stored_id = _imported_as((import_key,)) if import_key else log_id
+        stored_id = (db.session.scalar(select(Game.id).where(Game.log_id_key == foreign_key)) if foreign_key
+                     else _imported_as((import_key,)) if import_key else log_id)
         if stored_id is not None and db.session.get(Game, stored_id) is not None:
+            if foreign_key is not None:  # another log under the same id at the same moment
+                _check_same_game(stored_id, kind, setup, events, log.get("id"))
             return load(stored_id), STORED  # the same log imported at the same moment
         raise
     return GameView(row=row, events=tuple(parsed), state=state), CREATED
@@ -1075,6 +1082,18 @@ def _same_setup(stored: Mapping[str, Any], logged: Mapping[str, Any]) -> bool:
             and len(players[0]) == len(players[1])
             and all(isinstance(a, str) and isinstance(b, str) and person_key(a) == person_key(b)
                     for a, b in zip(*players)))
+
+
+def _check_same_game(game_id: str, kind: str, setup: Mapping[str, Any], events: list[dict[str, Any]],
+                     log_id: str) -> None:
+    """Refuse (``RuleError("bad_log")``) a log whose ``id`` names the stored game ``game_id`` when
+    that game is another one (``_same_game``): other players or entries."""
+    stored = db.session.get(Game, game_id)
+    if stored is not None and not _same_game(stored, kind, setup, events):
+        shown = log_id if len(log_id) <= 40 else log_id[:39] + "…"
+        raise RuleError("bad_log", N_("Another game is stored under this log's id (%(id)s): its players or "
+                                      "entries differ. Remove the id to import this log as a game of its own."),
+                        id=shown)
 
 
 def _same_game(row: Game, kind: str, setup: Mapping[str, Any], events: list[dict[str, Any]]) -> bool:

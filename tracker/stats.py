@@ -356,3 +356,12 @@ def percent(value: float | None) -> str:
         return "–"
     return f"{math.floor(round(value * 100, 6) + 0.5)}%"
 
+
+
+def tenths(value: float | None) -> str:
+    """``69.3`` (one decimal) or an en dash when there is no value; a half rounds up as
+    ``percent``'s does (an average of 69.25 turns read "69.2")."""
+    if value is None:
+        return "–"
+    tens = math.floor(round(value * 10, 6) + 0.5)
+    return f"{tens // 10}.{tens % 10}"

@@ -171,6 +171,28 @@ def test_an_import_id_this_app_never_gives_imports_the_game_under_its_own_id(cli
     assert len(client.get("/api/games").get_json()) == 1
 
 
+def test_a_log_id_of_another_tool_is_not_imported_twice(client):
+    """GAME-LOG.md: a log whose id is already stored is not imported twice. Another tool's id
+    ("custom-1") is kept as a key: a second log under it with other players is refused (it was
+    stored as a second game), the same game exported later in it extends it, and the stored
+    game keeps an id of ours."""
+    log = {k: v for k, v in load_fixture("duel-1069.json").items() if k not in ("expected", "checkpoints", "source")}
+    start = {k: v for k, v in log.items() if k != "result"}
+    first = client.post("/api/games/import", json={**start, "id": "custom-1", "players": ["Ana", "Ben"], "events": log["events"][:10]})
+    assert first.status_code == 201 and first.get_json()["id"] != "custom-1"
+    other = client.post("/api/games/import", json={**start, "id": "custom-1", "players": ["Cleo", "Dan"], "events": log["events"][:10]})
+    assert other.status_code == 422 and error_of(other) == "bad_log"
+    assert "Another game is stored under this log's id (custom-1)" in other.get_json()["error"]["message"]
+    assert len(client.get("/api/games").get_json()) == 1
+    # the same game, exported later: its entries are added to the game stored
+    later = client.post("/api/games/import", json={**log, "id": "custom-1", "players": ["Ana", "Ben"]})
+    assert later.status_code == 200 and later.get_json()["id"] == first.get_json()["id"]
+    assert later.get_json()["status"] == "finished" and later.get_json()["version"] == len(log["events"])
+    # without the id (as the refusal says), the other table's game is a game of its own
+    alone = client.post("/api/games/import", json={**start, "players": ["Cleo", "Dan"], "events": log["events"][:10]})
+    assert alone.status_code == 201 and len(client.get("/api/games").get_json()) == 2
+
+
 def test_a_log_event_that_is_no_entry_is_a_malformed_log_and_a_refused_one_a_mismatch(client):
     """GAME-LOG.md: bad_log for a malformed log, import_mismatch for a replay that disagrees."""
     log = {k: v for k, v in load_fixture("duel-1069.json").items() if k not in ("expected", "checkpoints", "source")}

@@ -347,6 +347,13 @@ def test_a_half_percent_rounds_up_everywhere():
     assert percent(0.285) == "29%" and percent(1.0) == "100%" and percent(0.0) == "0%"
 
 
+def test_an_average_of_a_half_tenth_rounds_up():
+    """A tester's average of 69.25 turns to win read 69.2 (formatting rounds halves to even)."""
+    from tracker.stats import tenths
+
+    assert [tenths(69.25), tenths(69.0), tenths(66.75), tenths(70 / 3), tenths(None)] == ["69.3", "69.0", "66.8", "23.3", "–"]
+
+
 def test_people_whose_games_were_all_deleted_are_not_listed_until_a_restore(client):
     kept = import_log(client, fixture_log("duel-1012.json", ["Ana", "Ben"], "2026-11-07T19:00:00Z"))
     gone = import_log(client, fixture_log("duel-1069.json", ["Cho", "Dae"], "2026-11-07T20:00:00Z"))

@@ -222,6 +222,9 @@ def test_a_splendor_review_shows_each_players_nobles_the_table_and_the_final_rou
     for seat, player in enumerate(state.players):
         tiles = re.search(rf'id="panel-{seat}".*?</section>', last, re.S).group(0)
         assert re.findall(r'data-noble-id="([^"]+)"', tiles) == list(player.nobles)
+        # the token row says what it is, as the Duel review's does (a tester read it as bonuses)
+        tokens = re.search(r'<div class="tokens"[^>]*><span class="label"[^>]*>tokens</span>.*?data-field="token-total"><b>(\d+)</b>', tiles, re.S)
+        assert tokens and int(tokens.group(1)) == player.tokens.total
     table = re.search(r'id="review-table">(.*?)</div>', last, re.S).group(1)
     assert re.findall(r'data-noble-id="([^"]+)"', table) == list(state.nobles_available)
     assert 'id="review-final-round"' not in last  # the game is over: its result says so

@@ -30,7 +30,7 @@ def register_template_helpers(app: Flask) -> None:
     app.jinja_env.globals.update(
         known_players=people.known_names, table_night=people.night_of, table_series=people.series_of,
         table_session=people.session_info, after_midnight=people.after_midnight,
-        best_of_choices=people.BEST_OF, percent=stats.percent, duration=duration, when=when, day_name=day_name,
+        best_of_choices=people.BEST_OF, percent=stats.percent, tenths=stats.tenths, duration=duration, when=when, day_name=day_name,
     )
 
 
