@@ -39,6 +39,8 @@ def test_a_long_history_comes_in_pages_newest_first(app, client):
     ids = many_games(app, 230)
     first = client.get("/history").get_data(as_text=True)
     assert rows(first) == ids[::-1][:100]
+    # export and import sit below a hundred games: the top of the page leads there
+    assert '<a href="#transfer" id="to-transfer">Export and import ↓</a>' in first and '<section class="transfer" id="transfer">' in first
     assert link(first, "newest-games") is None and link(first, "older-games") == f"/history?older={ids[::-1][99]}"
     second = client.get(link(first, "older-games")).get_data(as_text=True)
     assert rows(second) == ids[::-1][100:200]
