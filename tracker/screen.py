@@ -108,6 +108,19 @@ def chip(context: Any, kind: str, text: Any, extra: str = "") -> Markup:
 
 
 @pass_context
+def chip_legend(context: Any) -> Markup:
+    """Each token kind's chip beside its name, in the reader's language ("U blue", "K black":
+    letters a first-time player could not guess), as ``<span class="legend-item">`` items."""
+    letters = context["letters"]
+    names = _names(context)
+    return Markup("".join(
+        f'<span class="legend-item">{_chip_html(kind, "", "small", letters[kind], names.get(kind, kind))} '
+        f'{escape(names.get(kind, kind))}</span>'
+        for kind in TOKEN_KINDS
+    ))
+
+
+@pass_context
 def chips(context: Any, items: Any, extra: str = "") -> Markup:
     """A row of chips, one per ``{"kind", "count"}`` item (``extra`` classes, plus ``zero``
     for a count of 0), in one call: ``{{ chips(p.tokens, "small") }}``."""

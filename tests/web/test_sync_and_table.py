@@ -255,6 +255,22 @@ def test_settings_are_remembered_and_go_back(client):
         assert resp.status_code == 303 and resp.headers["Location"] == "/", disguised
 
 
+def test_the_settings_say_what_the_letters_on_the_chips_mean(client):
+    """A tester could not tell what U and K stood for: Settings lists each chip with its name,
+    in the reader's language."""
+    game = new_game(client)
+    page = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    legend = re.search(r'<div class="settings-row chip-legend" id="chip-legend".*?</div>', page, re.S).group(0)
+    items = re.findall(r'<span class="legend-item"><span class="chip gem-(\w+) small"[^>]*><b>([^<]+)</b></span> ([^<]+)</span>', legend)
+    assert items == [("white", "W", "white"), ("blue", "U", "blue"), ("green", "G", "green"), ("red", "R", "red"),
+                     ("black", "K", "black"), ("pearl", "P", "pearl"), ("gold", "★", "gold")]
+    client.set_cookie("lang", "ko")
+    flask_babel.refresh()
+    page = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    legend = re.search(r'<div class="settings-row chip-legend" id="chip-legend".*?</div>', page, re.S).group(0)
+    assert re.search(r'<b>파</b></span> 파란색', legend) or re.search(r'<b>파</b></span> 파', legend)
+
+
 def test_table_mode_on_then_off_gives_the_phone_back_to_its_player(client):
     """A tester's phone (Ana's, one phone each) turned table mode on, then off: it showed the
     player to act at the bottom (Ben's discard). Off again, the phone is Ana's as before; a
