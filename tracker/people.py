@@ -307,7 +307,7 @@ def _trade_names(player: Player, alias: Player, name: str) -> None:
     the name ``player`` had: both rows stay, so both ids still lead to ``player``. Flushes, does not
     commit (the key is unique: the alias steps aside under a key no typed name has)."""
     old_name, old_key = player.name, player.normalized
-    alias.normalized = f"\x00{alias.id}"
+    alias.normalized = f" {alias.id}"  # (a key never starts with a space; PostgreSQL refuses NUL)
     db.session.flush()
     player.name, player.normalized = name, person_key(name)
     db.session.flush()
