@@ -356,8 +356,14 @@ def merge(keep_id: int, other_id: int, other_name: bool = False) -> Player:
 
 def aliases_of(player_id: int) -> list[Player]:
     """The other names that lead to this person (left by renames and merges), by name."""
-    rows = db.session.scalars(select(Player).where(Player.merged_into == player_id))
+    rows = db.session.scalars(select(Player).where(Player.merged_into == player_id, _not_forgotten()))
     return sorted(rows, key=lambda p: (p.normalized, p.id))
+
+
+def _not_forgotten() -> Any:
+    """Rows whose key a typed name can have: not a forgotten name's (``forget_alias`` keeps the row,
+    so its id still leads to the person, under a key starting with a space, which no person key does)."""
+    return ~Player.normalized.startswith(" ")
 
 
 def forget_alias(player_id: int, alias_id: Any) -> str:
@@ -369,13 +375,15 @@ def forget_alias(player_id: int, alias_id: Any) -> str:
     """
     wanted = small_int(alias_id)
     alias = db.session.get(Player, wanted) if wanted is not None else None
-    if alias is None or alias.merged_into != player_id:
+    if alias is None or alias.merged_into != player_id or alias.normalized.startswith(" "):
         raise RuleError("not_found", N_("That is not one of this player's names (forgotten already?)."))
     if db.session.scalar(select(GamePlayer.game_id).where(GamePlayer.player_id == alias.id).limit(1)):
         raise RuleError("alias_seated", N_("A game seats %(person)s as %(name)s, so that name stays theirs."),
                         person=_kept(alias).name, name=alias.name)
     name = alias.name
-    db.session.delete(alias)
+    # the name is free again; the row stays, so a link to its id (a merge may have left the
+    # person's first id here, with their old name) still leads to the person
+    alias.normalized = f" {alias.id}"
     db.session.commit()
     return name
 
@@ -684,7 +692,8 @@ def backup_fields(game_ids: Sequence[str]) -> tuple[dict[str, dict[str, Any]], d
     for game_id, (session_id, best_of) in series_links().items():
         if game_id in per_game:
             per_game[game_id]["series"] = {"id": session_id, "best_of": best_of}
-    aliases = {p.name: _kept(p).name for p in db.session.scalars(select(Player).where(Player.merged_into.is_not(None)))}
+    aliases = {p.name: _kept(p).name for p in db.session.scalars(select(Player).where(Player.merged_into.is_not(None),
+                                                                                     _not_forgotten()))}
     return per_game, aliases
 
 

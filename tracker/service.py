@@ -979,7 +979,15 @@ def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False) -> 
         if stored_id is None and logged_start is not None:
             stored_id = _stored_same_game(kind, setup, events, logged_start)
         if stored_id is not None:
-            return _extend(stored_id, parsed, events, state, finished, commit, skip_deleted)
+            found = _extend(stored_id, parsed, events, state, finished, commit, skip_deleted)
+            if foreign_key is not None:  # the game stored without that id: from now on the id finds it too
+                db.session.execute(update(Game).where(Game.id == stored_id, Game.log_id_key.is_(None))
+                                   .values(log_id_key=foreign_key))
+                if commit:
+                    db.session.commit()
+                else:
+                    db.session.flush()
+            return found
         log_id = new_id()  # the key finds the game again; the id stays unguessable
     summary = _summary(state)
     if summary["finished"] is not None:  # when it ended is the log's to say: unknown is not "now"

@@ -193,6 +193,21 @@ def test_a_log_id_of_another_tool_is_not_imported_twice(client):
     assert alone.status_code == 201 and len(client.get("/api/games").get_json()) == 2
 
 
+
+def test_a_foreign_id_first_seen_on_a_game_stored_without_it_becomes_its_key(client):
+    """A tester: the log without an id, then with "custom-8" (found by its content: 200), then
+    "custom-8" with other players was stored as a new game, and the second file refused after it."""
+    log = {k: v for k, v in load_fixture("duel-1012.json").items() if k not in ("expected", "checkpoints", "source")}
+    game = client.post("/api/games/import", json={**log, "players": ["Ana", "Bob"]})
+    assert game.status_code == 201
+    again = client.post("/api/games/import", json={**log, "players": ["Ana", "Bob"], "id": "custom-8"})
+    assert again.status_code == 200 and again.get_json()["id"] == game.get_json()["id"]
+    other = client.post("/api/games/import", json={**log, "players": ["Zed", "Bob"], "id": "custom-8"})
+    assert other.status_code == 422 and error_of(other) == "bad_log"
+    assert client.post("/api/games/import", json={**log, "players": ["Ana", "Bob"], "id": "custom-8"}).status_code == 200
+    assert len(client.get("/api/games").get_json()) == 1
+
+
 def test_a_log_event_that_is_no_entry_is_a_malformed_log_and_a_refused_one_a_mismatch(client):
     """GAME-LOG.md: bad_log for a malformed log, import_mismatch for a replay that disagrees."""
     log = {k: v for k, v in load_fixture("duel-1069.json").items() if k not in ("expected", "checkpoints", "source")}

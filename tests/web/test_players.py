@@ -623,6 +623,30 @@ def test_a_merge_may_keep_the_other_name_and_every_link_still_leads_to_the_perso
     assert stat(client.get(f"/players/{minah}").get_data(as_text=True), "games") == "6"
 
 
+def test_forgetting_the_spelling_a_merge_left_keeps_every_link_to_the_person(client):
+    """A tester merged TmA into TaAnna keeping "TaAnna": the row of TaAnna's first id then held
+    the alias "TmA", and forgetting "TmA" made /players/<TaAnna's first id> a 404."""
+    for i, log in enumerate(("own-prestige.json", "own-crowns.json")):
+        import_log(client, fixture_log(log, ["Ana", "TaAnna"], f"2026-11-0{i + 1}T19:00:00Z"))
+    import_log(client, fixture_log("duel-1012.json", ["Ana", "TmA"], "2026-11-05T19:00:00Z"))
+    first, tma = player_id(client, "TaAnna"), player_id(client, "TmA")
+    assert client.post(f"/players/{tma}/merge", data={"other": str(first), "confirm": "yes", "name": "other"}).status_code == 303
+    page = client.get(f"/players/{tma}").get_data(as_text=True)
+    alias = dict(zip(re.findall(r'<span class="alias-name">([^<]+)</span>', page), re.findall(r'name="alias" value="(\d+)"', page)))
+    assert list(alias) == ["TmA"]
+    assert client.post(f"/players/{tma}/forget-name", data={"alias": alias["TmA"]}).status_code == 303
+    for link in (first, tma):
+        assert client.get(f"/players/{link}", follow_redirects=True).status_code == 200
+        filtered = client.get(f"/history?player={link}").get_data(as_text=True)
+        assert len(re.findall(r'<li class="game-row', filtered)) == 3
+    page = client.get(f"/players/{tma}").get_data(as_text=True)
+    assert re.findall(r'<span class="alias-name">([^<]+)</span>', page) == [] and stat(page, "games") == "3"
+    assert "TmA" not in client.get("/history/export.json").get_json()["aliases"]
+    # the name is free: typed at a new game, a new person
+    client.post("/api/games", json={"game": "duel", "players": ["TmA", "Ben"], "first_player": 0})
+    assert player_id(client, "TmA") not in (first, tma)
+
+
 def test_renaming_back_to_an_old_name_keeps_the_old_names_links(client):
     import_log(client, fixture_log("own-prestige.json", ["Ana", "Mina"], "2026-11-01T19:00:00Z"))
     import_log(client, fixture_log("own-crowns.json", ["Ana", "Minah"], "2026-11-02T19:00:00Z"))
