@@ -107,9 +107,12 @@ def test_deleting_asks_first_and_can_be_undone(client, three_games):
     form = re.search(r'<form method="post" action="/history/([^/]+)/restore" class="inline-form">(.*?)</form>', review, re.S)
     assert form and form.group(1) == duel["id"] and 'name="next" value="review"' in form.group(2)
     assert 'id="review-restore"' in form.group(2)
-    back = client.post(f"/history/{duel['id']}/restore", data={"next": "review"})
-    assert back.status_code == 303 and back.headers["Location"].endswith(f"/games/{duel['id']}/review")
-    assert 'id="review-deleted"' not in client.get(back.headers["Location"]).get_data(as_text=True)
+    at_ten = client.get(f"/games/{duel['id']}/review?turn=10").get_data(as_text=True)
+    assert '<input type="hidden" name="turn" value="10">' in at_ten
+    back = client.post(f"/history/{duel['id']}/restore", data={"next": "review", "turn": "10"})
+    assert back.status_code == 303 and back.headers["Location"].endswith(f"/games/{duel['id']}/review?turn=10&restored=1")
+    restored = client.get(back.headers["Location"]).get_data(as_text=True)
+    assert 'id="review-deleted"' not in restored and 'id="review-restored"' in restored and 'data-turn="10"' in restored
     assert client.post(f"/history/{duel['id']}/delete").status_code == 303
 
     resp = client.post(f"/history/{duel['id']}/restore")

@@ -208,6 +208,9 @@ def test_merging_moves_every_game_and_keeps_the_old_name_as_an_alias(client):
     client.post("/games", data={"player0": "benny", "player1": "Ana", "first": "0"})
     assert stat(client.get(f"/players/{ben}").get_data(as_text=True), "games") == "3"
     assert client.post(f"/players/{ben}/merge", data={"other": str(ben), "confirm": "yes"}).status_code == 422
+    # the same merge confirmed again (a second tab): said to be done, not "choose the other player"
+    again = client.post(f"/players/{ben}/merge", data={"other": str(benny), "confirm": "yes"})
+    assert again.status_code == 422 and "These two are one player already: the merge was made." in again.get_data(as_text=True)
 
 
 def test_two_people_who_played_at_one_table_cannot_be_merged(client):

@@ -169,8 +169,10 @@ def restore(game_id: str):  # type: ignore[no-untyped-def]
         abort(404)
     if request.form.get("next") == "game":  # restored from the game's own screen: back to it
         return redirect(url_for("pages.game", game_id=game_id), code=303)
-    if request.form.get("next") == "review":  # restored from its review: back to it
-        return redirect(url_for("history.game_review", game_id=game_id), code=303)
+    if request.form.get("next") == "review":  # restored from its review: back to it, at the turn shown
+        turn = (request.form.get("turn") or "").strip()
+        shown = {"turn": int(turn)} if turn.isascii() and turn.isdigit() and len(turn) <= 6 else {}
+        return redirect(url_for("history.game_review", game_id=game_id, **shown, restored=1), code=303)
     return redirect(url_for("history.history", restored=game_id), code=303)
 
 
@@ -299,6 +301,8 @@ def merge(player_id: int):  # type: ignore[no-untyped-def]
     found, _alias = _player(player_id)
     other_id = people.small_int(request.form.get("other"))
     other = people.get(other_id)[0] if other_id is not None else None
+    if other is not None and other.id == found.id and other_id != found.id:  # merged meanwhile (another tab)
+        return _player_page(found, 422, merge_error=_("These two are one player already: the merge was made."))
     if other is None or other.id == found.id:
         return _player_page(found, 422, merge_error=_("Choose the other player to merge into this one."))
     try:
