@@ -16,7 +16,7 @@ from playwright.sync_api import Error, Page, Route
 GEM_AND_PEARL = ("white", "blue", "green", "red", "black", "pearl")
 
 
-_SETTLED = ("!document.body.classList.contains('just-redrawn')"
+_SETTLED = ("document.body !== null && !document.body.classList.contains('just-redrawn')"
             " && !document.body.classList.contains('just-saved')")
 
 

@@ -73,6 +73,9 @@ def test_an_entry_on_one_phone_appears_on_the_other(browser: Browser, live_serve
 
     ana_phone.goto(game_url)  # the link Ana shared: her phone is asked too
     ana_phone.locator("#whose-phone a", has_text="Ana").click()
+    # (the link goes through the settings and back: wait for the game page it lands on, not the
+    # blank document in between, where there is no body to look at yet)
+    expect(ana_phone.locator("#mine-0")).to_have_attribute("aria-current", "true")
     expect(ana_phone.locator("#whose-phone")).to_have_count(0)
     ana.enter({"type": "take_tokens", "player": 0, "tokens": {"red": 3}})
     # Within 2 seconds (one poll), Ben's phone shows it without reloading.
