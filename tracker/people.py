@@ -697,13 +697,14 @@ def backup_fields(game_ids: Sequence[str]) -> tuple[dict[str, dict[str, Any]], d
     return per_game, aliases
 
 
-def restore_aliases(logs: Sequence[Mapping[str, Any]], aliases: Any) -> None:
+def restore_aliases(logs: Sequence[Mapping[str, Any]], aliases: Any) -> list[int]:
     """Before a backup's games are stored: each alias of the backup, and each seat whose typed
     name is not its person's (a rename), leads to that person here too, so the games attach to the
     same people (a person is made under the backup's display name first). A name this database
     already knows keeps its meaning (nothing is merged unasked); an alias that would seat one
     person twice at a game of the file, or whose person plays no game of it, is left out;
-    malformed parts are ignored. No commit."""
+    malformed parts are ignored. Returns the ids of the alias rows added (``keep_restored_aliases``
+    drops those no game the file stored needs). No commit."""
     games: list[list[tuple[str, str]]] = []  # per game: (typed name, person's name) by seat
     for log in logs:
         people = log.get("people") if isinstance(log, Mapping) else None
@@ -714,6 +715,7 @@ def restore_aliases(logs: Sequence[Mapping[str, Any]], aliases: Any) -> None:
             people = typed
         games.append(list(zip(typed, people)))
     seated = {person_key(p) for game in games for _t, p in game}
+    added: list[int] = []
     wanted: dict[str, str] = {}  # alias key -> person's name
     for alias, person in (aliases.items() if isinstance(aliases, Mapping) else ()):
         if isinstance(alias, str) and isinstance(person, str) and person_key(person) in seated \
@@ -745,9 +747,10 @@ def restore_aliases(logs: Sequence[Mapping[str, Any]], aliases: Any) -> None:
         if alias is None or name_refusal(alias) or name_refusal(person) or _known(key):
             continue
         kept = player_for(person)
-        db.session.add(Player(name=" ".join(alias.split())[:MAX_NAME], normalized=key, created=utcnow(),
-                              merged_into=kept.id))
+        row = Player(name=" ".join(alias.split())[:MAX_NAME], normalized=key, created=utcnow(), merged_into=kept.id)
+        db.session.add(row)
         db.session.flush()
+        added.append(row.id)
     for game in games:  # and whatever the file chains: never one person in two seats
         seats = [player_for(t) for t, _p in game if not name_refusal(t)]
         if len({p.id for p in seats}) < len(seats):
@@ -756,7 +759,25 @@ def restore_aliases(logs: Sequence[Mapping[str, Any]], aliases: Any) -> None:
                                                                Player.merged_into.is_not(None)))
                 if alias is not None and person_key(typed) in wanted:
                     db.session.delete(alias)
+                    added = [a for a in added if a != alias.id]
             db.session.flush()
+    return added
+
+
+def keep_restored_aliases(added: Sequence[int], created: Sequence[Game]) -> None:
+    """After a backup's games are stored: the alias rows ``restore_aliases`` added (``added``,
+    their ids) stay only for people who sit at a game the file stored (``created``). A backup of
+    games stored here already brings back no name: a name forgotten since stays forgotten, and
+    "Nothing new" changes nobody's names. No commit."""
+    if not added:
+        return
+    seated = {_kept(p).id for players in seats_of([row.id for row in created]).values() for p in players}
+    for alias_id in added:
+        alias = db.session.get(Player, alias_id)
+        if alias is not None and _kept(alias).id not in seated \
+                and db.session.scalar(select(GamePlayer.game_id).where(GamePlayer.player_id == alias_id).limit(1)) is None:
+            db.session.delete(alias)
+    db.session.flush()
 
 
 def seat_as_backed_up(row: Game, names: Any) -> None:

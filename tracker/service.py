@@ -1257,10 +1257,12 @@ def _import_any(data: Any) -> ImportResult:
     created = existing = extended = deleted = 0
     series: dict[str, Any] = {}
     made: list[tuple[Game, Any]] = []
+    stored: list[Game] = []
+    aliases: list[int] = []
     db.session.info[IMPORTING] = True
     try:  # the whole file or nothing
         if backup:  # a history backup's people: its aliases and renames lead to the same persons here
-            people.restore_aliases(logs, data.get("aliases"))
+            aliases = people.restore_aliases(logs, data.get("aliases"))
         for i, log in enumerate(logs, start=1):
             try:
                 view, outcome = import_log(log, commit=False, skip_deleted=True)
@@ -1275,6 +1277,7 @@ def _import_any(data: Any) -> ImportResult:
                 extended += 1
             elif outcome == CREATED:
                 created += 1
+                stored.append(view.row)
                 if backup:  # who sat there, as the backup says (a name may lead elsewhere here)
                     people.seat_as_backed_up(view.row, log.get("people"))
                 if log.get("deleted") is True:
@@ -1286,6 +1289,7 @@ def _import_any(data: Any) -> ImportResult:
                 if log.get("series") is not None:
                     series[view.row.id] = log["series"]
                 made.append((view.row, log.get("next_game")))
+        people.keep_restored_aliases(aliases, stored)
         people.restore_series(series)
         for row, next_id in made:  # the game each table started next, when it came along
             _restore_next_game(row, next_id)

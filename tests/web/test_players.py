@@ -3,6 +3,8 @@ statistics computed from fixture games with known results."""
 
 from __future__ import annotations
 
+import io
+import json
 import re
 
 import pytest
@@ -683,3 +685,33 @@ def test_a_name_taken_by_someone_met_at_a_game_is_refused_without_offering_a_mer
     # Ana never met Cleo: the merge is what she is told
     resp = client.post(f"/players/{ana}/rename", data={"name": "Cleo"})
     assert resp.status_code == 422 and "Cleo is already a player: merge the two instead." in resp.get_data(as_text=True)
+
+
+def _upload(client, data) -> str:
+    """The History page's import of ``data`` (a backup): the page it lands on."""
+    body = io.BytesIO(json.dumps(data).encode())
+    return client.post("/history/import", data={"file": (body, "backup.json")}, content_type="multipart/form-data",
+                       follow_redirects=True).get_data(as_text=True)
+
+
+def test_a_backup_of_games_stored_already_brings_no_forgotten_name_back(client):
+    """A tester forgot the old name "Bena" of Benedict, then imported a backup made before:
+    "Nothing new", yet "Bena" was Benedict's name again (the backup's aliases were restored)."""
+    import_log(client, fixture_log("own-prestige.json", ["Bena", "Cho"], "2026-11-01T19:00:00Z"))
+    bena = player_id(client, "Bena")
+    assert client.post(f"/players/{bena}/rename", data={"name": "Benedict"}).status_code == 303
+    backup = client.get("/history/export.json").get_json()
+    assert backup["aliases"] == {"Bena": "Benedict"}
+    page = client.get(f"/players/{bena}").get_data(as_text=True)
+    alias = dict(zip(re.findall(r'<span class="alias-name">([^<]+)</span>', page), re.findall(r'name="alias" value="(\d+)"', page)))
+    assert client.post(f"/players/{bena}/forget-name", data={"alias": alias["Bena"]}).status_code == 303
+    assert "Nothing new" in _upload(client, backup)
+    page = client.get(f"/players/{bena}").get_data(as_text=True)
+    assert re.findall(r'<span class="alias-name">([^<]+)</span>', page) == [] and stat(page, "games") == "1"
+    assert "Bena" not in client.get("/history/export.json").get_json()["aliases"]
+    # a backup with a new game of Benedict's brings the name back with it (the file's games need it)
+    backup["games"].append({**fixture_log("own-crowns.json", ["Bena", "Cho"], "2026-11-02T19:00:00Z"),
+                            "people": ["Benedict", "Cho"]})
+    assert "Imported 1 game" in _upload(client, backup)
+    assert client.get("/history/export.json").get_json()["aliases"] == {"Bena": "Benedict"}
+    assert stat(client.get(f"/players/{bena}").get_data(as_text=True), "games") == "2"
