@@ -131,6 +131,45 @@ def test_deleting_asks_first_and_can_be_undone(client, three_games):
         assert "notice" not in page.get_data(as_text=True).split('id="notices"')[1].split("</div>")[0], url
 
 
+def test_a_delete_from_a_filtered_list_lands_on_that_list_and_so_does_its_restore(client, three_games):
+    """A tester deleted a game from Ana's Duels and landed on everyone's games: the Delete link, the
+    confirm page (its Keep it and its form) and the Restore button pass the filters on."""
+    duel, _splendor, active = three_games
+    ana = re.search(r'href="/players/(\d+)">Ana<', client.get("/players").get_data(as_text=True)).group(1)
+    page = client.get(f"/history?player={ana}&kind=duel").get_data(as_text=True)
+    link = re.search(r'<a class="button delete" href="([^"]+)"', row_of(page, duel["id"])).group(1)
+    assert link == f"/history/{duel['id']}/delete?player={ana}&amp;kind=duel"
+    confirm = client.get(link.replace("&amp;", "&")).get_data(as_text=True)
+    assert f'id="keep">Keep it' in confirm and f'href="/history?player={ana}&amp;kind=duel" id="keep"' in confirm
+    fields = dict(re.findall(r'<input type="hidden" name="(player|kind|with|status)" value="([^"]*)">', confirm))
+    assert fields == {"player": ana, "kind": "duel"}
+    resp = client.post(f"/history/{duel['id']}/delete", data={**fields, "status": "bogus", "with": "x"})
+    assert resp.status_code == 303 and resp.headers["Location"] == f"/history?player={ana}&kind=duel&deleted={duel['id']}"
+    landed = client.get(resp.headers["Location"]).get_data(as_text=True)
+    assert listed(landed) == [active["id"]] and 'id="deleted-notice"' in landed
+    assert f'<option value="{ana}" selected' in landed
+    notice = landed.split('id="deleted-notice"')[1].split("</form>")[0]
+    assert dict(re.findall(r'<input type="hidden" name="(player|kind)" value="([^"]*)">', notice)) == fields
+    back = client.post(f"/history/{duel['id']}/restore", data=fields)
+    assert back.headers["Location"] == f"/history?player={ana}&kind=duel&restored={duel['id']}"
+    assert listed(client.get(back.headers["Location"]).get_data(as_text=True)) == [active["id"], duel["id"]]
+    # from the deleted games' list, a row's Restore goes back there
+    client.post(f"/history/{duel['id']}/delete")
+    deleted = client.get("/history?status=deleted").get_data(as_text=True)
+    assert '<input type="hidden" name="status" value="deleted">' in row_of(deleted, duel["id"])
+    assert client.post(f"/history/{duel['id']}/restore", data={"status": "deleted"}).headers["Location"] == \
+        f"/history?status=deleted&restored={duel['id']}"
+
+
+def test_a_link_to_a_player_nobody_is_shows_everyones_games_and_says_so(client, three_games):
+    """``/history?player=<an id nobody has>`` said "No games match" under a filter reading "everyone"."""
+    page = client.get("/history?player=9999").get_data(as_text=True)
+    assert "No player here has that link: these are everyone's games." in page
+    assert len(listed(page)) == 3 and "No games match" not in page
+    assert 'id="unknown-player"' not in client.get("/history").get_data(as_text=True)
+    assert 'id="unknown-player"' in client.get("/history?player=abc").get_data(as_text=True)
+
+
 def test_a_deleted_game_records_nothing_until_it_is_restored(client, three_games):
     """A second phone still showing a deleted game cannot write into it (API and screen alike:
     422 ``game_deleted``, nothing stored); the game's screen says it was deleted and restores

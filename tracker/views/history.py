@@ -72,12 +72,16 @@ def _is_htmx() -> bool:
 
 
 def _filters() -> dict[str, Any]:
+    """The history's filters from the address: ``player`` and ``opponent`` (``with``) as people's
+    ids (an alias's id: its person's), ``kind``, ``status``; ``unknown_player`` is an id given
+    that is nobody's (the filter is then left out: everyone's games, said so)."""
     args = request.args
     player_id = people.small_int(args.get("player"))
     known = None
     if player_id is not None:  # a merged-away player's link (an alias) shows the kept player's games
         known, _alias = people.get(player_id)
-        player_id = known.id if known is not None else player_id
+        player_id = known.id if known is not None else None
+    unknown = args.get("player") not in (None, "") and known is None
     opponent = people.small_int(args.get("with")) if known is not None else None
     if opponent is not None:  # head to head: the games of ``player`` with this person (an alias: the kept one)
         other, _alias = people.get(opponent)
@@ -88,13 +92,31 @@ def _filters() -> dict[str, Any]:
         "kind": args.get("kind") if args.get("kind") in stats.KINDS else None,
         "status": args.get("status") if args.get("status") in stats.STATUSES else None,
         "opponent": opponent,
+        "unknown_player": unknown,
     }
+
+
+def kept_filters(source: Any) -> dict[str, str]:
+    """The history filters a page passes on (a Delete link, a confirm form, a Restore button), from
+    ``source`` (request args or form, a ``Mapping``): ``player``, ``with``, ``kind``, ``status``
+    with a value History takes, as strings; the rest left out. The History page a delete or a
+    restore lands on is then the one it was made from."""
+    out: dict[str, str] = {}
+    for key in ("player", "with"):
+        number = people.small_int(source.get(key))
+        if number is not None:
+            out[key] = str(number)
+    if source.get("kind") in stats.KINDS:
+        out["kind"] = source["kind"]
+    if source.get("status") in stats.STATUSES:
+        out["status"] = source["status"]
+    return out
 
 
 def _page_url(filters: dict[str, Any], older: str | None = None) -> str:
     """The history's address with these filters, from the game after ``older`` on (``opponent``
     is the address's ``with``)."""
-    args = {("with" if k == "opponent" else k): v for k, v in filters.items() if v is not None}
+    args = {("with" if k == "opponent" else k): v for k, v in filters.items() if v is not None and k != "unknown_player"}
     return url_for("history.history", **args, **({"older": older} if older else {}))
 
 
@@ -102,7 +124,7 @@ def _history_page(status: int = 200, **extra: Any):  # type: ignore[no-untyped-d
     people.sync()
     f = _filters()
     after = request.args.get("older") or None
-    records, last = stats.history(**f, older=after)
+    records, last = stats.history(**{k: v for k, v in f.items() if k != "unknown_player"}, older=after)
     nights = people.group_sessions([r.row for r in records], {r.id: r.people for r in records})
     by_id = {r.id: r for r in records}
     everyone = people.players()
@@ -110,7 +132,9 @@ def _history_page(status: int = 200, **extra: Any):  # type: ignore[no-untyped-d
            "opponent": next((p for p in everyone if p.id == f["opponent"]), None) if f["opponent"] is not None else None,
            "all_their_games": _page_url({**f, "opponent": None}),
            "older_url": _page_url(f, last) if last else None, "newest_url": _page_url(f) if after else None,
-           "kinds": stats.KINDS, "statuses": stats.STATUSES, **extra}
+           "kinds": stats.KINDS, "statuses": stats.STATUSES,
+           "kept_filters": {k: str(v) for k, v in (("player", f["player"]), ("with", f["opponent"]), ("kind", f["kind"]),
+                                                   ("status", f["status"])) if v is not None}, **extra}
     if _is_htmx() and request.method == "GET":
         return render_block("history.html", "games", **ctx), status
     return render_template("history.html", **ctx), status
@@ -149,16 +173,17 @@ def confirm_delete(game_id: str):  # type: ignore[no-untyped-def]
     rec = stats.record(game_id)
     if rec is None:
         abort(404)
-    return render_template("history_delete.html", rec=rec)
+    return render_template("history_delete.html", rec=rec, kept_filters=kept_filters(request.args))
 
 
 @bp.post("/history/<game_id>/delete")
 def delete(game_id: str):  # type: ignore[no-untyped-def]
     """``POST /history/<id>/delete``: mark the game deleted (kept, restorable; out of the tallies
-    and statistics), then 303 to History saying so with a Restore button; 404 for no game."""
+    and statistics), then 303 to History (with the filters the form passes on, ``kept_filters``)
+    saying so with a Restore button; 404 for no game."""
     if archive.set_deleted(game_id, True) is None:
         abort(404)
-    return redirect(url_for("history.history", deleted=game_id), code=303)
+    return redirect(url_for("history.history", **kept_filters(request.form), deleted=game_id), code=303)
 
 
 @bp.post("/history/<game_id>/restore")
@@ -173,7 +198,7 @@ def restore(game_id: str):  # type: ignore[no-untyped-def]
         turn = (request.form.get("turn") or "").strip()
         shown = {"turn": int(turn)} if turn.isascii() and turn.isdigit() and len(turn) <= 6 else {}
         return redirect(url_for("history.game_review", game_id=game_id, **shown, restored=1), code=303)
-    return redirect(url_for("history.history", restored=game_id), code=303)
+    return redirect(url_for("history.history", **kept_filters(request.form), restored=game_id), code=303)
 
 
 def _download(body: str, name: str, mimetype: str, ascii_name: str | None = None) -> Response:
