@@ -49,6 +49,18 @@ def test_the_wrong_number_of_nobles_is_refused_with_a_message(client):
     resp = client.post("/games", data=form)
     assert resp.status_code == 422 and "3 different nobles" in resp.get_data(as_text=True)
     assert client.get("/api/games").get_json() == []
+    # said at the nobles, with the two taps kept (a tester found the sentence at the top of the
+    # form, far from the grid); any other refusal stays at the top
+    page = resp.get_data(as_text=True)
+    grid = page.split('<fieldset class="noble-grid splendor-only" id="nobles" aria-describedby="noble-error">')[1].split("</fieldset>")[0]
+    assert '<p class="error-message" role="alert" id="noble-error">Enter the 3 different nobles on display (players + 1).</p>' in grid
+    assert page.count('class="error-message"') == 1
+    assert re.findall(r'value="(N-\d+)" checked', page) == ["N-01", "N-02"]
+    unknown = client.post("/games", data={**form, "noble": ["N-01", "N-02", "N-99"]}).get_data(as_text=True)
+    assert 'id="noble-error">There is no noble N-99' in unknown
+    other = client.post("/games", data={**form, "player1": "", "noble": ["N-01", "N-02", "N-03"]}).get_data(as_text=True)
+    assert 'id="noble-error"' not in other and 'aria-describedby="noble-error"' not in other
+    assert other.count('class="error-message"') == 1
 
 
 def test_the_home_page_shows_the_ten_nobles_to_pick(client):

@@ -33,6 +33,10 @@ GEMS_PER_COLOR = {2: 4, 3: 5, 4: 7}
 GOLD_TOKENS = 5
 #: S-1: nobles on display = players + this.
 EXTRA_NOBLES = 1
+#: The refusals of a setup's nobles (S-1): an unknown noble, or not players + 1 different ones.
+#: A form shows them at its nobles rather than at its top.
+NOBLE_REFUSALS = (N_("There is no noble %(id)s: nobles are %(first)s to %(last)s."),
+                  N_("Enter the %(n)s different nobles on display (players + 1)."))
 #: S-2.1: gems of different colours in one take.
 TAKE_THREE = 3
 #: S-2.2: gems in a take of one colour, and the supply of that colour it needs beforehand.
@@ -265,17 +269,14 @@ def new_game(players: Sequence[str], first_player: int, nobles: Sequence[str] | 
         if isinstance(nobles, (list, tuple)) else []
     if unknown:
         known = sorted(catalog.nobles())
-        raise RuleError("bad_setup", N_("There is no noble %(id)s: nobles are %(first)s to %(last)s."), "S-1",
-                        id=_as_typed(unknown[0]), first=known[0], last=known[-1])
+        raise RuleError("bad_setup", NOBLE_REFUSALS[0], "S-1", id=_as_typed(unknown[0]), first=known[0], last=known[-1])
     if (
         not isinstance(nobles, (list, tuple))
         or len(nobles) != wanted
         or not all(isinstance(n, str) and n in catalog.nobles() for n in nobles)
         or len(set(nobles)) != wanted
     ):
-        raise RuleError(
-            "bad_setup", N_("Enter the %(n)s different nobles on display (players + 1)."), "S-1", n=wanted
-        )
+        raise RuleError("bad_setup", NOBLE_REFUSALS[1], "S-1", n=wanted)
     return SplendorState(
         players=tuple(Player(name=n) for n in names),
         first_player=first_player,

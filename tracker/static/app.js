@@ -1002,6 +1002,9 @@
     }
   }
   seatsOffered();
+  // A refusal of the nobles shows at the nobles, low on the form: brought into view.
+  var nobleError = document.getElementById("noble-error");
+  if (nobleError && nobleError.scrollIntoView) { nobleError.scrollIntoView({ block: "center" }); }
   document.addEventListener("input", function (evt) {
     var seat = /^player(\d)$/.exec(evt.target.id || "");
     var label = seat && document.querySelector('[data-name-of="' + seat[1] + '"]');

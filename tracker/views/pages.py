@@ -25,7 +25,7 @@ from werkzeug.exceptions import HTTPException
 
 from .. import access, archive, narrate, people, screen, screens, service, serving
 from ..i18n import error_message
-from ..rules import catalog
+from ..rules import catalog, splendor
 from ..rules.errors import N_, RuleError
 from ..rules.text import name_refusal, person_key
 from ..rules.tokens import TOKEN_KINDS
@@ -159,8 +159,9 @@ def home():  # type: ignore[no-untyped-def]
 
 def _home(form: Any, error: str | None = None, status: int = 200, *, join_error: str | None = None,
           last_starter: str | None = None, next_starter: str | None = None, started: str | None = None,
-          playing: str | None = None):  # type: ignore[no-untyped-def]
-    """The home page: ``error`` is shown at the new-game form, ``join_error`` at the join form;
+          playing: str | None = None, at_nobles: bool = False):  # type: ignore[no-untyped-def]
+    """The home page: ``error`` is shown at the new-game form (at its nobles when ``at_nobles``),
+    ``join_error`` at the join form;
     ``last_starter`` names who started the game the table just finished and ``next_starter`` the
     player suggested to start this one (named, not "the next player": a tester); ``started`` is the id
     of the next game this table already started (the form then leads to it); ``playing`` a game
@@ -171,7 +172,7 @@ def _home(form: Any, error: str | None = None, status: int = 200, *, join_error:
     nobles = [screen.noble_view(n) for n in catalog.nobles()]
     return render_template("home.html", games=games, error=error, join_error=join_error, form=form,
                            nobles=nobles, last_starter=last_starter, next_starter=next_starter, started=started,
-                           playing=playing,
+                           playing=playing, at_nobles=at_nobles,
                            current=_current_game()), status
 
 
@@ -226,8 +227,8 @@ def create_game():  # type: ignore[no-untyped-def]
     except service.NextGameStarted as started:  # the other phone started this table's next game first
         flash(_("This table's next game was already started: you are in it."), "notice")
         return redirect(url_for("pages.game", game_id=started.game_id), code=303)
-    except RuleError as err:
-        return _home(form, error_message(err), 422)
+    except RuleError as err:  # the nobles' refusal at the nobles (a tester looked for it there)
+        return _home(form, error_message(err), 422, at_nobles=err.template in splendor.NOBLE_REFUSALS)
     resp = redirect(url_for("pages.game", game_id=view.row.id), code=303)
     mine = request.cookies.get("mine")
     if mine and people.seat_of(unquote(mine)[:200], names) is not None and not service.follows_a_game(view.row.id):
