@@ -935,6 +935,24 @@ def test_a_write_address_opened_as_a_page_leads_to_the_game(client):
     assert client.get("/games/no-such-game-0000000000000/events").status_code == 404
 
 
+def test_an_address_forms_post_to_opened_as_a_page_leads_to_the_page_of_its_form(client):
+    """A refused rename, merge or import draws its page at the form's address (``…/rename``):
+    reloading or reopening that tab was a 405 "cannot be opened that way" (a tester)."""
+    game = new_game(client)
+    ana = client.get("/players").get_data(as_text=True)
+    ana = int(re.search(r'href="/players/(\d+)">Ana<', ana).group(1))
+    for path, page in ((f"/players/{ana}/rename", f"/players/{ana}"), (f"/players/{ana}/forget-name", f"/players/{ana}"),
+                       (f"/players/{ana}/merge", f"/players/{ana}"), ("/history/import", "/history#transfer"),
+                       (f"/history/{game['id']}/restore", "/history"), ("/join", "/#join"), ("/games", "/")):
+        resp = client.get(path)
+        assert resp.status_code == 303 and resp.headers["Location"] == page, path
+        assert client.head(path).status_code == 303, path
+    # another method, or an address of no form, stays a 405 with its Allow
+    assert client.put(f"/players/{ana}/rename").status_code == 405
+    wrong = client.post("/history")
+    assert wrong.status_code == 405 and "GET" in wrong.headers["Allow"]
+
+
 def test_a_finished_game_opens_no_sheet(client):
     """A sheet's address on a game over offered "Take 3" (refused only at the save)."""
     game = import_log(client, fixture_log("duel-1102.json"))

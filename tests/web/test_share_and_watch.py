@@ -298,7 +298,9 @@ def test_a_new_spectator_link_stops_the_old_one_and_its_open_screens_are_told(cl
     assert "Ana's turn" in watch and game["id"] not in watch
     assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0  # nothing else changed
     assert client.post("/games/unknown-game-xxxxxxxx/share/watch").status_code == 404
-    assert client.get(f"/games/{game['id']}/share/watch").status_code == 405
+    opened = client.get(f"/games/{game['id']}/share/watch")  # the address of the form, opened: its page
+    assert opened.status_code == 303 and opened.headers["Location"] == f"/games/{game['id']}/share"
+    assert client.put(f"/games/{game['id']}/share/watch").status_code == 405
 
 
 def test_a_code_of_a_game_deleted_since_is_refused_with_its_reason(client):

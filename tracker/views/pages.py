@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import quote, unquote, urlencode, urlsplit
 
 from flask import Blueprint, Flask, abort, current_app, flash, g, get_flashed_messages, redirect, render_template, request, url_for
+from flask.globals import request_ctx
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from htmx_flask import make_response
@@ -621,13 +622,50 @@ IMPORT_TOO_LARGE = N_("The file is larger than %(mb)s MB, the most one import ta
                       "app exported (History, Export).")
 
 
+#: Where an address forms post to leads when it is opened (a reload or a reopened tab of the page
+#: a refused form drew there, a copied link): the page whose form posts there (endpoint, anchor).
+FORM_PAGES: dict[str, tuple[str, str | None]] = {
+    "pages.create_game": ("pages.home", None),
+    "pages.post_event": ("pages.game", None),
+    "pages.undo": ("pages.game", None),
+    "share.renew_watch": ("share.share", None),
+    "share.join": ("pages.home", "join"),
+    "history.restore": ("history.history", None),
+    "history.import_file": ("history.history", "transfer"),
+    "history.rename": ("history.player", None),
+    "history.forget_name": ("history.player", None),
+    "history.merge": ("history.player", None),
+}
+
+
+def _form_page() -> str | None:
+    """The address of the page whose form posts to this request's address (``FORM_PAGES``), for
+    a GET or HEAD of it; None for anything else."""
+    if request.method not in ("GET", "HEAD") or request_ctx.url_adapter is None:
+        return None
+    try:
+        endpoint, args = request_ctx.url_adapter.match(request.path, method="POST")
+    except HTTPException:
+        return None
+    target = FORM_PAGES.get(endpoint)
+    if target is None:
+        return None
+    wanted = next(current_app.url_map.iter_rules(target[0])).arguments  # (the page's own part of the address)
+    return url_for(target[0], **{k: v for k, v in args.items() if k in wanted}, _anchor=target[1])
+
+
 def error_page(exc: HTTPException):  # type: ignore[no-untyped-def]
     """A page-side HTTP error (``exc``: 400, 403, 404, 405, 413, 429, 500 or 503) as a page of the app, in
     the reader's language, with the way home, and the error's status and headers
-    (``Allow``, ``Retry-After``). A file too large to import says the most it may weigh."""
+    (``Allow``, ``Retry-After``). A file too large to import says the most it may weigh. An
+    address forms post to, opened (405), leads to the page of its form (``FORM_PAGES``)."""
     from .. import LARGE_BODIES
 
     code = exc.code or 500
+    if code == 405:
+        page = _form_page()
+        if page is not None:
+            return redirect(page, code=303)
     title, message = ERROR_PAGES.get(code, ERROR_PAGES[500])
     text = _(message)
     if code == 413 and request.endpoint in LARGE_BODIES:
