@@ -534,7 +534,19 @@ def _bump(game_id: str, seen: int, state: Any) -> Game | None:
     return row
 
 
-def _check_write_args(expected_version: Any, entry_id: Any = None) -> None:
+def _check_write_args(game_id: str, expected_version: Any, entry_id: Any = None) -> None:
+    """Refuse a malformed ``expected_version`` or ``entry_id`` (``RuleError("bad_event")``) before
+    anything is read, except for a game that does not exist: ``GameNotFound`` first, as any write
+    to it answers (the refusal is then read for that game alone)."""
+    try:
+        _check_write_fields(expected_version, entry_id)
+    except RuleError:
+        if not is_game_id(game_id) or db.session.scalar(select(Game.id).where(Game.id == game_id)) is None:
+            raise GameNotFound(game_id) from None
+        raise
+
+
+def _check_write_fields(expected_version: Any, entry_id: Any) -> None:
     if expected_version is not None and (
         isinstance(expected_version, bool) or not isinstance(expected_version, int) or expected_version < 0
     ):
@@ -614,7 +626,7 @@ def post_event(
     write is two statements and a commit (``_write_on_snapshot``); anything unusual (a stale
     version, a refused entry, a repeated ``entry_id``, no snapshot) takes the checked path.
     """
-    _check_write_args(expected_version, entry_id)
+    _check_write_args(game_id, expected_version, entry_id)
     if expected_version is not None:
         view = _write_on_snapshot(game_id, data, expected_version, entry_id)
         if view is not None:
@@ -752,7 +764,7 @@ def undo(game_id: str, *, expected_version: Any = None) -> GameView:
     Raises ``GameNotFound``, ``VersionConflict`` or ``RuleError`` (``nothing_to_undo``,
     ``game_deleted``).
     """
-    _check_write_args(expected_version)
+    _check_write_args(game_id, expected_version)
     for attempt in range(RETRIES):
         _pause(attempt)
         view = load(game_id)

@@ -292,6 +292,19 @@ def test_an_expected_version_ahead_of_the_game_is_said_to_be_ahead_not_overtaken
     assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 1
 
 
+def test_a_write_to_no_game_is_404_whatever_its_version_or_entry_id(client):
+    """A breaker's write to an unknown game with ``expected_version: "a"`` was 422 ``bad_event``:
+    no game is 404 ``not_found`` first; a malformed field of a real game stays 422."""
+    event = {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}
+    for fields in ({"expected_version": "a"}, {"entry_id": " x"}, {"expected_version": -1}):
+        resp = post(client, "xxxxxxxxxxxxxxxxxxxx", event, **fields)
+        assert error_of(resp, 404) == "not_found", fields
+        assert error_of(client.post("/api/games/xxxxxxxxxxxxxxxxxxxx/undo", json=fields), 404) == "not_found"
+    game = new_game(client)
+    assert error_of(post(client, game["id"], event, expected_version="a"), 422) == "bad_event"
+    assert error_of(client.post(f"/api/games/{game['id']}/undo", json={"expected_version": "a"}), 422) == "bad_event"
+
+
 def test_a_repeated_entry_id_is_stored_once_even_after_undo(client):
     game = new_game(client)
     ev = {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}

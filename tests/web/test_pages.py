@@ -197,8 +197,12 @@ def test_a_form_version_too_long_to_be_any_game_s_is_ahead_of_it_not_malformed(c
         answers.append((resp.status_code, re.sub(r'value="[^"]*"', "", resp.get_data(as_text=True))))
     assert answers[0][0] == 409 and answers[1] == answers[0] == answers[3]
     assert "whole number" not in answers[1][1]
+    # and no other phone is blamed for it (it said "Another phone recorded an entry first": a breaker)
+    assert "this screen showed the game further on than it is now" in answers[0][1]
+    assert "Another phone" not in answers[0][1]
     undo = client.post(f"/games/{game['id']}/undo", headers=HX, data={"expected_version": "9" * 5000})
     assert undo.status_code == 409  # (nothing to undo at any version ahead of the game)
+    assert "further on than it is now" in undo.get_data(as_text=True)
     assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
     refused = client.post(f"/games/{game['id']}/events", headers=HX, data={
         "event": json.dumps({"type": "take_tokens", "player": 0, "tokens": {"red": 1}}), "expected_version": "1e3"})

@@ -471,8 +471,17 @@ UNDONE_FIRST_NOTICE = N_("Another phone undid an entry first, so this was not re
                          "The screen is up to date; check and try again.")
 
 
-def _conflict_notice(view: service.GameView, undoing: bool) -> str:
-    """What a phone whose write lost the race is told: what the other phone did, if it can be told."""
+#: A write sent with a version the game never reached (a screen of a database restored to an
+#: older copy since, or a request made by hand): no other phone is to blame.
+AHEAD_NOTICE = N_("Nothing was recorded: this screen showed the game further on than it is now. The screen is up "
+                  "to date; check and try again.")
+
+
+def _conflict_notice(view: service.GameView, undoing: bool, expected: Any = None) -> str:
+    """What a phone whose write lost the race is told: what the other phone did, if it can be told
+    (``expected``: the version the phone sent; ahead of the game's, no other phone did anything)."""
+    if isinstance(expected, int) and expected > view.version:
+        return _(AHEAD_NOTICE)
     if service.last_write_was_undo(view.row.id):
         undone = None if undoing else service.last_undone(view)
         if undone:  # which entry went: the player knows whether theirs still stands
@@ -496,7 +505,8 @@ def _write(game_id: str, action: Any, notice: Any = None, entry: Any = None):  #
     except service.GameNotFound:
         abort(404)
     except service.VersionConflict as exc:
-        return _render_game(exc.view, 409, announce=False, notice=_conflict_notice(exc.view, notice is not None))
+        return _render_game(exc.view, 409, announce=False,
+                            notice=_conflict_notice(exc.view, notice is not None, exc.expected))
     except RuleError as err:
         return _rule_error(game_id, err, entry)
     if view.repeat in ("earlier", "undone"):
