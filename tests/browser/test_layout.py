@@ -639,3 +639,20 @@ def test_the_fix_tab_shows_the_first_counts_above_its_pinned_save(page: Page, li
     heading = page.locator("#sheet [data-sheet='correction'] h3").bounding_box()
     assert counts["y"] + counts["height"] <= bar["y"], (counts, bar, heading, page.evaluate("scrollY"))
     assert heading["y"] >= 0
+
+
+def test_another_tab_tapped_far_down_the_buy_grid_opens_its_sheet_at_its_top(page: Page, live_server: str):
+    """A tester scrolled Buy's level-1 grid to its end and tapped Reserve: the Reserve sheet came
+    scrolled to its own grid's end, its secret cards and filters off the screen."""
+    game = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"],
+                                                               "first_player": 0}).json()
+    page.goto(f"{live_server}/games/{game['id']}")
+    table = Table(page)
+    table.open("buy")
+    expect(page.locator('#sheet [data-sheet="buy"]')).to_have_count(1)
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    assert page.evaluate("document.getElementById('sheet').getBoundingClientRect().top") < 0
+    page.locator("#action-reserve").click()
+    expect(page.locator('#sheet [data-sheet="reserve"]')).to_have_count(1)
+    page.wait_for_function("() => document.getElementById('sheet').getBoundingClientRect().top >= 0")
+    expect(page.locator("#secret-1")).to_be_in_viewport()

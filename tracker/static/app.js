@@ -758,6 +758,10 @@
     if (chip && body && getComputedStyle(body).transform !== "none") { return; }
     // (a turned sheet opened again after the other phone's entry too: the redraw put it at its end)
     if (placeTurnedSheet(floor) || !cfg.triggeringEvent) { return; }
+    // Another action tab tapped far down a long sheet (Buy's grid): the new sheet starts at its top
+    // (Reserve opened at the end of its grid, its secret cards and filters off the screen: a tester)
+    var tab = cfg.elt && cfg.elt.closest ? cfg.elt.closest("nav.actions") : null;
+    if (tab && sheet.getBoundingClientRect().top < 0) { window.scrollBy(0, sheet.getBoundingClientRect().top - 8); return; }
     var saves = sheet.querySelectorAll("form button.save");
     var last = saves.length ? saves[saves.length - 1] : sheet;
     // the Fix sheet's save stays in reach by itself (pinned above the tabs): what it must show is
