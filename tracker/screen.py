@@ -140,8 +140,10 @@ def pips(context: Any, items: Any, extra: str = "pip") -> Markup:
     letters = context["letters"]
     names = _names(context)
     translations = render_translations(context)
-    return Markup("".join(_chip_html(kind, text, extra, letters[kind], names.get(kind, kind),
-                                     _spoken_cost(translations, names, kind, text))
+    # a cost the bonuses cover whole ("2→0") drawn as a token count of 0 is (outlined): what is
+    # left to pay stands out (a tester read "K1→0" as one more colour to pay)
+    return Markup("".join(_chip_html(kind, text, f"{extra} zero" if str(text).endswith("→0") else extra, letters[kind],
+                                     names.get(kind, kind), _spoken_cost(translations, names, kind, text))
                           for kind, text in items))
 
 

@@ -183,10 +183,10 @@ def test_card_grids_show_the_printed_cost_and_what_bonuses_take_off(client):
     me = state["players"][state["current_player"]]
     bonus = me["bonuses"]
     assert any(bonus.values())
-    buy = client.get(f"/games/{state['id']}/sheet/buy?src=2", headers=HX).get_data(as_text=True)
-    reserve = client.get(f"/games/{state['id']}/sheet/reserve?src=2", headers=HX).get_data(as_text=True)
-    lowered = 0
-    for c in catalog.jewels_of_level(2):
+    lowered = covered = 0
+    for c in (c for level in (1, 2) for c in catalog.jewels_of_level(level)):
+        buy = client.get(f"/games/{state['id']}/sheet/buy?src={c.level}", headers=HX).get_data(as_text=True)
+        reserve = client.get(f"/games/{state['id']}/sheet/reserve?src={c.level}", headers=HX).get_data(as_text=True)
         block = re.search(rf'data-card="{c.id}".*?<span class="cost">(.*?)</span>\s*(?:<span class="tick"|</a>)', buy, re.S)
         if block is None:
             continue  # bought or reserved
@@ -198,10 +198,14 @@ def test_card_grids_show_the_printed_cost_and_what_bonuses_take_off(client):
         expected = [str(n) if k == "pearl" or not bonus.get(k) else f"{n}→{max(0, n - bonus[k])}" for k, n in c.cost.items() if n]
         expected = [e if "→" not in e or e.split("→")[0] != e.split("→")[1] else e.split("→")[0] for e in expected]
         assert shown == expected, (c.id, shown, expected)
+        # a cost the bonuses cover whole is drawn as a count of 0 (outlined), the rest filled
+        classes = re.findall(r'<span class="chip gem-\w+ ([^"]+)"', block[1])
+        assert [("zero" in k.split()) for k in classes] == [e.endswith("→0") for e in expected], (c.id, classes)
         lowered += any("→" in e for e in expected)
+        covered += any(e.endswith("→0") for e in expected)
         in_reserve = re.search(rf'data-card="{c.id}".*?<span class="cost">(.*?)</span>\s*</a>', reserve, re.S)[1]
         assert re.findall(r'aria-label="\w+ ([^"]+)"', in_reserve) == [str(n) for n in printed]
-    assert lowered
+    assert lowered and covered
 
 
 def test_royal_cards_in_the_panels_show_prestige_and_ability(client):
