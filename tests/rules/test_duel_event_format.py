@@ -89,3 +89,12 @@ def test_a_malformed_event_is_bad_event(data):
 def test_a_rule_error_has_a_code_a_rule_and_a_message():
     error = RuleError("wrong_payment", "%(card)s costs more.", "D-7", card="D1-01")
     assert error.to_dict() == {"code": "wrong_payment", "message": "D1-01 costs more.", "rule": "D-7"}
+
+
+def test_a_card_id_with_a_space_at_one_end_is_said_to_have_one():
+    """A breaker's ``"card": " D1-01"`` was refused as "card must be a short text": it is short."""
+    with pytest.raises(RuleError) as info:
+        parse_event({"type": "purchase", "player": 0, "card": " D1-01", "payment": {}}, 2)
+    assert info.value.code == "bad_event"
+    assert info.value.message == ("card must be a text of at most 20 characters, with no space at either end and no "
+                                  "control or invisible character.")

@@ -157,7 +157,8 @@ def _str(data: Mapping[str, Any], name: str, *, required: bool = True, max_len: 
             raise _bad(N_("The entry needs a field %(field)s."), field=name)
         return None
     if clean_text(value, max_len) != value:
-        raise _bad(N_("%(field)s must be a short text."), field=name)
+        raise _bad(N_("%(field)s must be a text of at most %(max)s characters, with no space at either end and no "
+                      "control or invisible character."), field=name, max=max_len)
     return value
 
 
