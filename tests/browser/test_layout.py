@@ -656,3 +656,37 @@ def test_another_tab_tapped_far_down_the_buy_grid_opens_its_sheet_at_its_top(pag
     expect(page.locator('#sheet [data-sheet="reserve"]')).to_have_count(1)
     page.wait_for_function("() => document.getElementById('sheet').getBoundingClientRect().top >= 0")
     expect(page.locator("#secret-1")).to_be_in_viewport()
+
+
+def test_what_a_form_low_on_a_page_led_to_is_brought_into_view(page: Page, live_server: str):
+    """A player page's "… is forgotten" notice sat some 2,000 px down a long page that opened at
+    its top (a tester saw nothing happen); the new-game form's refusal of the nobles likewise."""
+    import httpx
+
+    for i in range(6):  # a player page with some length: six finished games… and an old name
+        game = httpx.post(f"{live_server}/api/games", json={"game": "duel", "players": ["Ana", f"Ben{i}"],
+                                                            "first_player": 0}).json()
+        assert game["status"] == "active"
+    page.set_viewport_size({"width": 390, "height": 600})
+    page.goto(live_server + "/players")
+    page.get_by_role("link", name="Ana", exact=True).click()
+    page.locator("summary", has_text="Rename").click()
+    page.locator("#rename-name").fill("Ana Kim")
+    page.locator("#rename-name").press("Enter")
+    page.wait_for_load_state()
+    page.locator("#other-names summary").click()
+    page.get_by_role("button", name="Forget the name Ana").click()
+    notice = page.locator("#player-notice")
+    expect(notice).to_have_text("“Ana” is forgotten: typed again, it is a new player.")
+    expect(notice).to_be_in_viewport()
+    assert page.evaluate("window.scrollY") > 0
+
+    page.goto(live_server + "/")
+    page.locator('input[name="game"][value="splendor"]').check()
+    page.fill("#player0", "Jimin")
+    page.fill("#player1", "Seojun")
+    page.locator(".noble-pick").first.click()  # one noble of the three a 2-player game shows
+    page.get_by_role("button", name="Start the game").click()
+    error = page.locator("#noble-error")
+    expect(error).to_contain_text("Enter the 3 different nobles")
+    expect(error).to_be_in_viewport()

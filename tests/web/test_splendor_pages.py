@@ -53,7 +53,7 @@ def test_the_wrong_number_of_nobles_is_refused_with_a_message(client):
     # form, far from the grid); any other refusal stays at the top
     page = resp.get_data(as_text=True)
     grid = page.split('<fieldset class="noble-grid splendor-only" id="nobles" aria-describedby="noble-error">')[1].split("</fieldset>")[0]
-    assert '<p class="error-message" role="alert" id="noble-error">Enter the 3 different nobles on display (players + 1).</p>' in grid
+    assert '<p class="error-message" role="alert" id="noble-error" data-into-view>Enter the 3 different nobles on display (players + 1).</p>' in grid
     assert page.count('class="error-message"') == 1
     assert re.findall(r'value="(N-\d+)" checked', page) == ["N-01", "N-02"]
     unknown = client.post("/games", data={**form, "noble": ["N-01", "N-02", "N-99"]}).get_data(as_text=True)

@@ -1006,9 +1006,10 @@
     }
   }
   seatsOffered();
-  // A refusal of the nobles shows at the nobles, low on the form: brought into view.
-  var nobleError = document.getElementById("noble-error");
-  if (nobleError && nobleError.scrollIntoView) { nobleError.scrollIntoView({ block: "center" }); }
+  // What a page's form led to, said low on a long page (the nobles' refusal on the new-game form,
+  // a player page's "… is forgotten" or refusal), is brought into view: the page opens at its top.
+  var outcome = document.querySelector("[data-into-view]");
+  if (outcome && outcome.scrollIntoView) { outcome.scrollIntoView({ block: "center" }); }
   document.addEventListener("input", function (evt) {
     var seat = /^player(\d)$/.exec(evt.target.id || "");
     var label = seat && document.querySelector('[data-name-of="' + seat[1] + '"]');
