@@ -57,7 +57,7 @@ def test_the_wrong_number_of_nobles_is_refused_with_a_message(client):
     assert page.count('class="error-message"') == 1
     assert re.findall(r'value="(N-\d+)" checked', page) == ["N-01", "N-02"]
     unknown = client.post("/games", data={**form, "noble": ["N-01", "N-02", "N-99"]}).get_data(as_text=True)
-    assert 'id="noble-error">There is no noble N-99' in unknown
+    assert 'id="noble-error" data-into-view>There is no noble N-99' in unknown
     other = client.post("/games", data={**form, "player1": "", "noble": ["N-01", "N-02", "N-03"]}).get_data(as_text=True)
     assert 'id="noble-error"' not in other and 'aria-describedby="noble-error"' not in other
     assert other.count('class="error-message"') == 1
