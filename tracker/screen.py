@@ -961,7 +961,18 @@ def noble_sheet(view: GameView, args: Any) -> dict[str, Any]:
     nobles = [noble_view(n) for n in choices]
     for n in nobles:  # what saving records, the game's end too (S-4), as every other save says
         n["preview"] = preview(view, {"type": "take_noble", "player": pending.player, "noble": n["id"]})
-    return {"sheet": "noble", "nobles": nobles}
+    # every noble is worth the same: if one ends the game (the final round's last turn), each does,
+    # and no later turn is left for the others to visit on (a tester)
+    last_turn = bool(nobles) and _ends_game(view, {"type": "take_noble", "player": pending.player, "noble": nobles[0]["id"]})
+    return {"sheet": "noble", "nobles": nobles, "last_turn": last_turn}
+
+
+def _ends_game(view: GameView, data: dict[str, Any]) -> bool:
+    """Whether recording ``data`` would end the game (S-4); False when the rules refuse it."""
+    try:
+        return view.engine.apply(view.state, parse_event(data, len(view.state.players))).winner is not None
+    except RuleError:
+        return False
 
 
 def noble_view(noble_id: str, bonuses: dict[str, int] | None = None) -> dict[str, Any]:

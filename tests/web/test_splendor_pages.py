@@ -118,7 +118,8 @@ def test_the_noble_choice_opens_when_several_qualify(client):
     state = import_log(client, log, at)
     assert state["pending"]["kind"] == "noble"
     body = client.get(f"/games/{state['id']}", headers=HX).get_data(as_text=True)
-    assert 'data-sheet="noble"' in body and "Several nobles can visit" in body and "One noble a turn" in body
+    assert 'data-sheet="noble"' in body and "Several nobles can visit" in body
+    assert "One noble a turn: the others stay and may visit on a later turn." in body
     for noble in state["pending"]["choices"]:
         assert f'data-noble="{noble}"' in body
     # each choice says what saving records, as every other save does (the game's end too)
@@ -479,3 +480,17 @@ def test_a_four_player_panel_shows_every_noble_already_reached(app):
         players[3] = replace(players[3], cards=bought + tuple(c.id for c in cards if c.color == "green")[:3])
         both = replace(state, players=tuple(players))  # white, blue, green and black 3: N-01 and N-02
         assert sorted((n["id"], n["missing"]) for n in splendor_panel(both, 3)["near"]) == [("N-01", 0), ("N-02", 0)]
+
+
+def test_a_noble_choice_on_the_games_last_turn_promises_no_later_visit(client):
+    """The final round's last turn owing a noble choice: "the others … may visit on a later turn"
+    promised a turn the game does not have (a tester); the save's preview says the game ends."""
+    log = generated(24, 2)  # a game whose last entry is a noble chosen on its last turn
+    assert log["events"][-1]["type"] == "take_noble"
+    log = {**log, "events": log["events"][:-1], "result": None}
+    state = import_log(client, log)
+    assert state["pending"]["kind"] == "noble" and len(state["pending"]["choices"]) >= 2
+    body = client.get(f"/games/{state['id']}", headers=HX).get_data(as_text=True)
+    assert "One noble a turn, and this is the game's last turn: the others stay on the table." in body
+    assert "may visit on a later turn" not in body
+    assert body.count("Game over:") >= len(state["pending"]["choices"])  # each choice's preview
