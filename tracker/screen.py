@@ -389,11 +389,15 @@ def entry_toast(view: GameView) -> str:
     return text.replace(" " + won, "") if won else text
 
 
-def entries_toast(view: GameView, count: int) -> str:
+def entries_told(view: GameView, count: int) -> list[tuple[int | None, str]]:
     """The toast of the last ``count`` entries, oldest first (a phone that missed a purchase and
-    the noble it chose is told both): the earlier ones' log sentences, then ``entry_toast``."""
+    the noble it chose is told both), as ``(seat, sentence)`` pairs: the seat the entry names
+    (``None`` for an entry of no player), the earlier ones' log sentences, then ``entry_toast``.
+    A phone marks the ones of its own player as made on another phone (app.js)."""
     earlier = service.narrated(named_now(view), narrate.describe, str(get_locale()))[-count:-1] if count > 1 else []
-    return " ".join([*earlier, entry_toast(view)])
+    texts = [*earlier, entry_toast(view)]
+    seats = [getattr(event, "player", None) for event in view.events[-len(texts):]]
+    return list(zip(seats, texts))
 
 
 def near_wins(view: GameView, seat: int) -> list[str]:

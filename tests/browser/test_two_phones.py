@@ -1057,3 +1057,54 @@ def test_the_series_line_comes_back_when_the_win_of_a_game_opened_after_it_is_un
     expect(ana.locator("#game.finished")).to_have_count(0, timeout=8000)
     expect(strip).to_be_visible()
     expect(strip).to_have_text("Best of 3 · game 1 · Ana 0 – 0 Ben")
+
+
+def test_of_several_entries_missed_only_this_phone_s_player_s_are_said_made_elsewhere(browser: Browser, live_server: str):
+    """A tester's phone back from a while offline was told "Wren took…, Yuki took…, Wren took…"
+    in one toast, marked "On another phone:" as a whole or not at all by the last entry's player:
+    only the entry made for this phone's own player (Ben's here) is marked."""
+    ben_phone, gid = bens_phone(browser, live_server)
+    ben_phone.route("**/poll?**", lambda route: route.abort())  # its polls held back: it misses three entries
+    for event in ({"type": "take_tokens", "player": 0, "tokens": {"red": 1}},
+                  {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}},
+                  {"type": "take_tokens", "player": 0, "tokens": {"green": 1}}):
+        _api(ben_phone, live_server, event)
+    ben_phone.unroute("**/poll?**")
+    done = ben_phone.locator("#alerts .alert-done")
+    expect(done).to_have_text("✓ Ana took 1 red. On another phone: Ben took 1 blue. Ana took 1 green.", timeout=8000)
+    expect(done.locator(".other-phone")).to_have_count(1)
+
+
+def test_a_tap_that_brings_this_phone_s_player_s_entry_made_elsewhere_says_so(browser: Browser, live_server: str):
+    """A tap on a screen the game had moved on from brings the new screen: an entry made on
+    another phone for this phone's player showed with the same tick as this phone's own saves."""
+    ben_phone, gid = bens_phone(browser, live_server)
+    _api(ben_phone, live_server, {"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    expect(ben_phone.locator(".whose-turn")).to_have_text("Ben's turn", timeout=8000)
+    ben_phone.wait_for_function("() => !document.body.classList.contains('just-redrawn')")
+    ben_phone.route("**/poll?**", lambda route: route.abort())  # no poll brings it first
+    _api(ben_phone, live_server, {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}})  # Ben's, elsewhere
+    ben_phone.locator('.pick-source a[data-kind="green"]').click()
+    expect(ben_phone.locator(".whose-turn")).to_have_text("Ana's turn")
+    expect(ben_phone.locator("#alerts .alert-done")).to_contain_text("On another phone: ✓ Ben took 1 blue")
+    ben_phone.unroute("**/poll?**")
+
+
+def test_a_choice_cleared_by_the_other_phone_s_undo_is_said_to_be_an_undo(browser: Browser, live_server: str):
+    """A tester: chips picked while the other phone undid an entry were said cleared by "another
+    phone's entry"."""
+    page = phone(browser)
+    start(page, live_server)
+    game_id = page.url.rsplit("/", 1)[-1]
+    _api(page, live_server, {"type": "take_tokens", "player": 0, "tokens": {"green": 1}})
+    expect(page.locator(".whose-turn")).to_have_text("Ben's turn", timeout=8000)
+    page.wait_for_function("() => !document.body.classList.contains('just-redrawn')")
+    for kind in ("red", "blue"):
+        page.locator(f'.pick-source a[data-kind="{kind}"]').click()
+    expect(page.locator(".pick-chosen .chip-btn")).to_have_count(2)
+    assert page.request.post(f"{live_server}/api/games/{game_id}/undo").ok  # the other phone
+    expect(page.locator("#game")).to_have_attribute("data-version", "2", timeout=8000)
+    expect(page.locator(".alert-picks-undone")).to_have_text(
+        "What you had chosen was cleared: another phone undid an entry. Choose again.")
+    expect(page.locator(".alert-picks-gone")).to_have_count(0)
+    expect(page.locator(".pick-chosen .chip-btn")).to_have_count(0)

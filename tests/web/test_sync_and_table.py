@@ -88,8 +88,10 @@ def test_a_phone_that_missed_several_entries_is_told_each_of_them(app, client):
     other = app.test_client()
     other.get(f"/games/{gid}")  # its own session (a CSRF token), as a phone that opened the game
     body = other.get(f"/games/{gid}/poll?v=0&n=0", headers=HX).get_data(as_text=True)
-    toast = re.search(r'data-kind="done"><span>([^<]*)<', body).group(1)
-    assert toast.startswith("✓ Ana took 3 red") and toast.endswith("Ben took 1 blue."), toast
+    toast = re.search(r'data-kind="done"><span>(.*?)</span></p>', body).group(1)
+    # each sentence names its seat: the phone marks its own player's as made on another phone
+    assert toast == ('✓ <span data-player="0">Ana took 3 red. Ben gains a privilege from Ana&#39;s move.</span> '
+                     '<span data-player="1">Ben took 1 blue.</span>'), toast
     one = other.get(f"/games/{gid}/poll?v=1&n=1", headers=HX).get_data(as_text=True)
     assert re.search(r'data-kind="done"><span>✓ Ben took 1 blue.<', one)  # one write: the kept screen's toast
     for event in ({"type": "take_tokens", "player": 0, "tokens": {"green": 1}},
@@ -97,7 +99,7 @@ def test_a_phone_that_missed_several_entries_is_told_each_of_them(app, client):
                   {"type": "take_tokens", "player": 0, "tokens": {"black": 1}}):
         post(client, gid, event)
     five = other.get(f"/games/{gid}/poll?v=1&n=1", headers=HX).get_data(as_text=True)  # four missed: the last three
-    toast = re.search(r'data-kind="done"><span>([^<]*)<', five).group(1)
+    toast = re.sub(r"<[^>]+>", "", re.search(r'data-kind="done"><span>(.*?)</span></p>', five).group(1))
     assert "green" in toast and "white" in toast and "black" in toast and "blue" not in toast, toast
     client.post(f"/api/games/{gid}/undo", json={})
     after_undo = other.get(f"/games/{gid}/poll?v=4&n=4", headers=HX).get_data(as_text=True)  # an entry and an undo

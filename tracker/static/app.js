@@ -54,21 +54,31 @@
     beep();
   });
 
-  // A poll's new screen tells what another phone did: its undo, and an entry of this phone's own
-  // player ("On another phone: ✓ Ben took 3 red"; a tester's phone showed it with the same tick
-  // as its own saves). Another player's entry, made on their own phone, is said as it is.
+  // A new screen a poll (or a tap on a screen the game had moved on from) brings tells what
+  // another phone did: its undo, and an entry of this phone's own player ("On another phone: ✓ Ben
+  // took 3 red"; a tester's phone showed it with the same tick as its own saves). Another player's
+  // entry, made on their own phone, is said as it is. Of several entries missed at once, only
+  // those of this phone's player are marked (each sentence names its seat: data-player).
   // (registered before the read-out below, which then says it too)
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
+    var verb = evt.detail.requestConfig && evt.detail.requestConfig.verb;
     var game = document.getElementById("game"), box = document.getElementById("alerts");
-    if (!path || path.indexOf("/poll") < 0 || !evt.detail.target || evt.detail.target.id !== "game" || !box) { return; }
+    if (!path || !(path.indexOf("/poll") >= 0 || verb === "get") || !evt.detail.target ||
+        evt.detail.target.id !== "game" || !box) { return; }
     var label = box.getAttribute("data-other-phone"), mine = /(?:^|\s)mine-(\d)(?:\s|$)/.exec(document.body.className);
-    var done = mine && game.getAttribute("data-last-player") === mine[1] ? box.querySelector(".alert-done") : null;
+    var done = box.querySelector(".alert-done"), marked = [];
+    var parts = done ? done.querySelectorAll("[data-player]") : [];
+    if (mine && parts.length) {
+      marked = Array.prototype.filter.call(parts, function (part) { return part.getAttribute("data-player") === mine[1]; });
+    } else if (mine && done && game.getAttribute("data-last-player") === mine[1]) {
+      marked = [done];
+    }
     // (the server's notice only: those this script adds itself, "tap again", are this phone's own)
     var notice = Array.prototype.filter.call(box.querySelectorAll(".alert-notice"), function (p) {
       return p.className === "alert alert-notice";
     })[0];
-    [done, notice].forEach(function (p) {
+    marked.concat([notice]).forEach(function (p) {
       if (!p || !label || p.querySelector(".other-phone")) { return; }
       var said = document.createElement("span");
       said.className = "other-phone";
@@ -659,9 +669,16 @@
     if (Object.keys(kept.typed).length) { form.dispatchEvent(new Event("input", { bubbles: true })); }  // its "Saving will record" line
   }
   function isPoll(path) { return !!path && path.indexOf("/poll") >= 0; }
+  var entriesBefore = NaN;
+  function entriesShown() {  // the entries the screen shows: its poller's n (NaN on a spectator's)
+    var poller = document.getElementById("poller");
+    var n = poller && /[?&]n=(\d+)/.exec(poller.getAttribute("hx-get") || "");
+    return n ? parseInt(n[1], 10) : NaN;
+  }
   document.body.addEventListener("htmx:beforeSwap", function (evt) {
     if (evt.detail.target && evt.detail.target.id === "game") {
       turnBefore = turnShown();
+      entriesBefore = entriesShown();
       var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
       var lostRace = evt.detail.xhr && evt.detail.xhr.status === 409;
       var form = isPoll(path) || lostRace ? document.querySelector("#sheet form.correction") : null;
@@ -707,7 +724,8 @@
     var moveToCome = partOfTurnSince() && /\/sheet\/(buy|reserve)\b/.test(openSheet);  // (a privilege pick is spent)
     if (!onlyFixedSince() && !moveToCome) {
       // what this phone had picked goes: said (a tester's half-chosen take went without a word)
-      if (picked(openSheet)) { sayNotice("picks-gone"); }
+      // (an undo said as one: "another phone's entry" misnamed it; the poller's n is the entries shown)
+      if (picked(openSheet)) { sayNotice(entriesShown() < entriesBefore ? "picks-undone" : "picks-gone"); }
       openSheet = browsingOnly(openSheet);
     }
     if (!openSheet) { return; }

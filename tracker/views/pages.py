@@ -740,7 +740,9 @@ def poll_news(view: service.GameView, seen: int | None, count: str) -> dict[str,
     if missed == 1 and len(view.events) == shown - 1:
         return undo_news(view)
     if len(view.events) == shown + missed:  # entries only (an undo takes one away)
-        return {"done": screen.entries_toast(view, min(missed, MISSED_TOLD))}
+        told = screen.entries_told(view, min(missed, MISSED_TOLD))
+        # several: each sentence marked with its seat, for the phone to say which were its own player's
+        return {"done": " ".join(text for _seat, text in told), "done_parts": told if len(told) > 1 else []}
     return {}
 
 

@@ -200,7 +200,7 @@ def watch_poll(sid: str):  # type: ignore[no-untyped-def]
     ctx = _watch_context(sid)
     # the toast of what was recorded, or the undo
     news = {"announce": False} if marked else poll_news(ctx["view"], seen, request.args.get("n", ""))
-    ctx.update(done=news.get("done", ""), notice=news.get("notice"))
+    ctx.update(done=news.get("done", ""), done_parts=news.get("done_parts", []), notice=news.get("notice"))
     ctx["alerts"] = screen.alerts(ctx["view"]) if news.get("announce", True) else []
     return render_block(ctx["template"], "game", **ctx)
 
