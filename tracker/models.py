@@ -51,6 +51,9 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     #: An imported log's own id when it is another tool's ("custom-1"), hashed
     #: (``archive.foreign_id_key``): a second log under that id finds this game.
     log_id_key: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True, index=True)
+    #: The new-game form's key and fields, hashed (``service.create_game``'s ``start_key``): the
+    #: same form posted again (a double tap) finds this game instead of starting a second one.
+    start_key: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True, index=True)
 
     events: Mapped[list["Event"]] = relationship(
         back_populates="game_row", order_by="Event.seq", cascade="all, delete-orphan", lazy="raise"

@@ -356,8 +356,18 @@ class NextGameStarted(Exception):
         self.game_id = game_id
 
 
-def create_game(payload: Mapping[str, Any], *, after: str | None = None) -> GameView:
+class FormAlreadyStarted(NextGameStarted):
+    """The same new-game form was posted before (a double tap on "Start the game", a tap again
+    over slow Wi-Fi): ``game_id`` is the game it started, not yet played."""
+
+
+def create_game(payload: Mapping[str, Any], *, after: str | None = None, start_key: str | None = None) -> GameView:
     """Create a game from ``{"game", "players", "first_player"}``. Raises ``RuleError("bad_setup")``.
+
+    ``start_key``: the new-game form's key and fields, hashed (64 characters; ``Game.start_key``).
+    Raises ``FormAlreadyStarted`` when a game was started with it and nothing is recorded in it
+    yet, also for two posts at the same instant (the column's unique index decides); a game
+    played since (the form brought back by the phone's Back) hands the key to the new game.
 
     ``after``: the finished game whose table starts this one ("New game, same players"); when
     the same people sit down again it names this game as its next (``Game.next_game_id``;
@@ -374,8 +384,24 @@ def create_game(payload: Mapping[str, Any], *, after: str | None = None) -> Game
     if previous is not None and previous.status != "finished" and previous.id != after \
             and previous.deleted_at is None and _same_people(previous.setup["players"], setup["players"]):
         raise NextGameStarted(previous.id)
-    row = Game(id=new_id(), game=kind, setup=setup, version=0, status="active", started=utcnow())
+    if start_key is not None:
+        earlier = db.session.scalar(select(Game).where(Game.start_key == start_key))
+        if earlier is not None and earlier.version == 0 and earlier.deleted_at is None:
+            raise FormAlreadyStarted(earlier.id)
+        if earlier is not None:  # played (or deleted) since: the key passes to the new game
+            db.session.execute(update(Game).where(Game.id == earlier.id, Game.start_key == start_key)
+                               .values(start_key=None), execution_options={"synchronize_session": False})
+    row = Game(id=new_id(), game=kind, setup=setup, version=0, status="active", started=utcnow(), start_key=start_key)
     db.session.add(row)
+    if start_key is not None:
+        try:
+            db.session.flush()
+        except IntegrityError:  # the same form's other post, a moment before: its game
+            db.session.rollback()
+            started = db.session.scalar(select(Game.id).where(Game.start_key == start_key))
+            if started is None:  # pragma: no cover — the unique index refused it for that game
+                raise
+            raise FormAlreadyStarted(started) from None
     people.attach(row, payload)
     if previous is not None and previous.status == "finished" and previous.deleted_at is None \
             and next_game(previous) is None and _same_people(previous.setup["players"], setup["players"]):

@@ -690,3 +690,36 @@ def test_what_a_form_low_on_a_page_led_to_is_brought_into_view(page: Page, live_
     error = page.locator("#noble-error")
     expect(error).to_contain_text("Enter the 3 different nobles")
     expect(error).to_be_in_viewport()
+
+
+def test_a_double_tap_on_start_the_game_over_slow_wifi_starts_one_game(page: Page, live_server: str, monkeypatch):
+    """A tester's two taps on "Start the game", 150–400 ms apart over a slow network, made two
+    games: one opened, the other left in progress on the home page and in History."""
+    import time
+
+    import httpx
+
+    from tracker import service
+
+    started = service.create_game
+
+    def slowly(*args, **kwargs):  # the answer takes 0.7 s to come back, as over a café's Wi-Fi
+        view = started(*args, **kwargs)
+        time.sleep(0.7)
+        return view
+
+    monkeypatch.setattr(service, "create_game", slowly)  # (the live server runs in this process)
+    page.goto(live_server + "/")
+    page.fill("#player0", "Minji")
+    page.fill("#player1", "Joon")
+    start = page.get_by_role("button", name="Start the game")
+    start.scroll_into_view_if_needed()
+    box = start.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.touchscreen.tap(x, y)  # raw taps: a locator's tap would wait for the first one's page
+    page.wait_for_timeout(250)
+    page.touchscreen.tap(x, y)
+    expect(page).to_have_url(re.compile(r"/games/[^/?]+$"), timeout=10000)  # (the first tap's page was left)
+    expect(page.locator(".whose-turn")).to_be_visible()
+    games = httpx.get(f"{live_server}/api/games").json()
+    assert len(games) == 1 and page.url.endswith(games[0]["id"])

@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -291,3 +292,39 @@ def test_gunicorn_believes_no_forwarded_header_without_tracker_proxies(database_
     finally:
         os.killpg(server.pid, signal.SIGKILL)
         server.wait()
+
+
+def _form_post(base: str, form: dict) -> tuple[int, str]:
+    """The new-game form posted as a browser does (no redirect followed): status and Location."""
+    body = urllib.parse.urlencode(form, doseq=True).encode()
+    conn = http.client.HTTPConnection(base.removeprefix("http://"), timeout=20)
+    conn.request("POST", "/games", body=body, headers={"Content-Type": "application/x-www-form-urlencoded"})
+    resp = conn.getresponse()
+    resp.read()
+    conn.close()
+    return resp.status, resp.getheader("Location", "")
+
+
+def test_a_double_tap_on_start_the_game_at_the_same_instant_starts_one_game(threaded_server):
+    """A tester's two taps 20–30 ms apart on "Start the game" made two games (one left over as a
+    game in progress on the home page and in History): the form's key makes the second post
+    land in the first one's game, on either database, even when both arrive together."""
+    base = threaded_server
+    for attempt in range(5):
+        form = {"game": "duel", "player0": f"Minji{attempt}", "player1": "Joon", "first": "random",
+                "start_key": f"double-tap-{attempt}"}
+        barrier, answers = threading.Barrier(2), []
+
+        def tap() -> None:
+            barrier.wait()
+            answers.append(_form_post(base, form))
+
+        threads = [threading.Thread(target=tap) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert [status for status, _ in answers] == [303, 303], answers
+        assert answers[0][1] == answers[1][1] and "/games/" in answers[0][1], answers
+        status, listing = call(base, "GET", "/api/games")
+        assert sum(1 for g in listing if g["players"][0] == f"Minji{attempt}") == 1, listing

@@ -37,6 +37,32 @@ def test_a_new_game_from_the_form_redirects_to_its_screen(client):
     assert "Ben's turn" in page and "<html" in page
 
 
+def test_the_new_game_form_posted_twice_starts_one_game_until_it_is_played(client):
+    """A double tap on "Start the game" (or a tap again over slow Wi-Fi) made two games: the form's
+    own key (drawn with each home page) makes the second post lead to the first one's game. A form
+    changed since, or brought back by Back once the game is played, starts a new game."""
+    home = client.get("/").get_data(as_text=True)
+    key = re.search(r'name="start_key" value="([^"]+)"', home).group(1)
+    assert key != re.search(r'name="start_key" value="([^"]+)"', client.get("/").get_data(as_text=True)).group(1)
+    form = {"game": "duel", "player0": "Minji", "player1": "Joon", "first": "random", "start_key": key}
+    first, again = client.post("/games", data=form), client.post("/games", data=form)
+    assert first.status_code == again.status_code == 303 and first.headers["Location"] == again.headers["Location"]
+    assert len(client.get("/api/games").get_json()) == 1
+    game_id = first.headers["Location"].rsplit("/", 1)[-1]
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "already started" not in page  # the phone lands in its game, as after one tap
+    changed = client.post("/games", data={**form, "player1": "Seo"})  # the form changed: another game
+    assert changed.headers["Location"] != first.headers["Location"]
+    post(client, game_id, {"type": "take_tokens", "player": client.get(f"/api/games/{game_id}").get_json()["current_player"],
+                           "tokens": {"red": 1}})
+    played = client.post("/games", data=form)  # Back to the same form once the game is played: a new one
+    assert played.status_code == 303 and played.headers["Location"] not in (first.headers["Location"], changed.headers["Location"])
+    assert client.post("/games", data=form).headers["Location"] == played.headers["Location"]  # and its own double tap
+    keyless = {k: v for k, v in form.items() if k != "start_key"}  # a page drawn before the key: as before
+    assert client.post("/games", data=keyless).headers["Location"] != client.post("/games", data=keyless).headers["Location"]
+    assert len(client.get("/api/games").get_json()) == 5
+
+
 def test_random_first_player_picks_a_seat(client):
     resp = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "random"})
     game_id = resp.headers["Location"].rsplit("/", 1)[-1]

@@ -173,7 +173,7 @@ def _home(form: Any, error: str | None = None, status: int = 200, *, join_error:
     nobles = [screen.noble_view(n) for n in catalog.nobles()]
     return render_template("home.html", games=games, error=error, join_error=join_error, form=form,
                            nobles=nobles, last_starter=last_starter, next_starter=next_starter, started=started,
-                           playing=playing, at_nobles=at_nobles,
+                           playing=playing, at_nobles=at_nobles, start_key=secrets.token_urlsafe(16),
                            current=_current_game()), status
 
 
@@ -224,7 +224,9 @@ def create_game():  # type: ignore[no-untyped-def]
     if kind == "splendor":
         payload["nobles"] = form.getlist("noble")[:10]
     try:
-        view = service.create_game(payload, after=form.get("after") or None)
+        view = service.create_game(payload, after=form.get("after") or None, start_key=_start_key(form))
+    except service.FormAlreadyStarted as started:  # a double tap: the game the first tap started
+        return redirect(url_for("pages.game", game_id=started.game_id), code=303)
     except service.NextGameStarted as started:  # the other phone started this table's next game first
         flash(_("This table's next game was already started: you are in it."), "notice")
         return redirect(url_for("pages.game", game_id=started.game_id), code=303)
@@ -239,6 +241,17 @@ def create_game():  # type: ignore[no-untyped-def]
         # table's next game keeps what the table chose.
         resp.set_cookie(ASK_WHOSE, view.row.id, max_age=60 * 60, samesite="Lax", httponly=True)
     return resp
+
+
+def _start_key(form: Any) -> str | None:
+    """The new-game form's ``start_key`` (a key drawn with each home page) hashed with every
+    field the form posts: the same form posted twice gives the same key, the form changed and
+    posted again (after the phone's Back) another; None when the form has no key."""
+    key = form.get("start_key", "")
+    if not key:
+        return None
+    fields = sorted((name, form.getlist(name)) for name in form if name != "csrf_token")
+    return hashlib.sha256(json.dumps(fields, ensure_ascii=False).encode()).hexdigest()
 
 
 @bp.get("/games/<game_id>")
