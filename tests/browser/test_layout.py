@@ -661,11 +661,9 @@ def test_another_tab_tapped_far_down_the_buy_grid_opens_its_sheet_at_its_top(pag
 def test_what_a_form_low_on_a_page_led_to_is_brought_into_view(page: Page, live_server: str):
     """A player page's "… is forgotten" notice sat some 2,000 px down a long page that opened at
     its top (a tester saw nothing happen); the new-game form's refusal of the nobles likewise."""
-    import httpx
-
-    for i in range(6):  # a player page with some length: six finished games… and an old name
-        game = httpx.post(f"{live_server}/api/games", json={"game": "duel", "players": ["Ana", f"Ben{i}"],
-                                                            "first_player": 0}).json()
+    for i in range(6):  # a player page with some length: six games… and an old name
+        game = page.request.post(f"{live_server}/api/games", data={"game": "duel", "players": ["Ana", f"Ben{i}"],
+                                                                   "first_player": 0}).json()
         assert game["status"] == "active"
     page.set_viewport_size({"width": 390, "height": 600})
     page.goto(live_server + "/players")
@@ -697,8 +695,6 @@ def test_a_double_tap_on_start_the_game_over_slow_wifi_starts_one_game(page: Pag
     games: one opened, the other left in progress on the home page and in History."""
     import time
 
-    import httpx
-
     from tracker import service
 
     started = service.create_game
@@ -721,5 +717,5 @@ def test_a_double_tap_on_start_the_game_over_slow_wifi_starts_one_game(page: Pag
     page.touchscreen.tap(x, y)
     expect(page).to_have_url(re.compile(r"/games/[^/?]+$"), timeout=10000)  # (the first tap's page was left)
     expect(page.locator(".whose-turn")).to_be_visible()
-    games = httpx.get(f"{live_server}/api/games").json()
+    games = page.request.get(f"{live_server}/api/games").json()
     assert len(games) == 1 and page.url.endswith(games[0]["id"])
