@@ -108,3 +108,19 @@ def test_a_royal_card_that_steals_brings_its_tokens_into_view(browser: Browser, 
     box = page.locator("#sheet .steal-choices").bounding_box()
     assert box and box["y"] >= 0 and box["y"] + box["height"] <= 640, box
     page.context.close()
+
+
+def test_the_royal_card_choice_fits_a_page_zoomed_to_200_percent(browser: Browser, live_server: str):
+    """A tester at 200% browser zoom (a 360-px phone's page 180 px wide): each royal card was 18 px
+    wider than the page ("no ability" cut at its edge), its prestige and ability held in two columns."""
+    context = browser.new_context(viewport={"width": 180, "height": 320}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    gid = import_part(page, live_server, "duel-1012.json", 45)
+    page.goto(f"{live_server}/games/{gid}")
+    cards = page.locator('#sheet [data-sheet="royal"] .royal-card')
+    expect(cards.first).to_be_visible()
+    assert wide(page) <= 180
+    for i in range(cards.count()):
+        box = cards.nth(i).bounding_box()
+        assert box and box["x"] + box["width"] <= 180, (i, box)
+    context.close()
