@@ -276,6 +276,8 @@ class Preview:
     #: The refusal's code and rule id (``RuleError.code``, ``.rule``: "D-7") when refused.
     code: str = ""
     rule: str = ""
+    #: Accepted, the entry would end the game (D-11, S-4).
+    ends_game: bool = False
 
 
 def preview(view: GameView, data: dict[str, Any]) -> Preview:
@@ -285,7 +287,7 @@ def preview(view: GameView, data: dict[str, Any]) -> Preview:
         after = view.engine.apply(view.state, event)
     except RuleError as err:
         return Preview(error=error_message(err), code=err.code, rule=err.rule or "")
-    return Preview(text=narrate.preview_sentence(event, view.state, after), ok=True)
+    return Preview(text=narrate.preview_sentence(event, view.state, after), ok=True, ends_game=after.winner is not None)
 
 
 def token_row(bag: Tokens, kinds: tuple[str, ...] = TOKEN_KINDS) -> list[dict[str, Any]]:
@@ -965,18 +967,10 @@ def noble_sheet(view: GameView, args: Any) -> dict[str, Any]:
     nobles = [noble_view(n) for n in choices]
     for n in nobles:  # what saving records, the game's end too (S-4), as every other save says
         n["preview"] = preview(view, {"type": "take_noble", "player": pending.player, "noble": n["id"]})
-    # every noble is worth the same: if one ends the game (the final round's last turn), each does,
-    # and no later turn is left for the others to visit on (a tester)
-    last_turn = bool(nobles) and _ends_game(view, {"type": "take_noble", "player": pending.player, "noble": nobles[0]["id"]})
+    # a choice that ends the game (the final round's last turn) leaves no later turn for the
+    # others to visit on (a tester)
+    last_turn = any(n["preview"].ends_game for n in nobles)
     return {"sheet": "noble", "nobles": nobles, "last_turn": last_turn}
-
-
-def _ends_game(view: GameView, data: dict[str, Any]) -> bool:
-    """Whether recording ``data`` would end the game (S-4); False when the rules refuse it."""
-    try:
-        return view.engine.apply(view.state, parse_event(data, len(view.state.players))).winner is not None
-    except RuleError:
-        return False
 
 
 def noble_view(noble_id: str, bonuses: dict[str, int] | None = None) -> dict[str, Any]:
