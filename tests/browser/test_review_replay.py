@@ -112,3 +112,26 @@ def test_a_phones_first_look_at_the_home_page_is_in_its_own_time_zone(browser, l
     page.goto(live_server + "/")
     expect(page.locator(".resume time.when").first).to_contain_text("오후 2:17")
     context.close()
+
+
+def test_a_korean_phone_imports_a_log_with_the_apps_own_file_button(browser, live_server: str, shots: Path):
+    """History's import said the browser's own "Choose File" / "No file chosen" (in the
+    browser's language, whatever the app's): its button and the chosen file's name are the app's."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="ko-KR")
+    page = context.new_page()
+    page.goto(live_server + "/history")
+    pick = page.locator(".file-pick")
+    expect(pick.locator(".button")).to_have_text("파일 선택")
+    expect(pick.locator("[data-file-name]")).to_have_text("선택한 파일 없음")
+    box = page.locator("#import-file").bounding_box()
+    assert box is not None and box["width"] <= 1  # the browser's own button is not shown
+    with page.expect_file_chooser() as chooser:
+        pick.locator(".button").click()
+    chooser.value.set_files(str(FIXTURES / "duel-1012.json"))
+    expect(pick.locator("[data-file-name]")).to_have_text("duel-1012.json")
+    page.locator("#import-file").focus()
+    page.screenshot(path=str(shots / "history-import-ko.png"))
+    page.locator(".import-form button[type=submit]").click()
+    expect(page.locator("#import-result")).to_have_text("게임 1개를 가져왔습니다.")
+    expect(page.locator(".game-row")).to_have_count(1)
+    context.close()

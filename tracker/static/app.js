@@ -1035,6 +1035,17 @@
     if (seat) { seatsOffered(); }
   });
 
+  // History's import: the chosen file's name is said beside the app's own "Choose a file" button
+  // (the browser's own button, hidden, would speak the browser's language).
+  document.addEventListener("change", function (evt) {
+    var pick = evt.target.closest && evt.target.closest(".file-pick");
+    var name = pick && pick.querySelector("[data-file-name]");
+    if (!name) { return; }
+    if (!name.hasAttribute("data-none")) { name.setAttribute("data-none", name.textContent); }
+    var file = evt.target.files && evt.target.files[0];
+    name.textContent = file ? file.name : name.getAttribute("data-none");
+  });
+
   // New game form: going back to Duel with a third or fourth starter chosen (hidden in Duel)
   // chooses the first player again, visibly.
   document.addEventListener("change", function (evt) {
