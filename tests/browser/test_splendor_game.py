@@ -86,3 +86,39 @@ def test_the_pass_button_shows_above_the_action_tabs_when_the_take_sheet_opens(p
     page.screenshot(path=str(shots / "s04-pass-above-tabs.png"))
     button.click()
     expect(page.locator("#game")).to_contain_text("Ben's turn")
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_short_phone_at_a_table_of_four_shows_the_take_chips_in_its_first_screen(browser, live_server: str,
+                                                                                  shots: Path, players: int):
+    """A 360×640 phone, 3 or 4 players: the take chips of the player to play were below the fold
+    (under the action tabs). The other players' panels give up their token chips and nearest
+    noble there (their header keeps the token total); the player to play keeps everything, and
+    a taller phone keeps every panel whole."""
+    names = ["Ana", "Ben", "Cy", "Dee"][:players]
+    context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True)
+    page = context.new_page()
+    setup = {"game": "splendor", "players": names, "first_player": 1, "nobles": ["N-01", "N-02", "N-03", "N-04", "N-05"][:players + 1]}
+    resp = page.request.post(live_server + "/api/games", data=setup)
+    assert resp.status == 201, resp.text()
+    gid = resp.json()["id"]
+    page.goto(f"{live_server}/games/{gid}")
+    tabs = page.locator("nav.actions").bounding_box()
+    chips = page.locator('#sheet .pick-source [data-kind="red"]')
+    box = chips.bounding_box()
+    assert tabs and box and box["y"] + box["height"] <= tabs["y"], (box, tabs)
+    current = page.locator("#panel-1")
+    expect(current.locator(".tokens")).to_be_visible()
+    expect(current.locator(".near-nobles .noble").first).to_be_visible()
+    for seat in set(range(players)) - {1}:
+        panel = page.locator(f"#panel-{seat}")
+        expect(panel.locator(".tokens")).to_be_hidden()
+        expect(panel.locator(".near-nobles .noble").first).to_be_hidden()
+        expect(panel.locator('[data-field="token-total"]')).to_have_text("0")
+        expect(panel.locator(".bonuses")).to_be_visible()
+    page.screenshot(path=str(shots / f"s05-short-phone-{players}-players.png"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    expect(page.locator(".spanel .tokens")).to_have_count(players)
+    for seat in range(players):
+        expect(page.locator(f"#panel-{seat} .tokens")).to_be_visible()
+    context.close()
