@@ -983,8 +983,10 @@ def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False) -> 
     """
     kind, setup, state, parsed = _replay_log(log)  # a stored id does not spare the checks
     logged_start = _parse_time(log.get("started"))
-    started = logged_start or utcnow()
-    finished = _parse_time(log.get("finished"))
+    finished = _parse_time(log.get("finished")) if state.status == "finished" else None  # in play: no end yet
+    # a log that says when it finished but not when it started (both optional): it is listed at
+    # its finish, not "now" (which would be after it finished)
+    started = logged_start or (min(finished, utcnow()) if finished is not None else utcnow())
     if finished is not None and finished < started:
         raise RuleError("bad_log", N_("A game cannot finish before it started."))
     events = [event_to_dict(ev) for ev in parsed]
@@ -1017,6 +1019,9 @@ def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False) -> 
         if stored_id is None and logged_start is not None:
             stored_id = _stored_same_game(kind, setup, events, logged_start)
         if stored_id is not None:
+            # found by the content key of the log it was imported from: the table may have undone
+            # entries of it since and recorded others, and the log is no longer its beginning
+            _check_not_played_otherwise(stored_id, kind, setup, events)
             found = _extend(stored_id, parsed, events, state, finished, commit, skip_deleted)
             if foreign_key is not None:  # the game stored without that id: from now on the id finds it too
                 db.session.execute(update(Game).where(Game.id == stored_id, Game.log_id_key.is_(None))
@@ -1140,6 +1145,17 @@ def _check_same_game(game_id: str, kind: str, setup: Mapping[str, Any], events: 
         raise RuleError("bad_log", N_("Another game is stored under this log's id (%(id)s): its players or "
                                       "entries differ. Remove the id to import this log as a game of its own."),
                         id=shown)
+
+
+def _check_not_played_otherwise(game_id: str, kind: str, setup: Mapping[str, Any], events: list[dict[str, Any]]) -> None:
+    """Refuse (``RuleError("import_mismatch")``) an id-less log found by its content key as
+    stored game ``game_id`` when that game has been played otherwise since it was imported
+    (``_same_game``: entries undone and others recorded): the log's later entries would follow
+    entries it never had."""
+    stored = db.session.get(Game, game_id)
+    if stored is not None and not _same_game(stored, kind, setup, events):
+        raise RuleError("import_mismatch", N_("This log's game is stored here already and has been played differently "
+                                              "since (entries undone and others recorded): nothing is imported."))
 
 
 def _same_game(row: Game, kind: str, setup: Mapping[str, Any], events: list[dict[str, Any]]) -> bool:

@@ -363,3 +363,75 @@ def test_a_log_with_no_id_no_start_and_no_entry_is_a_new_game_each_time(client):
     assert _import(client, one).status_code == 201
     assert _import(client, one).status_code == 200
     assert _count(client) == 4
+
+
+IDLESS = {"format": "splendor-tracker/1", "game": "duel", "players": ["Repro A", "Repro B"], "first_player": 0,
+          "nobles": None, "events": TAKES[:2], "result": None}
+PLAYED_OTHERWISE = ("This log's game is stored here already and has been played differently since (entries undone "
+                    "and others recorded): nothing is imported.")
+
+
+def _undo_all_then(client, gid: str, event: dict) -> list[dict]:
+    for _ in range(2):
+        assert client.post(f"/api/games/{gid}/undo").status_code == 200
+    assert post(client, gid, event).status_code == 200
+    return client.get(f"/api/games/{gid}/log").get_json()["events"]
+
+
+def test_an_id_less_log_imported_again_after_the_table_played_otherwise_is_refused_and_stores_nothing(client):
+    """A tester: an id-less log imported, both its entries undone and a correction recorded,
+    the same file imported again: its second entry was stored after the correction (422, yet
+    written), and the game could no longer be opened (500 on its page, on History's export)."""
+    gid = _import(client, IDLESS).get_json()["id"]
+    correction = {"type": "correction", "player": 1, "set": {"privileges": 1}}
+    events = _undo_all_then(client, gid, correction)
+    version = client.get(f"/api/games/{gid}").get_json()["version"]
+    resp = _import(client, IDLESS)
+    assert resp.status_code == 422
+    assert resp.get_json()["error"]["code"] == "import_mismatch"
+    assert resp.get_json()["error"]["message"] == PLAYED_OTHERWISE
+    state = client.get(f"/api/games/{gid}").get_json()
+    assert state["version"] == version and state["players"][1]["privileges"] == 1
+    assert client.get(f"/api/games/{gid}/log").get_json()["events"] == events
+    assert client.get(f"/games/{gid}").status_code == 200
+    assert client.get("/history/export.json").status_code == 200
+    assert client.get("/history/export.csv").status_code == 200
+    # History's page says it of the game in a backup, and imports nothing of the file
+    fresh = fixture_log("own-crowns.json", ["Eun", "Finn"], "2026-11-28T10:00:00Z")
+    page = _upload(client, {"format": "splendor-tracker-history/1", "games": [fresh, IDLESS]})
+    assert page.status_code == 422
+    assert PLAYED_OTHERWISE.replace("'", "&#39;") in page.get_data(as_text=True)
+    assert _count(client) == 1
+
+
+def test_an_id_less_log_is_not_continued_over_other_legal_entries(client):
+    """The same, the table's new entry a legal take: the import answered 200 and the game became
+    the new take followed by the log's second entry, a game nobody played."""
+    gid = _import(client, IDLESS).get_json()["id"]
+    events = _undo_all_then(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"green": 1}})
+    assert events == [{"type": "take_tokens", "player": 0, "tokens": {"green": 1}}]
+    resp = _import(client, IDLESS)
+    assert resp.status_code == 422 and resp.get_json()["error"]["message"] == PLAYED_OTHERWISE
+    assert client.get(f"/api/games/{gid}/log").get_json()["events"] == events
+    # undone only, nothing else recorded: the file's entries are the ones the table took back
+    assert client.post(f"/api/games/{gid}/undo").status_code == 200
+    again = _import(client, IDLESS)
+    assert again.status_code == 200 and again.get_json()["version"] == client.get(f"/api/games/{gid}").get_json()["version"]
+    assert client.get(f"/api/games/{gid}/log").get_json()["events"] == []
+
+
+def test_a_log_that_says_when_it_finished_but_not_when_it_started_is_listed_at_its_finish(client):
+    log = fixture_log("duel-1102.json", ["Ana", "Ben"])
+    log.pop("started", None)
+    log["finished"] = "2026-11-29T19:41:50Z"
+    resp = _import(client, log)
+    assert resp.status_code == 201, resp.get_json()
+    listed = client.get("/api/games").get_json()[0]
+    assert listed["started"] == listed["finished"] == "2026-11-29T19:41:50Z"
+    # unfinished, with a finish time: the time is not the game's (it has not finished)
+    part = {**fixture_log("duel-1069.json", ["Cy", "Dee"]), "result": None, "finished": "2026-11-29T19:41:50Z"}
+    part["events"] = part["events"][:6]
+    part.pop("started", None)
+    resp = _import(client, part)
+    assert resp.status_code == 201, resp.get_json()
+    assert resp.get_json()["status"] == "active"
