@@ -247,7 +247,7 @@ def describe(event: Event, before: Any, after: Any, *, consequences: bool = True
                  name=who, points=royal.points, ability=f", {ability}" if ability else "")
         other = before.players[1 - event.player].name
         if event.steal:
-            text += " " + _("Stole 1 %(kind)s from %(other)s.", kind=TOKEN_NAMES[event.steal], other=other)
+            text += " " + _("%(name)s stole 1 %(kind)s from %(other)s.", name=who, kind=TOKEN_NAMES[event.steal], other=other)
         elif royal.ability == "steal_token":
             text += " " + _("Nothing to steal: %(other)s holds no gem or pearl.", other=other)
     elif isinstance(event, TakeNoble):

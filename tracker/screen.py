@@ -178,6 +178,16 @@ def card_label(context: Any, c: Mapping[str, Any]) -> str:
     return ", ".join(parts)
 
 
+@pass_context
+def noble_label(context: Any, n: Mapping[str, Any]) -> str:
+    """A noble of ``noble_view`` as a screen reader should say it: "3 prestige, needs green 4,
+    red 4" (its button in the noble choice said only "Take this noble", each alike; S-3.2)."""
+    names = _names(context)
+    t = render_translations(context)
+    needs = ", ".join(f"{names.get(kind, kind)} {count}" for kind, _letter, count in n["needs"])
+    return plain_gettext(t, "%(n)s prestige, needs %(needs)s", n=n["points"], needs=needs)
+
+
 LEVELS = (1, 2, 3)
 #: Log sentences a game screen shows before "Show all" (keeps every response small as games grow).
 LOG_LINES = 20
@@ -1082,13 +1092,18 @@ def alerts(view: GameView) -> list[dict[str, Any]]:
     """The alerts the last write raised (GAME-LOG.md kinds), translated. ``toast`` is False for
     one the screen states itself (a prompt still due, the victory banner, the visit of the noble
     just chosen, which the entry's own toast says): it is felt and read out, not drawn over the
-    screen. None after an undo (it raises none: the state's are the entry's now last)."""
+    screen; ``said`` is False for one the entry's toast says in other words (that visit: read out
+    twice, a screen reader user heard). None after an undo (it raises none: the state's are the
+    entry's now last)."""
     if view.after_undo:
         return []
     state = view.state
     stated = (("victory",) if state.winner is not None else ()) + (narrate.PROMPT_ALERTS if state.pending else ())
+    told: tuple[str, ...] = ()
     if view.events and view.events[-1].type == "take_noble":  # the entry's own toast says the visit
         stated += ("noble_visit",)
+        told = ("noble_visit",)
     # the win of a player renamed meanwhile is told under the name of now
-    return [{"kind": a.kind, "player": a.player, "message": tr(a.template, a.params), "toast": a.kind not in stated}
+    return [{"kind": a.kind, "player": a.player, "message": tr(a.template, a.params), "toast": a.kind not in stated,
+             "said": a.kind not in told}
             for a in named_now(view).state.alerts]

@@ -442,3 +442,20 @@ def test_the_poll_backs_off_while_the_server_is_down_and_comes_back_at_once_with
     pass_seconds(page, 3)
     expect(page.locator(".whose-turn")).to_have_text("Ben's turn", timeout=3000)
     expect(page.locator("#connection")).to_be_hidden()
+
+
+def test_the_offline_page_speaks_the_language_chosen_after_the_worker_was_installed(browser: Browser, live_server: str):
+    """The offline page is kept when the service worker installs: a phone that chose Korean later
+    was still told "No connection" in English when the network was gone (a tester)."""
+    page = phone(browser)
+    page.goto(live_server + "/")
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=10000)
+    page.wait_for_function("() => localStorage.getItem('tracker-offline-lang') === 'en'", timeout=10000)
+    page.goto(live_server + "/settings?lang=ko&next=/")
+    expect(page.locator("html")).to_have_attribute("lang", "ko")
+    page.wait_for_function("() => localStorage.getItem('tracker-offline-lang') === 'ko'", timeout=10000)
+    page.wait_for_timeout(1000)  # the worker's fetch of the page in Korean
+    page.context.set_offline(True)
+    page.goto(live_server + "/players")  # never opened on this phone: no copy of its own
+    expect(page.locator("h1")).to_have_text("연결 끊김")
+    page.context.set_offline(False)

@@ -719,3 +719,24 @@ def test_a_double_tap_on_start_the_game_over_slow_wifi_starts_one_game(page: Pag
     expect(page.locator(".whose-turn")).to_be_visible()
     games = page.request.get(f"{live_server}/api/games").json()
     assert len(games) == 1 and page.url.endswith(games[0]["id"])
+
+
+def test_a_near_win_warning_takes_the_turn_lines_whole_width(page: Page, live_server: str):
+    """A long near-win warning ran four centred lines in the 230 px beside "⟲ Table" and "Share"
+    (a Korean tester); it goes under them, across the whole turn line. The two buttons are read
+    and tabbed to in the order they are drawn."""
+    gid = import_part(page, live_server, "duel-1012.json", 20)
+    page.goto(f"{live_server}/games/{gid}")
+    page.evaluate("""() => {
+      const ul = document.createElement('ul'); ul.className = 'near-wins';
+      ul.innerHTML = '<li class="near-win">⚠ Dasom: can win next turn — buying the reserved level-2 white card (2 prestige, take a privilege) reaches 10 prestige in one colour</li>';
+      document.querySelector('#turnbar').appendChild(ul);
+    }""")
+    bar = page.locator("#turnbar").bounding_box()
+    warning = page.locator("#turnbar .near-wins").bounding_box()
+    assert bar and warning and warning["width"] >= bar["width"] - 24, (warning, bar)
+    table = page.locator("#table-btn").bounding_box()
+    share = page.locator("#share-btn").bounding_box()
+    assert table and share and table["x"] < share["x"]
+    order = page.evaluate("() => [...document.querySelectorAll('#turnbar a')].map(a => a.id)")
+    assert order.index("table-btn") < order.index("share-btn")

@@ -101,7 +101,9 @@ def test_reserved_cards_show_colour_points_and_crowns_not_catalogue_ids(client):
     assert re.search(rf'color-{card.color}"[^>]* data-card="D2-05" title="D2-05"><b class="chip small gem-{card.color}">', mini)
     assert (f"</b> {card.points}" in mini) == bool(card.points) and mini.count("♛") == card.crowns
     assert ">D2-05<" not in page
-    assert re.search(r'<span class="mini-card secret" title="secret level-3 card">\? <small>Level 3</small></span>', page)
+    # named as one card for a screen reader (it read the bare "?" and "Level 3" run on)
+    assert re.search(r'<span class="mini-card secret" role="img" aria-label="secret level-3 card" title="secret level-3 card">'
+                     r'\? <small>Level 3</small></span>', page)
 
 
 def test_the_royal_sheet_names_prestige_and_ability_and_the_steal_counts(client):
@@ -126,6 +128,9 @@ def test_the_royal_sheet_names_prestige_and_ability_and_the_steal_counts(client)
     seat, victim = state["current_player"], state["players"][1 - state["current_player"]]["name"]
     save = chosen[chosen.index(f'<form class="entry-form" data-type="take_royal" data-steal="{kind}"'):]
     assert re.search(rf'<p class="preview">Saving will record: [^<]*a royal card \(2 prestige, steal a token\)[^<]*{victim}', save), save[:600]
+    # the steal is a sentence of its own, with who stole (it read "Stole 1 green from Ben.")
+    thief = state["players"][seat]["name"]
+    assert re.search(rf'prestige, steal a token\)\. {thief} stole 1 {kind} from {victim}\.', save), save[:600]
     assert f'class="chip-btn gem-{kind} chosen"' in chosen
     form = re.search(r'<input type="hidden" name="event" value="([^"]+)"', save)[1]
     assert json.loads(form.replace("&#34;", '"')) == {"type": "take_royal", "player": seat, "royal": "DR-4", "steal": kind}
@@ -266,7 +271,7 @@ def test_splendor_panels_show_each_players_reserved_cards(client):
             card = catalog.development_cards()[card_id]
             assert re.search(rf'class="mini-card color-{card.color}"[^>]*data-card="{card_id}"', panel), (seat, card_id)
         assert panel.count('class="mini-card secret"') == len(player["reserved"]) - len(named)
-    assert 'class="mini-card secret" title="secret level-3 card"' in page
+    assert 'class="mini-card secret" role="img" aria-label="secret level-3 card" title="secret level-3 card"' in page
 
 
 def test_a_prompt_the_screen_shows_is_no_toast_over_it_but_is_still_read_out(client):
@@ -343,7 +348,8 @@ def test_a_reserved_points_only_card_says_its_points_not_a_dot(client):
     assert card.color == "none"
     post(client, game["id"], {"type": "reserve", "player": 0, "card": "D1-30"})
     page = client.get(f"/games/{game['id']}").get_data(as_text=True)
-    assert re.search(rf'<span class="mini-card color-none" data-card="D1-30" title="D1-30"><b>{card.points} prestige</b>', page)
+    assert re.search(rf'<span class="mini-card color-none" role="img" aria-label="[^"]*{card.points} prestige[^"]*" '
+                     rf'data-card="D1-30" title="D1-30"><b>{card.points} prestige</b>', page)
 
 
 def test_reserved_cards_show_their_cost_after_the_owners_bonuses_and_a_tick_when_affordable(client):

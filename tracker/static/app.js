@@ -100,7 +100,8 @@
   var nearShown = nearWins();
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     if (!announcer || !evt.detail.target || evt.detail.target.id !== "game") { return; }
-    var said = Array.prototype.map.call(document.querySelectorAll("#alerts .alert"), function (p) {
+    // (an alert the entry's toast says in other words is not said twice: a noble's visit)
+    var said = Array.prototype.map.call(document.querySelectorAll("#alerts .alert:not([data-unsaid])"), function (p) {
       return p.textContent.trim().replace(/^✓\s*/, "");  // (the tick is for the eye: "check mark" read out)
     });
     var near = nearWins();
@@ -531,7 +532,12 @@
       window.scrollTo(0, 0);  // the other phone answered the prompt this one showed
     }
   });
-  if (!showPrompt() && sideBySide() && !document.body.classList.contains("table-mode")) { showActing(); }
+  if (showPrompt()) {
+    // a prompt owed when the screen opens takes the focus too, quietly (it must be answered: a
+    // keyboard started 5–6 Tabs above its choices, a screen reader at the page's top; a tester)
+    var owedFirst = document.querySelector("#sheet .prompt a[href], #sheet .prompt button:not([aria-disabled='true'])");
+    if (owedFirst && document.activeElement === document.body) { owedFirst.focus({ preventScroll: true }); }
+  } else if (sideBySide() && !document.body.classList.contains("table-mode")) { showActing(); }
   // A sheet turned to the player across the table (table mode): its start, their top, is its
   // bottom, placed just above the action tabs (``floor``: that line, in the window). Beside the
   // table (a tablet on its side) the sheet scrolls in its own column: that column goes to its end
@@ -1424,6 +1430,15 @@
     // its address as the page gives it (under a proxy's path prefix too)
     var sw = document.body.getAttribute("data-sw");
     if (sw) { navigator.serviceWorker.register(sw).catch(function () { /* optional */ }); }
+    // The offline page is kept in the language of the day the worker was installed: a phone that
+    // now reads another (Settings, its own language) has it fetched again, in this one.
+    navigator.serviceWorker.ready.then(function (reg) {
+      var lang = document.documentElement.lang, said = null;
+      try { said = localStorage.getItem("tracker-offline-lang"); } catch (e) { return; }
+      if (said === lang || !reg.active || !navigator.onLine) { return; }
+      reg.active.postMessage({ type: "language" });
+      try { localStorage.setItem("tracker-offline-lang", lang); } catch (e) { /* private mode */ }
+    });
     // The copy a reload without network shows is the screen as this phone last showed it, not as
     // it first loaded (turn 1 after a whole evening of redraws): after each redraw of the game the
     // page, as it stands, is handed to the service worker, which keeps it under the game's address.

@@ -102,6 +102,14 @@ function stale(resp) {
 // nothing new is added.
 self.addEventListener("message", (event) => {
   const data = event.data || {};
+  if (data.type === "language") {
+    // the language was changed (Settings): the offline page kept at install spoke the one before
+    const offline = "{{ url_for('pages.offline') }}";
+    event.waitUntil(fetch(offline, { credentials: "same-origin" })
+      .then((resp) => (ours(resp) ? caches.open(CACHE).then((cache) => cache.put(offline, resp)) : undefined))
+      .catch(() => undefined));
+    return;
+  }
   if (data.type !== "keep-page" || typeof data.url !== "string" || typeof data.html !== "string" || !data.url.startsWith("/")) return;
   const url = new URL(data.url, self.location.origin).href;
   event.waitUntil(caches.open(CACHE).then((cache) => cache.match(url).then((kept) => (

@@ -50,7 +50,7 @@ def register_template_helpers(app: Flask) -> None:
     """Globals the templates use: the locale, the chip letters."""
     app.jinja_env.globals.update(get_locale=get_locale, letters=screen.LETTERS, chip=screen.chip, chips=screen.chips, chip_legend=screen.chip_legend,
                                  poll_marks=screen.poll_marks,
-                                 pips=screen.pips, card_label=screen.card_label, readonly=False,
+                                 pips=screen.pips, card_label=screen.card_label, noble_label=screen.noble_label, readonly=False,
                                  rule_label=narrate.rule_label, slash_breaks=screen.slash_breaks,
                                  mine_seat=pass_context(mine_seat),
                                  tap_again=TAP_AGAIN_NOTICE)  # app.js says it too (alerts' data-tap-again)
