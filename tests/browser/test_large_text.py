@@ -124,3 +124,34 @@ def test_the_royal_card_choice_fits_a_page_zoomed_to_200_percent(browser: Browse
         box = cards.nth(i).bounding_box()
         assert box and box["x"] + box["width"] <= 180, (i, box)
     context.close()
+
+
+@pytest.mark.parametrize("text", ["100%", "200%"])
+def test_the_action_tabs_grow_with_a_large_text_in_two_rows(browser: Browser, live_server: str, text: str):
+    """At 200% the tab labels stayed at 13–14 px (one row of five capped them) and "Undo" at 12 px
+    (a tester): at the phone's large text they take two rows of three and grow; at its usual
+    size they stay one row. Whose turn goes under "Table" and "Share" rather than breaking as
+    "Ben' / s / turn" beside them."""
+    page = phone(browser, text)
+    duel = import_part(page, live_server, "duel-1012.json", 21)
+    page.goto(f"{live_server}/games/{duel}")
+    tabs = page.locator("nav.actions > *")
+    expect(tabs).to_have_count(6)  # five tabs and Undo
+    tops = {round(box["y"]) for box in (tabs.nth(i).bounding_box() for i in range(6)) if box}
+    size = page.locator("#action-take").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    undo = page.locator("#undo small").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    if text == "200%":
+        assert len(tops) == 2 and size >= 18 and undo >= 16, (tops, size, undo)
+        turn = page.locator(".whose-turn")
+        # one line ("Ben's turn"), not three beside the buttons
+        assert turn.evaluate("e => e.getBoundingClientRect().height < 2 * parseFloat(getComputedStyle(e).fontSize)")
+        # the bar's room: the page's last links are not under the taller tabs
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        bar = page.locator("nav.actions").bounding_box()
+        links = page.locator(".game-links").bounding_box()
+        assert bar and links and links["y"] + links["height"] <= bar["y"], (links, bar)
+    else:
+        assert len(tops) == 1 and size <= 14, (tops, size)
+    assert wide(page) <= 360
+    assert page.evaluate(CUT) == []
+    page.context.close()

@@ -2,6 +2,11 @@
 (function () {
   "use strict";
 
+  // The phone's own large text (its font size at 125% or more, which sizes the page's rem): the
+  // action tabs take two rows, their words then grow too (app.css, "Large text").
+  var rootPx = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+  document.documentElement.classList.toggle("large-text", rootPx >= 20);
+
   var STRONG = ["victory", "royal_due", "discard_due", "privilege_taken", "extra_turn", "noble_due", "final_round"];
 
   // A short beep through WebAudio, only when the table switched the alert sound on.
