@@ -999,14 +999,16 @@ def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False) -> 
         foreign_key = archive.foreign_id_key(log_id)
         stored_id = db.session.scalar(select(Game.id).where(Game.log_id_key == foreign_key))
         if stored_id is not None:
-            _check_same_game(stored_id, kind, setup, events, log_id)
-            return _extend(stored_id, parsed, events, state, finished, commit, skip_deleted)
+            _check_same_game(stored_id, kind, setup, log_id)
+            return _extend(stored_id, parsed, events, state, finished, commit, skip_deleted,
+                           start_given=logged_start is not None, log_id=log_id)
         log_id = None
     if log_id is not None:
         stored = db.session.get(Game, log_id)
         if stored is not None:
-            _check_same_game(log_id, kind, setup, events, log_id)
-            return _extend(log_id, parsed, events, state, finished, commit, skip_deleted)
+            _check_same_game(log_id, kind, setup, log_id)
+            return _extend(log_id, parsed, events, state, finished, commit, skip_deleted,
+                           start_given=logged_start is not None, log_id=log_id)
     elif not events and logged_start is None:
         # no id, no entry, no start: nothing tells this table from another that sat down with
         # the same names (a setup sent twice is two games, never one table's game moved on)
@@ -1019,10 +1021,8 @@ def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False) -> 
         if stored_id is None and logged_start is not None:
             stored_id = _stored_same_game(kind, setup, events, logged_start)
         if stored_id is not None:
-            # found by the content key of the log it was imported from: the table may have undone
-            # entries of it since and recorded others, and the log is no longer its beginning
-            _check_not_played_otherwise(stored_id, kind, setup, events)
-            found = _extend(stored_id, parsed, events, state, finished, commit, skip_deleted)
+            found = _extend(stored_id, parsed, events, state, finished, commit, skip_deleted,
+                            start_given=logged_start is not None)
             if foreign_key is not None:  # the game stored without that id: from now on the id finds it too
                 db.session.execute(update(Game).where(Game.id == stored_id, Game.log_id_key.is_(None))
                                    .values(log_id_key=foreign_key))
@@ -1054,7 +1054,7 @@ def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False) -> 
                      else _imported_as((import_key,)) if import_key else log_id)
         if stored_id is not None and db.session.get(Game, stored_id) is not None:
             if foreign_key is not None:  # another log under the same id at the same moment
-                _check_same_game(stored_id, kind, setup, events, log.get("id"))
+                _check_same_game(stored_id, kind, setup, log.get("id"))
             return load(stored_id), STORED  # the same log imported at the same moment
         raise
     return GameView(row=row, events=tuple(parsed), state=state), CREATED
@@ -1067,35 +1067,42 @@ def _imported_as(keys: Sequence[str]) -> str | None:
 
 
 def _extend(game_id: str, parsed: list[RuleEvent], events: list[dict[str, Any]], state: Any,
-            finished: datetime | None, commit: bool, skip_deleted: bool = False) -> tuple[GameView, str]:
-    """The stored game a log records (``_same_game``): as it is (``STORED``) when the log has no
-    entry beyond it, or when its later entries are the ones the table undid (an export made
-    before those undos: they stay undone); else with the log's later entries added
-    (``EXTENDED``): one version and one event row each, the listing summary of the log's final
-    ``state`` (``finished`` as the log says, never before the stored start).
+            finished: datetime | None, commit: bool, skip_deleted: bool = False,
+            start_given: bool = True, log_id: str | None = None) -> tuple[GameView, str]:
+    """The stored game a log records, by its entries: as it is (``STORED``) when they are its
+    entries as they stand or as they stood at some moment (an export made earlier, before
+    undos: what the table took back stays undone, whatever it recorded since); with the log's
+    later entries added (``EXTENDED``) when they continue its entries as they stand: one version
+    and one event row each, the listing summary of the log's final ``state`` (``finished`` as
+    the log says, never before the stored start: a log that gives no start finishes then).
 
     A deleted game records nothing until it is restored: ``RuleError("game_deleted")``, or
     ``STORED`` with ``skip_deleted`` (a whole file goes on without it). Raises
-    ``RuleError("bad_log")`` for a ``finished`` before the stored game's start and
-    ``VersionConflict`` when a phone wrote to the game meanwhile."""
+    ``RuleError("import_mismatch")`` for entries the game never had in that order (it was played
+    otherwise since: entries undone, others recorded), ``RuleError("bad_log")`` for such
+    entries that never began as it did under the log's ``log_id`` (another game), for a
+    ``finished`` before the stored game's start and ``VersionConflict`` when a phone wrote to
+    the game meanwhile."""
     view = load(game_id)
     stored = len(view.events)
-    if len(parsed) <= stored:
-        return view, STORED
-    last = db.session.scalar(select(func.coalesce(func.max(Event.seq), 0)).where(Event.game_id == game_id))
-    last_applied = db.session.scalar(select(func.coalesce(func.max(Event.seq), 0))
-                                     .where(Event.game_id == game_id, Event.undone.is_(False)))
-    undone = list(db.session.scalars(select(Event.data).where(Event.game_id == game_id, Event.seq > last_applied)
-                                     .order_by(Event.seq)))  # all undone: the last entries the table took back
-    if events[stored:] == undone[:len(events) - stored]:
+    current = [event_to_dict(ev) for ev in view.events]
+    was, began = (True, True) if events == current[:len(events)] else _was_once(game_id, events)
+    if was:
         return view, STORED
     if view.row.deleted_at is not None and skip_deleted:
         return view, STORED
     _refuse_deleted(view)
+    if events[:stored] != current:
+        if not began and log_id is not None:  # the log's id names a game that never began so
+            raise _another_game(log_id)
+        raise RuleError("import_mismatch", PLAYED_OTHERWISE)
+    last = db.session.scalar(select(func.coalesce(func.max(Event.seq), 0)).where(Event.game_id == game_id))
     summary = _summary(state)
     if summary["finished"] is not None:
         if finished is not None and finished < view.row.started:
-            raise RuleError("bad_log", N_("A game cannot finish before it started."))
+            if start_given:
+                raise RuleError("bad_log", N_("A game cannot finish before it started."))
+            finished = view.row.started  # (its start here is when it was first imported)
         summary["finished"] = finished
     added = len(parsed) - stored
     bumped = db.session.execute(
@@ -1135,27 +1142,52 @@ def _same_setup(stored: Mapping[str, Any], logged: Mapping[str, Any]) -> bool:
                     for a, b in zip(*players)))
 
 
-def _check_same_game(game_id: str, kind: str, setup: Mapping[str, Any], events: list[dict[str, Any]],
-                     log_id: str) -> None:
+#: ``import_mismatch``: a log of a stored game whose entries it never had in that order.
+PLAYED_OTHERWISE = N_("This log's game is stored here already and has been played differently since (entries undone "
+                      "and others recorded): nothing is imported.")
+
+
+def _was_once(game_id: str, events: list[dict[str, Any]]) -> tuple[bool, bool]:
+    """Whether ``events`` were at some moment the entries of stored game ``game_id`` (an export
+    made before undos), and whether they began as it did at some moment (the same first entry:
+    the same game, played otherwise since), as ``(was, began)``: its rows replayed in time (each
+    recorded at ``created``, each undone at ``undone_at``), the entries in force after each step
+    compared with them."""
+    rows = db.session.execute(select(Event.seq, Event.data, Event.created, Event.undone, Event.undone_at)
+                              .where(Event.game_id == game_id).order_by(Event.seq)).all()
+    data = {row.seq: row.data for row in rows}
+    # (an undo with no time, from before it was kept: taken back at once, the latest first)
+    steps = sorted([(row.created, 0, row.seq) for row in rows]
+                   + [(row.undone_at or row.created, 1, -row.seq) for row in rows if row.undone])
+    in_force: list[int] = []
+    began = not events
+    for _when, undo, seq in steps:
+        if undo:
+            if -seq in in_force:
+                in_force.remove(-seq)
+        else:
+            in_force.append(seq)
+        began = began or (len(in_force) == 1 and data[in_force[0]] == events[0])
+        if len(in_force) == len(events) and [data[n] for n in in_force] == events:
+            return True, True
+    return False, began
+
+
+def _check_same_game(game_id: str, kind: str, setup: Mapping[str, Any], log_id: str) -> None:
     """Refuse (``RuleError("bad_log")``) a log whose ``id`` names the stored game ``game_id`` when
-    that game is another one (``_same_game``): other players or entries."""
+    that game is another one: another kind of game, other players (its entries are
+    ``_extend``'s to judge)."""
     stored = db.session.get(Game, game_id)
-    if stored is not None and not _same_game(stored, kind, setup, events):
-        shown = log_id if len(log_id) <= 40 else log_id[:39] + "…"
-        raise RuleError("bad_log", N_("Another game is stored under this log's id (%(id)s): its players or "
-                                      "entries differ. Remove the id to import this log as a game of its own."),
-                        id=shown)
+    if stored is not None and not (stored.game == kind and _same_setup(stored.setup, setup)):
+        raise _another_game(log_id)
 
 
-def _check_not_played_otherwise(game_id: str, kind: str, setup: Mapping[str, Any], events: list[dict[str, Any]]) -> None:
-    """Refuse (``RuleError("import_mismatch")``) an id-less log found by its content key as
-    stored game ``game_id`` when that game has been played otherwise since it was imported
-    (``_same_game``: entries undone and others recorded): the log's later entries would follow
-    entries it never had."""
-    stored = db.session.get(Game, game_id)
-    if stored is not None and not _same_game(stored, kind, setup, events):
-        raise RuleError("import_mismatch", N_("This log's game is stored here already and has been played differently "
-                                              "since (entries undone and others recorded): nothing is imported."))
+def _another_game(log_id: str) -> RuleError:
+    """The refusal of a log whose ``id`` names a stored game that is another one."""
+    shown = log_id if len(log_id) <= 40 else log_id[:39] + "…"
+    return RuleError("bad_log", N_("Another game is stored under this log's id (%(id)s): its players or "
+                                   "entries differ. Remove the id to import this log as a game of its own."),
+                     id=shown)
 
 
 def _same_game(row: Game, kind: str, setup: Mapping[str, Any], events: list[dict[str, Any]]) -> bool:

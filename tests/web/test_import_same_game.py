@@ -378,46 +378,52 @@ def _undo_all_then(client, gid: str, event: dict) -> list[dict]:
     return client.get(f"/api/games/{gid}/log").get_json()["events"]
 
 
-def test_an_id_less_log_imported_again_after_the_table_played_otherwise_is_refused_and_stores_nothing(client):
+def test_a_log_imported_again_after_the_table_played_otherwise_adds_nothing(client):
     """A tester: an id-less log imported, both its entries undone and a correction recorded,
     the same file imported again: its second entry was stored after the correction (422, yet
-    written), and the game could no longer be opened (500 on its page, on History's export)."""
+    written), and the game could no longer be opened (500 on its page, on History's export).
+    The file is the game as it stood before those undos: nothing of it comes back."""
     gid = _import(client, IDLESS).get_json()["id"]
     correction = {"type": "correction", "player": 1, "set": {"privileges": 1}}
     events = _undo_all_then(client, gid, correction)
     version = client.get(f"/api/games/{gid}").get_json()["version"]
     resp = _import(client, IDLESS)
-    assert resp.status_code == 422
-    assert resp.get_json()["error"]["code"] == "import_mismatch"
-    assert resp.get_json()["error"]["message"] == PLAYED_OTHERWISE
+    assert resp.status_code == 200 and resp.get_json()["version"] == version
     state = client.get(f"/api/games/{gid}").get_json()
     assert state["version"] == version and state["players"][1]["privileges"] == 1
     assert client.get(f"/api/games/{gid}/log").get_json()["events"] == events
     assert client.get(f"/games/{gid}").status_code == 200
     assert client.get("/history/export.json").status_code == 200
     assert client.get("/history/export.csv").status_code == 200
-    # History's page says it of the game in a backup, and imports nothing of the file
     fresh = fixture_log("own-crowns.json", ["Eun", "Finn"], "2026-11-28T10:00:00Z")
     page = _upload(client, {"format": "splendor-tracker-history/1", "games": [fresh, IDLESS]})
-    assert page.status_code == 422
-    assert PLAYED_OTHERWISE.replace("'", "&#39;") in page.get_data(as_text=True)
-    assert _count(client) == 1
-
-
-def test_an_id_less_log_is_not_continued_over_other_legal_entries(client):
-    """The same, the table's new entry a legal take: the import answered 200 and the game became
-    the new take followed by the log's second entry, a game nobody played."""
-    gid = _import(client, IDLESS).get_json()["id"]
-    events = _undo_all_then(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"green": 1}})
-    assert events == [{"type": "take_tokens", "player": 0, "tokens": {"green": 1}}]
-    resp = _import(client, IDLESS)
-    assert resp.status_code == 422 and resp.get_json()["error"]["message"] == PLAYED_OTHERWISE
+    assert page.status_code == 303
+    assert "Imported 1 game; 1 already stored." in client.get(page.headers["Location"]).get_data(as_text=True)
     assert client.get(f"/api/games/{gid}/log").get_json()["events"] == events
-    # undone only, nothing else recorded: the file's entries are the ones the table took back
-    assert client.post(f"/api/games/{gid}/undo").status_code == 200
-    again = _import(client, IDLESS)
-    assert again.status_code == 200 and again.get_json()["version"] == client.get(f"/api/games/{gid}").get_json()["version"]
-    assert client.get(f"/api/games/{gid}/log").get_json()["events"] == []
+
+
+def test_entries_the_table_took_back_and_entered_again_stay_taken_back(client):
+    """A tester: all four entries undone, the first entered again as it was, the file imported
+    again: the three others came back (the file is the game as it stood before the undos)."""
+    log = fixture_log("duel-1012.json", ["Ana", "Ben"], "2026-11-20T19:00:00Z")
+    log = {**log, "events": log["events"][:4], "result": None, "finished": None}
+    gid = _import(client, log).get_json()["id"]
+    for _ in range(4):
+        assert client.post(f"/api/games/{gid}/undo").status_code == 200
+    assert post(client, gid, log["events"][0]).status_code == 200
+    for again in (log, {**log, "id": gid}):
+        resp = _import(client, again)
+        assert resp.status_code == 200, resp.get_json()
+        assert len(client.get(f"/api/games/{gid}/log").get_json()["events"]) == 1
+    # a file with entries the game never had in that order is refused, and stores nothing
+    longer = {**log, "id": gid, "events": log["events"][:2] + [{"type": "take_tokens", "player": 0, "tokens": {"red": 1}}]}
+    assert post(client, gid, log["events"][1]).status_code == 200
+    assert post(client, gid, log["events"][2]).status_code == 200
+    version = client.get(f"/api/games/{gid}").get_json()["version"]
+    resp = _import(client, longer)
+    assert resp.status_code == 422 and resp.get_json()["error"]["code"] == "import_mismatch"
+    assert resp.get_json()["error"]["message"] == PLAYED_OTHERWISE
+    assert client.get(f"/api/games/{gid}").get_json()["version"] == version
 
 
 def test_a_log_that_says_when_it_finished_but_not_when_it_started_is_listed_at_its_finish(client):
@@ -435,3 +441,20 @@ def test_a_log_that_says_when_it_finished_but_not_when_it_started_is_listed_at_i
     resp = _import(client, part)
     assert resp.status_code == 201, resp.get_json()
     assert resp.get_json()["status"] == "active"
+
+
+def test_a_longer_log_with_a_finish_but_no_start_extends_the_game_stored_without_one(client):
+    """A tester: a log of 10 entries under a foreign id, no times (its start here: when it was
+    imported), then the whole game with its finish (in the past) and still no start: refused as
+    "cannot finish before it started". The start was never the log's: it finishes then."""
+    full = fixture_log("duel-1102.json", ["Ana", "Ben"])
+    full.pop("started", None)
+    first = _import(client, {**full, "id": "ext-abc", "events": full["events"][:10], "result": None, "finished": None})
+    assert first.status_code == 201
+    resp = _import(client, {**full, "id": "ext-abc", "finished": "2026-11-29T19:41:50Z"})
+    assert resp.status_code == 200, resp.get_json()
+    listed = client.get("/api/games").get_json()[0]
+    assert listed["status"] == "finished" and listed["finished"] == listed["started"]
+    # a log that gives its start keeps the refusal
+    again = _import(client, {**full, "id": "ext-abc", "started": "2026-11-30T19:00:00Z", "finished": "2026-11-29T19:41:50Z"})
+    assert again.status_code == 422 and again.get_json()["error"]["code"] == "bad_log"
