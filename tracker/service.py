@@ -990,7 +990,10 @@ def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False) -> 
     if finished is not None and finished < started:
         raise RuleError("bad_log", N_("A game cannot finish before it started."))
     events = [event_to_dict(ev) for ev in parsed]
+    # (an id of blanks names nothing: the log has no id)
     log_id, import_key, foreign_key = log.get("id"), None, None
+    if isinstance(log_id, str) and not log_id.strip():
+        log_id = None
     if log_id is not None and not is_game_id(log_id):
         # an id this app never gives (short, or another tool's: "ex-duel-1012"; GAME-LOG.md sets no
         # form): the game gets an id of ours, and the log's id is kept as its key, so a second log
@@ -1054,7 +1057,7 @@ def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False) -> 
                      else _imported_as((import_key,)) if import_key else log_id)
         if stored_id is not None and db.session.get(Game, stored_id) is not None:
             if foreign_key is not None:  # another log under the same id at the same moment
-                _check_same_game(stored_id, kind, setup, log.get("id"))
+                _check_same_game(stored_id, kind, setup, str(log.get("id")))
             return load(stored_id), STORED  # the same log imported at the same moment
         raise
     return GameView(row=row, events=tuple(parsed), state=state), CREATED

@@ -458,3 +458,11 @@ def test_a_longer_log_with_a_finish_but_no_start_extends_the_game_stored_without
     # a log that gives its start keeps the refusal
     again = _import(client, {**full, "id": "ext-abc", "started": "2026-11-30T19:00:00Z", "finished": "2026-11-29T19:41:50Z"})
     assert again.status_code == 422 and again.get_json()["error"]["code"] == "bad_log"
+
+
+def test_an_empty_id_is_no_id(client):
+    """A tester: ``"id": ""`` was taken as another tool's id, so every later log with an empty id
+    was refused as another game stored under it."""
+    one = _import(client, {**fixture_log("duel-1012.json", ["Ana", "Ben"], "2026-11-20T19:00:00Z"), "id": ""})
+    two = _import(client, {**fixture_log("duel-1069.json", ["Cy", "Dee"], "2026-11-21T19:00:00Z"), "id": " "})
+    assert one.status_code == two.status_code == 201 and _count(client) == 2

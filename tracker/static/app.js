@@ -1048,13 +1048,19 @@
 
   // History's import: the chosen file's name is said beside the app's own "Choose a file" button
   // (the browser's own button, hidden, would speak the browser's language).
-  document.addEventListener("change", function (evt) {
-    var pick = evt.target.closest && evt.target.closest(".file-pick");
+  function sayFileChosen(input) {
+    var pick = input && input.closest && input.closest(".file-pick");
     var name = pick && pick.querySelector("[data-file-name]");
     if (!name) { return; }
     if (!name.hasAttribute("data-none")) { name.setAttribute("data-none", name.textContent); }
-    var file = evt.target.files && evt.target.files[0];
+    var file = input.files && input.files[0];
     name.textContent = file ? file.name : name.getAttribute("data-none");
+  }
+  document.addEventListener("change", function (evt) { sayFileChosen(evt.target); });
+  // (a page brought back by Back keeps the file chosen, with no "change": a tester saw "No file
+  // chosen" beside a file that was then uploaded)
+  window.addEventListener("pageshow", function () {
+    Array.prototype.forEach.call(document.querySelectorAll(".file-pick input[type=file]"), sayFileChosen);
   });
 
   // New game form: going back to Duel with a third or fourth starter chosen (hidden in Duel)
