@@ -586,6 +586,9 @@ def test_a_count_typed_in_the_fix_sheet_is_not_hidden_by_its_grown_save_bar(brow
     page.wait_for_function("() => window.htmx !== undefined")
     page.locator("#action-correction").click()
     field = page.locator('#sheet input[name="privileges"]')
+    # (typed once htmx has wired the new sheet's preview: typed before, no preview was asked for)
+    page.wait_for_function("() => { const p = document.querySelector('#fix-preview');"
+                           " return !!p && !!p['htmx-internal-data'] && !document.querySelector('.htmx-settling, .htmx-request'); }")
     field.fill("3")
     expect(page.locator("#fix-preview")).to_contain_text("D-3.3")
     page.wait_for_timeout(200)
