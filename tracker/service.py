@@ -831,10 +831,13 @@ def _log_of(view: GameView) -> dict[str, Any]:
     result = None
     if state.status == "finished":
         result = {"winner": view.to_json()["winner"], "turns": state.turn}
+    # (a game stored before future starts were taken as "now" may have finished before its start:
+    # its log says it started when it finished, so that it still imports)
+    started = row.started if row.finished is None or row.started is None else min(row.started, row.finished)
     return {
         "format": LOG_FORMAT,
         "id": row.id,
-        "started": _iso(row.started),
+        "started": _iso(started),
         "finished": _iso(row.finished),
         "game": row.game,
         "players": list(row.setup["players"]),
@@ -985,8 +988,13 @@ def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False) -> 
     logged_start = _parse_time(log.get("started"))
     finished = _parse_time(log.get("finished")) if state.status == "finished" else None  # in play: no end yet
     # a log that says when it finished but not when it started (both optional): it is listed at
-    # its finish, not "now" (which would be after it finished)
-    started = logged_start or (min(finished, utcnow()) if finished is not None else utcnow())
+    # its finish, not "now" (which would be after it finished); a time ahead of this server's
+    # clock (a phone's skew, up to a day) is taken as now: a game stored as starting later would
+    # finish here before it started, and its backup would no longer restore (a tester)
+    now = utcnow()
+    if finished is not None:
+        finished = min(finished, now)
+    started = min(logged_start, now) if logged_start is not None else (finished if finished is not None else now)
     if finished is not None and finished < started:
         raise RuleError("bad_log", N_("A game cannot finish before it started."))
     events = [event_to_dict(ev) for ev in parsed]
@@ -1159,9 +1167,18 @@ def _was_once(game_id: str, events: list[dict[str, Any]]) -> tuple[bool, bool]:
     rows = db.session.execute(select(Event.seq, Event.data, Event.created, Event.undone, Event.undone_at)
                               .where(Event.game_id == game_id).order_by(Event.seq)).all()
     data = {row.seq: row.data for row in rows}
-    # (an undo with no time, from before it was kept: taken back at once, the latest first)
-    steps = sorted([(row.created, 0, row.seq) for row in rows]
-                   + [(row.undone_at or row.created, 1, -row.seq) for row in rows if row.undone])
+    # each entry recorded after the one before it (an imported game's entries carry its start,
+    # which a skewed clock may have put after entries recorded here), each undo after its entry;
+    # an undo with no time, from before it was kept: taken back at once, the latest first
+    steps: list[tuple[Any, int, int]] = []
+    when = None
+    for row in rows:
+        when = row.created if when is None or row.created > when else when
+        steps.append((when, 0, row.seq))
+        if row.undone:
+            undone = row.undone_at if row.undone_at is not None and row.undone_at > when else when
+            steps.append((undone, 1, -row.seq))
+    steps.sort()
     in_force: list[int] = []
     began = not events
     for _when, undo, seq in steps:

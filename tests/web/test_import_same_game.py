@@ -466,3 +466,25 @@ def test_an_empty_id_is_no_id(client):
     one = _import(client, {**fixture_log("duel-1012.json", ["Ana", "Ben"], "2026-11-20T19:00:00Z"), "id": ""})
     two = _import(client, {**fixture_log("duel-1069.json", ["Cy", "Dee"], "2026-11-21T19:00:00Z"), "id": " "})
     assert one.status_code == two.status_code == 201 and _count(client) == 2
+
+
+def test_a_log_dated_ahead_of_the_server_clock_is_stored_as_starting_now(client):
+    """A tester: a log starting 3 hours ahead (a phone's skewed clock) was stored so; finished
+    here, the game ended before it started, and no backup holding it could be restored."""
+    from datetime import datetime, timedelta, timezone
+
+    ahead = (datetime.now(timezone.utc) + timedelta(hours=3)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    log = fixture_log("duel-1012.json", ["Ana", "Ben"])
+    part = {**log, "started": ahead, "events": log["events"][:-1], "result": None, "finished": None}
+    part.pop("id", None)
+    gid = _import(client, part).get_json()["id"]
+    assert post(client, gid, log["events"][-1]).status_code == 200  # the winning entry, made here
+    listed = client.get("/api/games").get_json()[0]
+    assert listed["status"] == "finished" and listed["started"] <= listed["finished"]
+    exported = client.get(f"/api/games/{gid}/log").get_json()
+    assert _import(client, exported).status_code == 200
+    backup = client.get("/history/export.json").get_json()
+    page = _upload(client, backup)
+    assert page.status_code == 303
+    # the same file again is still the same game (found by its own start, not the one stored)
+    assert _import(client, part).status_code == 200 and _count(client) == 1
