@@ -1014,20 +1014,23 @@ def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False) -> 
             return _extend(stored_id, parsed, events, state, finished, commit, skip_deleted,
                            start_given=logged_start is not None, log_id=log_id)
         log_id = None
+    own_id = log_id  # an id of this app's form: the game keeps it when it is new here
     if log_id is not None:
         stored = db.session.get(Game, log_id)
         if stored is not None:
             _check_same_game(log_id, kind, setup, log_id)
             return _extend(log_id, parsed, events, state, finished, commit, skip_deleted,
                            start_given=logged_start is not None, log_id=log_id)
-    elif not events and logged_start is None:
+    if own_id is None and not events and logged_start is None:
         # no id, no entry, no start: nothing tells this table from another that sat down with
         # the same names (a setup sent twice is two games, never one table's game moved on)
         log_id = new_id()
-    else:
+    elif events or logged_start is not None:
         # the same game, however its file spells it, or the export of a stored game without its id
-        import_key = archive.log_key(kind, setup, events, logged_start)
-        keys = (import_key, archive.log_key(kind, setup, events, logged_start, exact=True), archive.legacy_log_key(log))
+        # (or with an id of ours unknown here: the same log imported before without it, a tester)
+        content_key = archive.log_key(kind, setup, events, logged_start)
+        import_key = content_key if own_id is None else None
+        keys = (content_key, archive.log_key(kind, setup, events, logged_start, exact=True), archive.legacy_log_key(log))
         stored_id = _imported_as(keys)
         if stored_id is None and logged_start is not None:
             stored_id = _stored_same_game(kind, setup, events, logged_start)
@@ -1042,7 +1045,8 @@ def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False) -> 
                 else:
                     db.session.flush()
             return found
-        log_id = new_id()  # the key finds the game again; the id stays unguessable
+        if own_id is None:
+            log_id = new_id()  # the key finds the game again; the id stays unguessable
     summary = _summary(state)
     if summary["finished"] is not None:  # when it ended is the log's to say: unknown is not "now"
         summary["finished"] = finished
@@ -1213,12 +1217,13 @@ def _another_game(log_id: str) -> RuleError:
 def _same_game(row: Game, kind: str, setup: Mapping[str, Any], events: list[dict[str, Any]]) -> bool:
     """True when stored ``row`` records the game of a log: the same kind and setup
     (``_same_setup``), and the entries of one the beginning of the other's (a log exported
-    earlier or later in the game)."""
+    earlier or later in the game), or entries that began as the game's did at some moment (a
+    log exported before undos: ``_extend`` then says whether it adds anything)."""
     if row.game != kind or not _same_setup(row.setup, setup):
         return False
     stored = [event_to_dict(ev) for ev in load(row.id).events]
     shorter = min(len(stored), len(events))
-    return stored[:shorter] == events[:shorter]
+    return stored[:shorter] == events[:shorter] or _was_once(row.id, events)[1]
 
 
 def _stored_same_game(kind: str, setup: Mapping[str, Any], events: list[dict[str, Any]], started: datetime) -> str | None:

@@ -155,3 +155,26 @@ def test_the_action_tabs_grow_with_a_large_text_in_two_rows(browser: Browser, li
     assert wide(page) <= 360
     assert page.evaluate(CUT) == []
     page.context.close()
+
+
+@pytest.mark.parametrize("text", ["125%", "200%"])
+def test_the_fix_sheets_save_sits_above_the_two_rows_of_tabs(browser: Browser, live_server: str, text: str):
+    """A tester: at 125% the Fix sheet's pinned save (placed for one row of tabs) lay under the
+    two rows, a tap on it landing on a tab; at 200% its refusal's "(the game's totals, D-12)"
+    ran past the page. At large text the save follows the counts, and scrolled to it clears
+    the tabs."""
+    page = phone(browser, text, 390 if text == "125%" else 360, 844 if text == "125%" else 640)
+    duel = import_part(page, live_server, "duel-1012.json", 21)
+    page.goto(f"{live_server}/games/{duel}?sheet=correction")
+    field = page.locator('#sheet input[name$="-red"]').first
+    page.wait_for_function("() => { const p = document.querySelector('#fix-preview');"
+                           " return !!p && !!p['htmx-internal-data'] && !document.querySelector('.htmx-settling, .htmx-request'); }")
+    field.fill("9")
+    expect(page.locator("#fix-preview")).not_to_be_empty()
+    page.locator("#sheet .fix-save button").scroll_into_view_if_needed()
+    page.wait_for_timeout(300)
+    save = page.locator("#sheet .fix-save").bounding_box()
+    tabs = page.locator("nav.actions").bounding_box()
+    assert save and tabs and save["y"] + save["height"] <= tabs["y"] + 1, (save, tabs)
+    assert wide(page) <= page.viewport_size["width"]
+    page.context.close()

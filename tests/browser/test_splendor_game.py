@@ -4,6 +4,7 @@ middle entered on the other players' phones)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -123,4 +124,21 @@ def test_a_short_phone_at_a_table_of_four_shows_the_take_chips_in_its_first_scre
     box = chips.bounding_box()
     tabs = page.locator("nav.actions").bounding_box()
     assert tabs and box and box["y"] + box["height"] <= tabs["y"], (box, tabs)
+    context.close()
+
+
+def test_a_phone_of_its_own_keeps_its_players_panel_whole_at_a_table_of_four(browser, live_server: str):
+    """One phone each at four: the compact panels hid this phone's own player's token chips
+    while the others played (a tester); the others' panels stay compact."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    setup = {"game": "splendor", "players": ["Ana", "Ben", "Cy", "Dee"], "first_player": 0,
+             "nobles": ["N-01", "N-02", "N-03", "N-04", "N-05"]}
+    gid = page.request.post(live_server + "/api/games", data=setup).json()["id"]
+    page.goto(f"{live_server}/settings?mine=Dee&next=/games/{gid}&game={gid}")
+    expect(page.locator("body")).to_have_class(re.compile(r"\bmine-3\b"))
+    expect(page.locator("#panel-3 .tokens")).to_be_visible()
+    expect(page.locator("#panel-3 .near-nobles .noble").first).to_be_visible()
+    for seat in (1, 2):
+        expect(page.locator(f"#panel-{seat} .tokens")).to_be_hidden()
     context.close()

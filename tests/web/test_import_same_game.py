@@ -488,3 +488,25 @@ def test_a_log_dated_ahead_of_the_server_clock_is_stored_as_starting_now(client)
     assert page.status_code == 303
     # the same file again is still the same game (found by its own start, not the one stored)
     assert _import(client, part).status_code == 200 and _count(client) == 1
+
+
+def test_an_earlier_export_without_its_id_or_with_an_id_unknown_here_is_the_same_game(client):
+    """A tester: an export made before undos, its id removed, was stored as a second game (the
+    start matched, but only the entries as they stand were compared); a log imported without its
+    id, then with it (an id of this app's form, unknown here), made two games too."""
+    log = fixture_log("duel-1012.json", ["Ana", "Ben"], "2026-11-20T19:00:00Z")
+    gid = _import(client, {**log, "events": log["events"][:10], "result": None, "finished": None}).get_json()["id"]
+    early = client.get(f"/api/games/{gid}/log").get_json()
+    for _ in range(2):
+        assert client.post(f"/api/games/{gid}/undo").status_code == 200
+    assert post(client, gid, {"type": "replenish", "player": early["events"][8]["player"]}).status_code in (200, 422)
+    stored = client.get(f"/api/games/{gid}/log").get_json()["events"]
+    idless = {k: v for k, v in early.items() if k != "id"}
+    resp = _import(client, idless)
+    assert resp.status_code == 200 and resp.get_json()["id"] == gid and _count(client) == 1
+    assert client.get(f"/api/games/{gid}/log").get_json()["events"] == stored
+    # a log imported without its id, then with an id of ours that names no game here
+    other = fixture_log("duel-1069.json", ["Cy", "Dee"], "2026-11-21T19:00:00Z")
+    first = _import(client, other).get_json()["id"]
+    again = _import(client, {**other, "id": "A" * 32})
+    assert again.status_code == 200 and again.get_json()["id"] == first and _count(client) == 2
