@@ -1326,13 +1326,15 @@ def _in_file(exc: RuleError, n: int, log: Any) -> RuleError:
 
 class ImportResult(NamedTuple):
     """What ``import_any`` did: games ``created``, found ``existing`` (of which ``deleted`` are
-    deleted here: the file does not bring them back, Restore does), and stored games
-    ``extended`` with the file's later entries."""
+    deleted here: the file does not bring them back, Restore does), stored games ``extended``
+    with the file's later entries, and stored games a backup has with other entries (``differ``:
+    played otherwise here or in the file; kept as they are here, the rest of the file imported)."""
 
     created: int
     existing: int
     extended: int
     deleted: int = 0
+    differ: int = 0
 
 
 def import_any(data: Any) -> ImportResult:
@@ -1365,7 +1367,7 @@ def _import_any(data: Any) -> ImportResult:
             if not backup:  # a single log: its own refusal, no "game 1 of the file"
                 raise
             raise _in_file(exc, i, log) from exc
-    created = existing = extended = deleted = 0
+    created = existing = extended = deleted = differ = 0
     series: dict[str, Any] = {}
     made: list[tuple[Game, Any]] = []
     stored: list[Game] = []
@@ -1380,6 +1382,11 @@ def _import_any(data: Any) -> ImportResult:
             except RuleError as exc:
                 if not backup:
                     raise
+                if exc.code == "import_mismatch" and exc.template == PLAYED_OTHERWISE:
+                    # a game played otherwise here or in the file (a backup of another phone's
+                    # history, taken at another moment): kept as it is here, the file goes on
+                    differ += 1
+                    continue
                 raise _in_file(exc, i, log) from exc
             except VersionConflict:
                 raise RuleError("version_conflict", N_("Game %(n)s of the file: a phone recorded in it while the file "
@@ -1410,7 +1417,7 @@ def _import_any(data: Any) -> ImportResult:
         raise
     finally:
         db.session.info.pop(IMPORTING, None)
-    return ImportResult(created, existing, extended, deleted)
+    return ImportResult(created, existing, extended, deleted, differ)
 
 
 def _restore_next_game(row: Game, next_id: Any) -> None:

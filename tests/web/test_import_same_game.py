@@ -510,3 +510,27 @@ def test_an_earlier_export_without_its_id_or_with_an_id_unknown_here_is_the_same
     first = _import(client, other).get_json()["id"]
     again = _import(client, {**other, "id": "A" * 32})
     assert again.status_code == 200 and again.get_json()["id"] == first and _count(client) == 2
+
+
+def test_a_later_backup_with_a_game_played_otherwise_imports_the_rest_of_the_file(client):
+    """A tester kept a second instance up to date from backups: the later backup had one game
+    played otherwise (undone, other entries) than the earlier copy, and the whole file was refused,
+    its new games with it. That game is kept as it is here and said so; the rest imports."""
+    log = fixture_log("duel-1012.json", ["Ana", "Ben"], "2026-11-20T19:00:00Z")
+    gid = _import(client, {**log, "events": log["events"][:10], "result": None, "finished": None}).get_json()["id"]
+    backup = client.get("/history/export.json").get_json()
+    stored = client.get(f"/api/games/{gid}/log").get_json()["events"]
+    # the file from the other instance: the game went otherwise there after entry 8; a new game
+    otherwise = {**backup["games"][0], "events": log["events"][:8] + [{"type": "take_tokens", "player": log["events"][8]["player"],
+                                                                        "tokens": {"pearl": 1}}]}
+    fresh = fixture_log("own-crowns.json", ["Eun", "Finn"], "2026-11-28T10:00:00Z")
+    later = {**backup, "games": [otherwise, fresh]}
+    if _import(client, otherwise).status_code == 422:  # (the take is legal there: else the test means nothing)
+        page = _upload(client, later)
+        assert page.status_code == 303
+        said = client.get(page.headers["Location"]).get_data(as_text=True)
+        assert "Imported 1 game." in said
+        assert "1 stored game has other entries than the file's (played otherwise here or in the file): it is kept as it is here." in said
+        assert client.get(f"/api/games/{gid}/log").get_json()["events"] == stored and _count(client) == 2
+    else:
+        raise AssertionError("the other instance's entry was refused by the rules")
