@@ -278,6 +278,9 @@ def test_a_tap_after_the_other_phone_recorded_the_move_shows_the_new_screen(brow
     expect(ana_phone.locator(".whose-turn")).to_have_text("Ben's turn")
     expect(ana_phone.locator(".alert-done")).to_contain_text("Ana took 1 red")
     expect(ana_phone.locator(".pick-chosen .chip-btn.chosen")).to_have_count(0)
+    # "tap again" answers this phone's own tap: never "On another phone:" (a tester)
+    expect(ana_phone.locator("#alerts .alert-notice")).to_contain_text("tap again")
+    expect(ana_phone.locator("#alerts .alert-notice .other-phone")).to_have_count(0)
     state = ana_phone.request.get(f"{live_server}/api/games/{gid}").json()
     assert state["version"] == 1 and state["players"][1]["tokens"]["blue"] == 0
 
@@ -1108,3 +1111,23 @@ def test_a_choice_cleared_by_the_other_phone_s_undo_is_said_to_be_an_undo(browse
         "What you had chosen was cleared: another phone undid an entry. Choose again.")
     expect(page.locator(".alert-picks-gone")).to_have_count(0)
     expect(page.locator(".pick-chosen .chip-btn")).to_have_count(0)
+
+
+def test_the_log_a_phone_has_open_stays_open_with_its_focus_when_the_other_phone_enters(browser: Browser,
+                                                                                        live_server: str):
+    """A tester: Ben read the game log while Ana recorded her move; the redraw closed the drawer,
+    the focus fell to the page and the page jumped up."""
+    ana_phone = phone(browser)
+    ana = start(ana_phone, live_server)
+    ana.enter({"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    _api(ana_phone, live_server, {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}})
+    ben_phone = phone(browser)
+    ben_phone.goto(ana_phone.url)
+    summary = ben_phone.locator("#log summary")
+    summary.focus()
+    ben_phone.keyboard.press("Enter")
+    expect(ben_phone.locator("#log")).to_have_attribute("open", "")
+    _api(ana_phone, live_server, {"type": "take_tokens", "player": 0, "tokens": {"green": 1}})
+    expect(ben_phone.locator("#log summary")).to_contain_text("(3)", timeout=3500)
+    expect(ben_phone.locator("#log")).to_have_attribute("open", "")
+    expect(ben_phone.locator("#log summary")).to_be_focused()

@@ -7,6 +7,24 @@
   var rootPx = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
   document.documentElement.classList.toggle("large-text", rootPx >= 20);
 
+  // The game log a phone had open stays open (with the focus it had) when a redraw comes, the
+  // other phone's entry say: it closed, the focus fell to the page and the page jumped up (a tester)
+  var logWasOpen = false, logHadFocus = false;
+  document.body.addEventListener("htmx:beforeSwap", function (evt) {
+    if (!evt.detail.target || evt.detail.target.id !== "game") { return; }
+    var log = document.getElementById("log");
+    logWasOpen = !!log && log.open;
+    logHadFocus = !!log && log.contains(document.activeElement);
+  });
+  document.body.addEventListener("htmx:afterSwap", function (evt) {
+    if (!evt.detail.target || evt.detail.target.id !== "game") { return; }
+    var log = document.getElementById("log");
+    if (log && logWasOpen) { log.open = true; }
+    var summary = log && logHadFocus && log.querySelector("summary");
+    if (summary) { summary.focus({ preventScroll: true }); }
+    logWasOpen = logHadFocus = false;
+  });
+
   var STRONG = ["victory", "royal_due", "discard_due", "privilege_taken", "extra_turn", "noble_due", "final_round"];
 
   // A short beep through WebAudio, only when the table switched the alert sound on.
@@ -79,9 +97,13 @@
     } else if (mine && done && game.getAttribute("data-last-player") === mine[1]) {
       marked = [done];
     }
-    // (the server's notice only: those this script adds itself, "tap again", are this phone's own)
+    // (the server's notice only: those this script adds itself, "tap again", are this phone's own,
+    // and so is the server's own "tap again" answering this phone's tap on a screen gone by; a
+    // spectator's screen, which records nothing, says nothing of phones: a tester)
+    if (game.classList.contains("watching")) { return; }
+    var tapAgain = box.getAttribute("data-tap-again");
     var notice = Array.prototype.filter.call(box.querySelectorAll(".alert-notice"), function (p) {
-      return p.className === "alert alert-notice";
+      return p.className === "alert alert-notice" && p.textContent.trim() !== tapAgain;
     })[0];
     marked.concat([notice]).forEach(function (p) {
       if (!p || !label || p.querySelector(".other-phone")) { return; }
