@@ -1131,3 +1131,22 @@ def test_the_log_a_phone_has_open_stays_open_with_its_focus_when_the_other_phone
     expect(ben_phone.locator("#log summary")).to_contain_text("(3)", timeout=3500)
     expect(ben_phone.locator("#log")).to_have_attribute("open", "")
     expect(ben_phone.locator("#log summary")).to_be_focused()
+
+
+def test_a_royal_card_chosen_on_the_other_phone_is_said_with_what_it_cleared(browser: Browser, live_server: str):
+    """A tester: Ana had chosen the royal card that steals (its token still to tap) when Ben's
+    phone took another royal card for her; her screen reader heard only "What you had chosen
+    was cleared … Choose again" (nothing to choose again), never what Ben's phone recorded."""
+    from driver import import_part
+
+    ana_phone = phone(browser)
+    gid = import_part(ana_phone, live_server, "duel-1012.json", 45)  # a royal card owed by seat 0
+    ana_phone.goto(f"{live_server}/games/{gid}")
+    ana_phone.locator('#sheet [data-royal="DR-4"]').first.click()
+    expect(ana_phone.locator("#sheet")).to_contain_text("Tap the token to steal")
+    assert ana_phone.request.post(f"{live_server}/api/games/{gid}/events",
+                                  data={"type": "take_royal", "player": 0, "royal": "DR-1"}).ok
+    announcer = ana_phone.locator("#announcer")
+    expect(announcer).to_contain_text("that choice was made on another phone", timeout=4000)
+    expect(announcer).to_contain_text("took a royal card")
+    expect(announcer).not_to_contain_text("Choose again")

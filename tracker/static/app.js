@@ -137,8 +137,11 @@
     var turn = document.querySelector("#turnbar .whose-turn");  // and whose turn it is now
     if (said.length && turn) { said.push(turn.textContent.trim() + "."); }
     announcer.textContent = "";
+    screenSaid = { text: said.join(" "), at: Date.now() };
     if (said.length) { setTimeout(function () { announcer.textContent = said.join(" "); }, 50); }
   });
+  // (what the last redraw read out, for a notice about it said just after: ``sayNotice``)
+  var screenSaid = { text: "", at: 0 };
 
   // The review's turn stepper redraws the replay: the turn it shows and what happened is read out.
   document.body.addEventListener("htmx:afterSettle", function (evt) {
@@ -758,7 +761,11 @@
     if (!onlyFixedSince() && !moveToCome) {
       // what this phone had picked goes: said (a tester's half-chosen take went without a word)
       // (an undo said as one: "another phone's entry" misnamed it; the poller's n is the entries shown)
-      if (picked(openSheet)) { sayNotice(entriesShown() < entriesBefore ? "picks-undone" : "picks-gone"); }
+      // (a royal card, tokens to return or a noble chosen on the other phone: nothing to choose again)
+      if (picked(openSheet)) {
+        sayNotice(entriesShown() < entriesBefore ? "picks-undone"
+                  : /\/sheet\/(royal|discard|noble)\b/.test(openSheet) ? "picks-settled" : "picks-gone");
+      }
       openSheet = browsingOnly(openSheet);
     }
     if (!openSheet) { return; }
@@ -914,8 +921,10 @@
     alerts.classList.remove("cleared");
     alerts.appendChild(line);
     if (announcer) {
+      // said after what the same redraw reads out (the other phone's entry), not in its place
+      var before = Date.now() - screenSaid.at < 1000 && screenSaid.text ? screenSaid.text + " " : "";
       announcer.textContent = "";
-      setTimeout(function () { announcer.textContent = line.textContent; }, 50);
+      setTimeout(function () { announcer.textContent = before + line.textContent; }, 60);
     }
   }
   // The action tabs never move (fixed at the bottom, the same in every screen): a tab tapped at
