@@ -308,3 +308,17 @@ def test_a_toast_about_the_player_across_faces_them_after_the_near_players_move(
     expect(page.locator(".alert-done")).to_contain_text("Ana took 2 pearls")
     assert turned(page, '.alert[data-kind="privilege_given"]') and not turned(page, ".alert-done")
     page.screenshot(path=str(shots / "table-mode-privilege-toast.png"))
+
+
+def test_the_sheet_of_the_player_across_starts_above_the_tabs(page: Page, live_server: str):
+    """A tester: Ben across with two rows of reserved cards; his sheet's start (its heading, his
+    top, the turned sheet's bottom) lay half under the action tabs, on the page opened and after
+    Ana's entry."""
+    from driver import import_part
+
+    gid = import_part(page, live_server, "duel-1102.json", 27)  # Ben (seat 1) to play
+    page.goto(f"{live_server}/settings?table=on&next=/games/{gid}")
+    page.wait_for_timeout(300)
+    body = page.locator("#sheet .sheet-body").bounding_box()
+    tabs = page.locator("nav.actions").bounding_box()
+    assert body and tabs and body["y"] + body["height"] <= tabs["y"], (body, tabs)

@@ -521,7 +521,7 @@
     // all of it theirs to read: the screen stays at its top; the near player's turn is placed as
     // without table mode, their chips then above the tabs: a tester's first tap scrolled them away)
     if (document.body.classList.contains("table-mode") &&
-        (!body || sideBySide() || getComputedStyle(body).transform !== "none")) { return; }
+        (!body || sideBySide() || getComputedStyle(body).transform !== "none")) { uncutTurnedSheet(); return; }
     if (sideBySide()) { showActing(); return; }
     // Splendor: the final round's notice, else the acting player's panel
     var keep = document.getElementById("final-round") || document.querySelector("#game.splendor .panel.is-current") ||
@@ -595,6 +595,18 @@
     return picker && !picker.parentElement.querySelector("form button.save") ? SAVE_ROOM : 0;
   }
   if (document.body.classList.contains("table-mode") && sideBySide()) { placeTurnedSheet(0); }
+  // The turned sheet's start (its heading, the first thing its player reads) under the tabs, on a
+  // screen shown from its top (a tall panel across, two rows of reserved cards): the page scrolls
+  // just enough to bring it above them (a tester read half of "Ben takes up to 3 tokens").
+  function uncutTurnedSheet() {
+    var body = document.querySelector("#sheet .sheet-body");
+    if (!body || sideBySide() || getComputedStyle(body).transform === "none") { return; }
+    var bar = document.querySelector("nav.actions");
+    var floor = window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0) - 8;
+    var below = body.getBoundingClientRect().bottom - floor;
+    if (below > 0) { window.scrollBy(0, below); }
+  }
+  if (document.body.classList.contains("table-mode") && !document.querySelector("#sheet .prompt")) { uncutTurnedSheet(); }
 
   // The other phone's entry redraws this screen (a poll): a sheet this phone had open to plan
   // its move (buy, reserve, privileges, fix) opens again, drawn for the new position, unless the
