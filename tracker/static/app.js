@@ -595,16 +595,19 @@
     return picker && !picker.parentElement.querySelector("form button.save") ? SAVE_ROOM : 0;
   }
   if (document.body.classList.contains("table-mode") && sideBySide()) { placeTurnedSheet(0); }
-  // The turned sheet's start (its heading, the first thing its player reads) under the tabs, on a
-  // screen shown from its top (a tall panel across, two rows of reserved cards): the page scrolls
-  // just enough to bring it above them (a tester read half of "Ben takes up to 3 tokens").
+  // The turned sheet's start (its heading, the first thing its player reads) just under the tabs,
+  // on a screen shown from its top (a tall panel across, two rows of reserved cards): the page
+  // scrolls the few pixels that bring it above them (a tester read half of "Ben takes up to 3
+  // tokens"). Farther down (a small phone) the screen stays at its top: the panel across, its
+  // tokens at the top edge, is that player's to read first (an earlier tester).
+  var UNCUT_AT_MOST = 60;
   function uncutTurnedSheet() {
     var body = document.querySelector("#sheet .sheet-body");
     if (!body || sideBySide() || getComputedStyle(body).transform === "none") { return; }
     var bar = document.querySelector("nav.actions");
     var floor = window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0) - 8;
     var below = body.getBoundingClientRect().bottom - floor;
-    if (below > 0) { window.scrollBy(0, below); }
+    if (below > 0 && below <= UNCUT_AT_MOST) { window.scrollBy(0, below); }
   }
   if (document.body.classList.contains("table-mode") && !document.querySelector("#sheet .prompt")) { uncutTurnedSheet(); }
 
