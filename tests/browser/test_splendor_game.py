@@ -142,3 +142,24 @@ def test_a_phone_of_its_own_keeps_its_players_panel_whole_at_a_table_of_four(bro
     for seat in (1, 2):
         expect(page.locator(f"#panel-{seat} .tokens")).to_be_hidden()
     context.close()
+
+
+def test_the_nobles_ticked_are_counted_against_the_players_named_as_they_are_tapped(page: Page, live_server: str):
+    """A tester ticked six nobles for four players and heard of it only on "Start the game"."""
+    page.goto(live_server + "/")
+    page.locator("#game-splendor").check()
+    count = page.locator("#noble-count")
+    expect(count).to_have_text("0 of 3 chosen")
+    for i, name in enumerate(["Ana", "Ben", "Cy", "Dee"]):
+        page.fill(f"#player{i}", name)
+    expect(count).to_have_text("0 of 5 chosen")
+    nobles = page.locator("input[name=noble]")
+    for k in range(6):
+        nobles.nth(k).check()
+    expect(count).to_have_text("6 of 5 chosen")
+    expect(count).to_have_class(re.compile(r"\bover\b"))
+    nobles.nth(5).uncheck()
+    expect(count).to_have_text("5 of 5 chosen")
+    expect(count).not_to_have_class(re.compile(r"\bover\b"))
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator(".spanel")).to_have_count(4)

@@ -1081,6 +1081,24 @@
     }
   }
   seatsOffered();
+  // Classic Splendor's nobles on display: how many are ticked of the players + 1 the names typed
+  // call for, said as they are tapped (a tester ticked six for four players and only heard of it
+  // on Start).
+  function noblesCounted() {
+    var box = document.getElementById("noble-count");
+    if (!box) { return; }
+    var players = 0;
+    for (var i = 0; i < 4; i++) {
+      var field = document.getElementById("player" + i);
+      if (field && field.value.trim()) { players++; }
+    }
+    var need = Math.max(players, 2) + 1;
+    var ticked = box.closest("form").querySelectorAll("input[name=noble]:checked").length;
+    box.textContent = box.getAttribute("data-template").replace("{n}", ticked).replace("{need}", need);
+    box.classList.toggle("over", ticked > need);
+  }
+  noblesCounted();
+  document.addEventListener("change", function (evt) { if (evt.target.name === "noble") { noblesCounted(); } });
   // What a page's form led to, said low on a long page (the nobles' refusal on the new-game form,
   // a player page's "… is forgotten" or refusal), is brought into view: the page opens at its top.
   var outcome = document.querySelector("[data-into-view]");
@@ -1089,7 +1107,7 @@
     var seat = /^player(\d)$/.exec(evt.target.id || "");
     var label = seat && document.querySelector('[data-name-of="' + seat[1] + '"]');
     if (label) { label.textContent = evt.target.value.trim() || label.getAttribute("data-place"); }
-    if (seat) { seatsOffered(); }
+    if (seat) { seatsOffered(); noblesCounted(); }
   });
 
   // History's import: the chosen file's name is said beside the app's own "Choose a file" button
