@@ -1110,7 +1110,7 @@ def _extend(game_id: str, parsed: list[RuleEvent], events: list[dict[str, Any]],
     if events[:stored] != current:
         if not began and log_id is not None:  # the log's id names a game that never began so
             raise _another_game(log_id)
-        raise RuleError("import_mismatch", PLAYED_OTHERWISE)
+        raise PlayedOtherwise()
     last = db.session.scalar(select(func.coalesce(func.max(Event.seq), 0)).where(Event.game_id == game_id))
     summary = _summary(state)
     if summary["finished"] is not None:
@@ -1160,6 +1160,14 @@ def _same_setup(stored: Mapping[str, Any], logged: Mapping[str, Any]) -> bool:
 #: ``import_mismatch``: a log of a stored game whose entries it never had in that order.
 PLAYED_OTHERWISE = N_("This log's game is stored here already and has been played differently since (entries undone "
                       "and others recorded): nothing is imported.")
+
+
+class PlayedOtherwise(RuleError):
+    """``RuleError("import_mismatch", PLAYED_OTHERWISE)``: the stored game a log records has been
+    played otherwise (here or in the file); a whole-history import keeps it as it is and goes on."""
+
+    def __init__(self) -> None:
+        super().__init__("import_mismatch", PLAYED_OTHERWISE)
 
 
 def _was_once(game_id: str, events: list[dict[str, Any]]) -> tuple[bool, bool]:
@@ -1379,14 +1387,16 @@ def _import_any(data: Any) -> ImportResult:
         for i, log in enumerate(logs, start=1):
             try:
                 view, outcome = import_log(log, commit=False, skip_deleted=True)
+            except PlayedOtherwise:
+                if not backup:
+                    raise
+                # a game played otherwise here or in the file (a backup of another phone's
+                # history, taken at another moment): kept as it is here, the file goes on
+                differ += 1
+                continue
             except RuleError as exc:
                 if not backup:
                     raise
-                if exc.code == "import_mismatch" and exc.template == PLAYED_OTHERWISE:
-                    # a game played otherwise here or in the file (a backup of another phone's
-                    # history, taken at another moment): kept as it is here, the file goes on
-                    differ += 1
-                    continue
                 raise _in_file(exc, i, log) from exc
             except VersionConflict:
                 raise RuleError("version_conflict", N_("Game %(n)s of the file: a phone recorded in it while the file "

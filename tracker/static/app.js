@@ -527,8 +527,7 @@
     var keep = document.getElementById("final-round") || document.querySelector("#game.splendor .panel.is-current") ||
                document.getElementById("turnbar");
     if (!body || !keep) { return; }
-    var bar = document.querySelector("nav.actions");
-    var floor = window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0) - 8;
+    var floor = tabsFloor();
     var below = body.getBoundingClientRect().bottom + saveRoom(body) - floor;
     var room = keep.getBoundingClientRect().top - 8;
     if (below > 0 && room > 0) { window.scrollBy(0, Math.min(below, room)); }
@@ -565,7 +564,7 @@
   if (showPrompt()) {
     // a prompt owed when the screen opens takes the focus too, quietly (it must be answered: a
     // keyboard started 5–6 Tabs above its choices, a screen reader at the page's top; a tester)
-    var owedFirst = document.querySelector("#sheet .prompt a[href], #sheet .prompt button:not([aria-disabled='true'])");
+    var owedFirst = firstControl();
     if (owedFirst && document.activeElement === document.body) { owedFirst.focus({ preventScroll: true }); }
   } else if (sideBySide() && !document.body.classList.contains("table-mode")) { showActing(); }
   // A sheet turned to the player across the table (table mode): its start, their top, is its
@@ -589,6 +588,11 @@
   // chip is tapped (about a line of preview and the button), kept above the tabs when the sheet
   // opens, so that the first tap does not have the page scroll under the finger to show them
   // (a tester's second tap missed its chip, or the save came half under the tabs). 0 otherwise.
+  // The line just above the action tabs fixed at the screen's bottom, in the window (8 px clear).
+  function tabsFloor() {
+    var bar = document.querySelector("nav.actions");
+    return window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0) - 8;
+  }
   var SAVE_ROOM = 100;
   function saveRoom(body) {
     var picker = body && body.querySelector(".picker");
@@ -604,8 +608,7 @@
   function uncutTurnedSheet() {
     var body = document.querySelector("#sheet .sheet-body");
     if (!body || sideBySide() || getComputedStyle(body).transform === "none") { return; }
-    var bar = document.querySelector("nav.actions");
-    var floor = window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0) - 8;
+    var floor = tabsFloor();
     var below = body.getBoundingClientRect().bottom - floor;
     if (below > 0 && below <= UNCUT_AT_MOST) { window.scrollBy(0, below); }
   }
@@ -821,8 +824,7 @@
     var cfg = evt.detail.requestConfig;
     if (!cfg || !evt.detail.target || evt.detail.target.id !== "sheet") { return; }
     var sheet = evt.detail.target;
-    var bar = document.querySelector("nav.actions");
-    var floor = window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0) - 8;
+    var floor = tabsFloor();
     // A chip tapped on a turned sheet: its chips are where they were (app.css keeps them at the
     // edge that stays put), under the finger for the next tap; placed again, they moved by what
     // the tap added (a tester's quick second tap missed). The save came in farther from its player.
