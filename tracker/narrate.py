@@ -14,7 +14,7 @@ from flask_babel import lazy_pgettext as _lp
 from flask_babel import ngettext, pgettext
 
 from .i18n import letter_list, noble_name, tr
-from .rules import catalog, duel
+from .rules import catalog, duel, splendor
 from .rules.events import (
     Correction,
     Discard,
@@ -350,7 +350,7 @@ def victory_sentence(state: Any) -> str:
         return _("%(name)s wins by reaching %(routes)s!", name=state.players[winner.player].name, routes=routes)
     if len(winner.players) == 1:
         name = state.players[winner.players[0]].name
-        tied = [p.name for i, p in enumerate(state.players) if p.prestige == winner.prestige and i != winner.players[0]]
+        tied = [state.players[i].name for i in splendor.beaten_on_cards(state)]
         if tied:  # S-4's tie-break said where the win is told (the preview of the entry that ends the game too)
             return _("Game over: %(name)s wins with %(p)s prestige, tied with %(others)s but with fewer "
                      "development cards (%(n)s).", name=name, p=winner.prestige, others=", ".join(tied), n=winner.cards)

@@ -146,6 +146,7 @@ def review_context(view: GameView, at: Any = None, sid: str | None = None) -> di
         "winner_names": [names[s] for s in winners if s < len(names)],
         "routes": [narrate.ROUTE_NAMES[r] for r in (winner or {}).get("routes", []) if r in narrate.ROUTE_NAMES],
         "score": (winner or {}).get("prestige") if row.game == "splendor" else None,  # S-4: the winning prestige
+        "tie_break": bool(winner) and row.game == "splendor" and bool(splendor.beaten_on_cards(view.state)),
         "finished": winner is not None,
         "turns": turns,
         "last": last,

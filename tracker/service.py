@@ -506,7 +506,10 @@ def _summary(state: Any) -> dict[str, Any]:
     if state.status != "finished":
         return {"status": "active", "result": None, "finished": None}
     winner = ENGINES[state.game].to_json(state)["winner"]
-    return {"status": "finished", "result": {"winner": winner, "turns": state.turn}, "finished": utcnow()}
+    result = {"winner": winner, "turns": state.turn}
+    if state.game == "splendor" and splendor.beaten_on_cards(state):
+        result["tie_break"] = True  # S-4: History says the win came from fewer development cards
+    return {"status": "finished", "result": result, "finished": utcnow()}
 
 
 _GAMES = Game.__table__

@@ -71,6 +71,12 @@ class GameRecord:
         return score if isinstance(score, int) and not isinstance(score, bool) else None
 
     @property
+    def tie_break(self) -> bool:
+        """Splendor: the win was decided by S-4's tie-break (someone else had as much prestige
+        but more development cards). Known for games finished or imported since it was kept."""
+        return bool((self.row.result or {}).get("tie_break")) and self.row.game == "splendor"
+
+    @property
     def turns(self) -> int | None:
         """Turns played, for a finished game."""
         return (self.row.result or {}).get("turns")

@@ -103,6 +103,16 @@ def test_a_tie_on_prestige_is_decided_by_fewest_cards_and_explained(client):
     log = client.get(f"/games/{state['id']}/log").get_data(as_text=True)
     assert (f"Game over: {state['players'][seat]['name']} wins with {winner['prestige']} prestige, tied with "
             f"{', '.join(tied)} but with fewer development cards ({winner['cards']}).") in log
+    # History and the review say it too (S-4), and a win on prestige alone does not
+    history = client.get("/history?kind=splendor").get_data(as_text=True)
+    row = history.split(f'data-game="{state["id"]}"')[1].split("</li>")[0]
+    assert 'data-field="tie-break"' in row and "(tie-break: fewer development cards)" in row
+    review = client.get(f"/games/{state['id']}/review").get_data(as_text=True)
+    assert 'data-field="tie-break"' in review.split('class="meta"')[1].split("</p>")[0]
+    plain = import_log(client, load_fixture("splendor-153.json"))
+    assert 'data-field="tie-break"' not in client.get(f"/games/{plain['id']}/review").get_data(as_text=True)
+    history = client.get("/history?kind=splendor").get_data(as_text=True)
+    assert 'data-field="tie-break"' not in history.split(f'data-game="{plain["id"]}"')[1].split("</li>")[0]
 
 
 def test_a_full_tie_is_a_shared_win(client):

@@ -643,6 +643,16 @@ def _winner(state: SplendorState) -> Winner:
     return Winner(seats, best, fewest)
 
 
+def beaten_on_cards(state: SplendorState) -> list[int]:
+    """S-4's tie-break: the seats that ended with the winning prestige but lost on development
+    cards (more cards than the winner), in seat order; ``[]`` while the game goes on or when
+    the win was not decided by the tie-break."""
+    winner = state.winner
+    if winner is None:
+        return []
+    return [i for i, p in enumerate(state.players) if p.prestige == winner.prestige and i not in winner.players]
+
+
 def _end_turn(state: SplendorState) -> SplendorState:
     """S-4 after S-3: note 15 prestige (final round); end the game after the last seat, else pass on."""
     seat = state.current_player
