@@ -322,3 +322,29 @@ def test_the_sheet_of_the_player_across_starts_above_the_tabs(page: Page, live_s
     body = page.locator("#sheet .sheet-body").bounding_box()
     tabs = page.locator("nav.actions").bounding_box()
     assert body and tabs and body["y"] + body["height"] <= tabs["y"], (body, tabs)
+
+
+def test_a_prompt_that_fits_leaves_the_panel_across_at_the_top(browser, live_server: str):
+    """Table mode, classic Splendor on a 390x844 phone: the other phone's purchase lets two
+    nobles visit Ben, across the table. The noble prompt fits under the panels with the screen
+    at its top, so the screen stays there (centring it scrolled Ben's panel off the top edge);
+    a reload shows it the same way."""
+    import json
+
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / "splendor-153.json").read_text())
+    at = next(i for i, e in enumerate(log["events"]) if e["type"] == "take_noble")
+    body = {k: log[k] for k in ("players", "first_player", "nobles")}
+    body.update({"format": "splendor-tracker/1", "game": "splendor", "result": None})
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    gid = page.request.post(live_server + "/api/games/import", data={**body, "events": log["events"][:at - 1]}).json()["id"]
+    page.goto(f"{live_server}/settings?table=on&next=/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    assert page.request.post(f"{live_server}/api/games/{gid}/events", data=log["events"][at - 1]).ok
+    prompt = page.locator('#sheet .prompt[data-sheet="noble"]')
+    for step in ("poll", "reload"):
+        expect(prompt).to_be_in_viewport(ratio=1, timeout=4000)
+        page.wait_for_timeout(300)  # (where the screen settles after the swap)
+        assert page.evaluate("scrollY") == 0, step
+        assert page.locator("#panel-1").bounding_box()["y"] >= 0, step  # Ben's panel whole at the top edge
+        page.reload()
+    page.close()

@@ -497,9 +497,17 @@
   function showPrompt() {
     // (the undo question the server asks again, under a finished game's screen, as well)
     var prompt = document.querySelector("#sheet .prompt, #undo-confirm");
-    // a prompt taller than the screen (a phone on its side) shows from its top: its first choice
-    if (prompt) { prompt.scrollIntoView({ block: prompt.offsetHeight > window.innerHeight * 0.8 ? "start" : "center" }); }
-    return !!prompt;
+    if (!prompt) { return false; }
+    // Seen whole above the tabs (and a notice over it) with the screen at its top, the screen
+    // goes to its top (table mode: the panel across stays at the top edge, where its player
+    // reads it); already seen whole where the page is, it stays. Else it is centred, and one
+    // taller than the screen (a phone on its side) shows from its top: its first choice.
+    var box = prompt.getBoundingClientRect(), alerts = document.querySelector(".alerts");
+    var floor = tabsFloor() - (alerts ? alerts.getBoundingClientRect().height : 0);
+    if (box.bottom + window.scrollY <= floor) { window.scrollTo(0, 0); return true; }
+    if (box.top >= 0 && box.bottom <= floor) { return true; }
+    prompt.scrollIntoView({ block: prompt.offsetHeight > window.innerHeight * 0.8 ? "start" : "center" });
+    return true;
   }
   // A phone on its side shows the sheet on the right, kept in view (app.css): three or four
   // Splendor panels on the left push the acting player's below the fold, so it is scrolled into
