@@ -86,6 +86,26 @@ def test_a_malformed_event_is_bad_event(data):
     assert info.value.code == "bad_event"
 
 
+@pytest.mark.parametrize(
+    "data, field",
+    [
+        ({"type": "correction", "player": 0, "privileges": 2, "set": {"privileges": 0}}, "privileges"),
+        ({"type": "correction", "player": 0, "tokens": {"red": 1}, "set": {"privileges": 0}}, "tokens"),
+        ({"type": "correction", "player": 0, "set": {"privileges": 0, "note": "a"}, "note": "b"}, "note"),
+    ],
+)
+def test_a_correction_naming_a_field_under_set_and_beside_it_is_refused(data, field):
+    """An API tester's correction gave privileges 2 beside its set and 0 in it: the set's 0 was
+    stored and the 2 dropped unread (and a note given twice kept the outer one)."""
+    with pytest.raises(RuleError) as info:
+        parse_event(data, 2)
+    assert info.value.code == "bad_event"
+    assert info.value.message == f"A correction with a set gives {field} in its set, once."
+    # the same note twice, or the note beside the set (GAME-LOG.md's form), is one note
+    for note in ({"note": "a", "set": {"privileges": 0, "note": "a"}}, {"note": "a", "set": {"privileges": 0}}):
+        assert parse_event({"type": "correction", "player": 0, **note}, 2).note == "a"
+
+
 def test_a_rule_error_has_a_code_a_rule_and_a_message():
     error = RuleError("wrong_payment", "%(card)s costs more.", "D-7", card="D1-01")
     assert error.to_dict() == {"code": "wrong_payment", "message": "D1-01 costs more.", "rule": "D-7"}

@@ -259,6 +259,11 @@ def _parse_event(data: Any, seats: int) -> Event:
         raise _bad(N_("A correction sets tokens, privileges, board or bag, not %(field)s: "
                       "a token count goes inside one of those (\"tokens\": {\"gold\": 1})."),
                    field=sorted(unknown)[0][:20])
+    # with a set, the counts are in it (one beside it was dropped unread) and the note once
+    beside = [k for k in sorted(CORRECTION_FIELDS) if "set" in data and k in data
+              and (k != "note" or ("note" in source and data[k] != source[k]))]
+    if beside:
+        raise _bad(N_("A correction with a set gives %(field)s in its set, once."), field=beside[0])
     note = clean_text(data.get("note", source.get("note", "")) or "", MAX_NOTE)
     if note is None:
         raise _bad(N_("A note is plain text of at most %(max)s characters, without control characters."), max=MAX_NOTE)
