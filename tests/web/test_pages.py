@@ -798,6 +798,13 @@ def test_an_empty_board_says_what_can_be_done_instead_of_taking(client):
     assert "Nothing on the board to take: refill it (Privilege · Refill), or buy or reserve a card." in body
     assert "Tap the tokens taken" not in body
 
+    # no gold on the board either: no card can be reserved (D-6), so the hint says buy only (a tester)
+    resp = client.post(f"/api/games/{game['id']}/events", json={"type": "correction", "player": 0,
+                                                                 "set": {"board": {**empty, "gold": 0}, "bag": {**bag, "gold": 3}}})
+    assert resp.status_code == 200, resp.get_json()
+    body = client.get(f"/games/{game['id']}/sheet/take", headers=HX).get_data(as_text=True)
+    assert "Nothing on the board to take: refill it (Privilege · Refill), or buy a card." in body
+
 
 def test_an_empty_board_with_three_reserved_says_to_refill_or_buy(client):
     """D-6: with three cards reserved, a fourth is refused: an empty board's take sheet names the
