@@ -743,3 +743,25 @@ def test_a_near_win_warning_takes_the_turn_lines_whole_width(page: Page, live_se
     assert table and share and table["x"] < share["x"]
     order = page.evaluate("() => [...document.querySelectorAll('#turnbar a')].map(a => a.id)")
     assert order.index("table-btn") < order.index("share-btn")
+
+
+def test_on_a_short_phone_the_toasts_leave_the_take_chips_sooner(browser, live_server: str):
+    """Two testers on a 360x640 phone: after an entry the toasts lay over the next player's take
+    chips for 4 s. On a short phone they go after 1.5 s (the entry's line) and 2.5 s (a rule's
+    alert); on a taller one they keep their time; a notice stays until a tap either way."""
+    for (w, h), done, other in (((360, 640), "1.5s", "2.5s"), ((390, 844), "2.5s", "4s")):
+        page = browser.new_page(viewport={"width": w, "height": h})
+        gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"],
+                                                                 "first_player": 0}).json()["id"]
+        page.goto(f"{live_server}/games/{gid}")
+        page.wait_for_function("() => window.htmx !== undefined")
+        assert page.request.post(f"{live_server}/api/games/{gid}/events",
+                                 data={"type": "take_tokens", "player": 0, "tokens": {"red": 1}}).ok
+        toast = page.locator("#alerts .alert-done")
+        expect(toast).to_have_count(1, timeout=4000)
+        assert toast.evaluate("el => getComputedStyle(el).animationDelay") == done, (w, h)
+        assert page.evaluate("""() => { const p = document.createElement('p'); p.className = 'alert';
+            document.getElementById('alerts').appendChild(p); return getComputedStyle(p).animationDelay; }""") == other
+        assert page.evaluate("""() => { const p = document.createElement('p'); p.className = 'alert alert-notice';
+            document.getElementById('alerts').appendChild(p); return getComputedStyle(p).animationName; }""") == "none"
+        page.close()
