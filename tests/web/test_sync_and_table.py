@@ -495,3 +495,26 @@ def test_table_mode_is_one_tap_from_a_game_of_two(client):
     assert 'id="table-btn"' not in client.get(f"/games/{trio}").get_data(as_text=True)
     done = import_log(client, fixture_log("duel-1069.json"))["id"]
     assert 'id="table-btn"' not in client.get(f"/games/{done}").get_data(as_text=True)
+
+
+def test_the_table_button_on_the_second_players_own_phone_keeps_them_at_the_bottom(client):
+    """A tester's phone was Ben's own (seat 1): "Table" put Ben's panel upside down at the top
+    and turned his own turns away from him. On his phone it turns Ana's side across ("turned");
+    off again, the phone is Ben's again."""
+    duel = new_game(client, players=["Ana", "Ben"])["id"]
+    assert client.get(f"/settings?mine=Ben&next=/games/{duel}").status_code == 303
+    page = client.get(f"/games/{duel}").get_data(as_text=True)
+    assert re.search(r'<body[^>]*\sclass="[^"]*mine-1', page)
+    href = re.search(r'id="table-btn" href="([^"]+)"', page)[1].replace("&amp;", "&")
+    assert "table=turned" in href
+    client.get(href)
+    assert client.get_cookie("table").value == "turned"
+    page = client.get(f"/games/{duel}").get_data(as_text=True)
+    assert re.search(r'<body[^>]*\sclass="table-mode table-turned"', page)
+    client.get(re.search(r'id="table-btn" href="([^"]+)"', page)[1].replace("&amp;", "&"))
+    assert client.get_cookie("table").value == "off"
+    assert re.search(r'<body[^>]*\sclass="\s*mine-1"', client.get(f"/games/{duel}").get_data(as_text=True))
+    # Ana's own phone (seat 0) turns Ben's side across, as a phone of no one's does
+    assert client.get(f"/settings?mine=Ana&next=/games/{duel}").status_code == 303
+    page = client.get(f"/games/{duel}").get_data(as_text=True)
+    assert "table=on" in re.search(r'id="table-btn" href="([^"]+)"', page)[1]
