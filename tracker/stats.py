@@ -329,8 +329,12 @@ class PlayerLine:
     def win_rate(self) -> float | None:
         """Wins over the finished games (0–1), None before the first game ends (``percent``
         says "–"), as the player page counts it."""
-        finished = self.games - self.playing
-        return self.wins / finished if finished else None
+        return self.wins / self.finished if self.finished else None
+
+    @property
+    def finished(self) -> int:
+        """The games of ``games`` that ended (the win rate's base, said beside it)."""
+        return self.games - self.playing
 
 
 def player_lines() -> list[PlayerLine]:
