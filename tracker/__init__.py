@@ -168,6 +168,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
+    if not str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite"):
+        # a database server restarted: every worker's pooled connections are dead; each is tried
+        # before use, so a request gets a live one, not a 503 per worker and connection (an operator)
+        app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {}).setdefault("pool_pre_ping", True)
 
     db.init_app(app)
     migrate.init_app(app, db, directory=MIGRATIONS)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from sqlalchemy import text
 from helpers import load_fixture, new_game, play, post
 
 from tracker.rules.duel import TOKEN_TOTALS
@@ -758,6 +759,30 @@ def test_a_chunked_body_over_the_limit_is_413_not_malformed(client):
                      environ_overrides={"wsgi.input_terminated": True})
     assert ok.status_code == 200 and ok.get_json()["players"][0]["tokens"]["red"] == 1
     assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 1
+
+
+def test_after_the_database_server_drops_its_connections_the_next_requests_answer(app, client, database_url, request):
+    """An operator restarted PostgreSQL under gunicorn: once it was back, each worker still
+    answered 503 on its next request or two (a pooled connection the server had closed). The
+    pool tries a connection before use, so every request after the restart answers."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("SQLite has no server to restart")
+    assert app.config["SQLALCHEMY_ENGINE_OPTIONS"]["pool_pre_ping"] is True
+    game = new_game(client)
+    assert client.get(f"/api/games/{game['id']}").status_code == 200  # the pool holds a connection now
+    from tracker.db import db
+
+    db.session.remove()  # (as each request's end does under gunicorn: the fixture's context spans the test)
+    with request.getfixturevalue("postgres_emptier").connect() as conn:  # the server closes the others
+        killed = conn.execute(text("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                   "WHERE datname = current_database() AND pid <> pg_backend_pid()")).scalar()
+    assert killed >= 1
+    for _ in range(5):
+        resp = client.get(f"/api/games/{game['id']}")
+        assert resp.status_code == 200 and resp.get_json()["version"] == 0
+        db.session.remove()
+    posted = client.post(f"/api/games/{game['id']}/events", json={"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    assert posted.status_code == 200 and posted.get_json()["version"] == 1
 
 
 def test_a_database_too_busy_to_answer_is_a_503_to_retry_and_records_nothing(client, monkeypatch):
