@@ -7,6 +7,6 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/venv.sh
 . scripts/venv.sh
 make_venv
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e .
+install_project .
 .venv/bin/flask --app tracker db upgrade
 exec .venv/bin/flask --app tracker run --host "${HOST:-127.0.0.1}" --port "${PORT:-5000}"

@@ -32,7 +32,7 @@ if [ ${#MISSING[@]} -gt 0 ] && [ -z "$SUDO" ]; then
 elif [ ${#MISSING[@]} -gt 0 ]; then
   apt_install "${MISSING[@]}"
 fi
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+install_project '.[test]'
 if [ -n "$APT" ]; then wait "$APT"; fi
 
 # shellcheck source=scripts/postgres.sh

@@ -22,3 +22,22 @@ make_venv() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3-venv >/dev/null
   "$python" -m venv .venv
 }
+
+# install_project SPEC: `pip install -e SPEC` ('.' or '.[test]'), skipped when this very
+# pyproject.toml was installed with SPEC before (a stamp in .venv; any extras installed the app
+# too): starting the app again needs no package index (a café whose internet is down still
+# starts it), and code changes need no reinstall (an editable install). A changed
+# pyproject.toml installs again.
+install_project() {
+  local spec=$1 sum stamp
+  sum=$(sha256sum < pyproject.toml | cut -c1-16)
+  stamp=".venv/.installed-$(echo "$spec" | tr -c 'a-z\n' '_')"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$sum" ]; then
+    return 0
+  fi
+  if [ "$spec" = "." ] && grep -qsx "$sum" .venv/.installed-*; then
+    return 0
+  fi
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check -e "$spec"
+  echo "$sum" > "$stamp"
+}

@@ -8,6 +8,7 @@ import sys
 import click
 from flask import Flask
 from flask_migrate import upgrade
+from sqlalchemy.exc import OperationalError, ProgrammingError
 
 from . import archive, service
 from .rules.errors import RuleError
@@ -19,14 +20,24 @@ def register(app: Flask) -> None:
     @app.cli.command("export")
     @click.argument("path", type=click.Path(dir_okay=False, writable=True, allow_dash=True))
     def export_command(path: str) -> None:
-        """Write every game (a full backup) as one JSON file; '-' writes to standard output."""
-        data = service.export_history()
+        """Write every game (a full backup) as one JSON file; '-' writes to standard output.
+        A database that cannot be read (not migrated, out of reach) or a file that cannot be
+        written is a one-line error (exit 1), and no file is left behind."""
+        try:
+            data = service.export_history()
+        except (ProgrammingError, OperationalError) as exc:
+            raise click.ClickException(
+                "could not read the games: " + str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+                + " (a new database needs `flask --app tracker db upgrade`; is DATABASE_URL right?)") from None
         text = json.dumps(data, ensure_ascii=False, indent=1)
         if path == "-":
             sys.stdout.write(text + "\n")
         else:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text + "\n")
+            try:
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(text + "\n")
+            except OSError as exc:
+                raise click.ClickException(f"could not write {path}: {exc.strerror or exc}") from None
         click.echo(f"exported {len(data['games'])} game(s)", err=True)
 
     @app.cli.command("import")

@@ -54,6 +54,24 @@ def test_export_then_import_restores_every_game(app, client, tmp_path):
         db.engine.dispose()
 
 
+def test_export_refusals_are_one_line_not_a_traceback(app, tmp_path):
+    """An operator's `flask export` into a folder that does not exist, and on a database never
+    migrated, printed Python tracebacks: each is one line saying what to do, exit status 1."""
+    result = app.test_cli_runner().invoke(args=["export", str(tmp_path / "nodir" / "x.json")])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "Error: could not write" in result.output and "No such file or directory" in result.output
+    assert not (tmp_path / "nodir").exists()
+    empty = create_app(app_config(f"sqlite:///{tmp_path / 'empty.sqlite3'}"))
+    with empty.app_context():
+        result = empty.test_cli_runner().invoke(args=["export", str(tmp_path / "backup.json")])
+        assert result.exit_code == 1 and "Traceback" not in result.output
+        assert "Error: could not read the games: no such table" in result.output
+        assert "flask --app tracker db upgrade" in result.output
+        assert not (tmp_path / "backup.json").exists()
+        db.session.remove()
+        db.engine.dispose()
+
+
 def test_a_backup_with_a_game_that_does_not_replay_imports_nothing(app, tmp_path):
     good = load_fixture("duel-1069.json")
     bad = load_fixture("duel-1102.json")
