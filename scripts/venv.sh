@@ -30,7 +30,7 @@ make_venv() {
 # pyproject.toml installs again.
 install_project() {
   local spec=$1 sum stamp
-  sum=$(sha256sum < pyproject.toml | cut -c1-16)
+  sum=$({ cat pyproject.toml; pwd -P; } | sha256sum | cut -c1-16)  # (an editable install points here)
   stamp=".venv/.installed-$(echo "$spec" | tr -c 'a-z\n' '_')"
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$sum" ]; then
     return 0
