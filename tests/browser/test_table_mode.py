@@ -348,3 +348,54 @@ def test_a_prompt_that_fits_leaves_the_panel_across_at_the_top(browser, live_ser
         assert page.locator("#panel-1").bounding_box()["y"] >= 0, step  # Ben's panel whole at the top edge
         page.reload()
     page.close()
+
+
+def test_classic_splendor_final_round_and_nobles_face_the_player_across_on_their_turn(browser, live_server: str):
+    """A tester, two at a classic Splendor table in table mode: on Ben's last turn the banner
+    "Final round · still to play: Ben" and the nobles on display stayed upright for Ana. They
+    turn with his turn line and sheet; on Ana's turn the nobles face her."""
+    from tracker.rules import splendor, splendor_autoplay
+    from tracker.rules.events import event_to_dict
+
+    setup, events, _end = splendor_autoplay.play(1, players=2)  # seat 0 reaches 15 first: seat 1 plays last
+    state, final = splendor.new_game(setup["players"], setup["first_player"], setup.get("nobles")), None
+    for n, event in enumerate(events, start=1):
+        state = splendor.apply(state, event)
+        if state.final_round and state.winner is None and state.pending is None and state.current_player == 1:
+            final = n
+    assert setup["first_player"] == 0 and final is not None
+    body = {**setup, "format": "splendor-tracker/1", "game": "splendor", "result": None}
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+
+    def rotated(part: str) -> bool:
+        return page.locator(part).evaluate("el => getComputedStyle(el).transform") not in ("none", "")
+
+    def open_at(n: int) -> dict:
+        game = page.request.post(live_server + "/api/games/import",
+                                 data={**body, "events": [event_to_dict(e) for e in events[:n]]}).json()
+        page.goto(f"{live_server}/settings?table=on&next=/games/{game['id']}")
+        return game
+
+    assert open_at(final)["current_player"] == 1
+    expect(page.locator("#final-round")).to_contain_text("still to play: ")
+    assert rotated("#final-round") and rotated(".nobles-line") and rotated("#turnbar")
+    ana = next(n for n in range(final - 1, 0, -1) if splendor.replay(setup, events[:n]).current_player == 0)
+    assert open_at(ana)["current_player"] == 0
+    assert not rotated(".nobles-line") and not rotated("#turnbar")
+    page.close()
+
+
+def test_bringing_the_turned_sheet_above_the_tabs_never_cuts_a_reserved_card_across(page: Page, live_server: str):
+    """A tester's Ben, across, held two reserved cards (one per row at his edge of the screen):
+    the few pixels that bring his sheet's heading above the tabs cut his farther row, a card he
+    buys by tapping it. The page scrolls no farther than that card's edge."""
+    from driver import import_part
+
+    gid = import_part(page, live_server, "duel-ben-wins-table.json", 63)  # turn 38, Ben (seat 1) to play
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server}/settings?table=on&next=/games/{gid}")
+    page.wait_for_timeout(400)
+    cards = page.locator("#panel-1 a[href]")
+    assert cards.count() == 2
+    assert min(cards.nth(i).bounding_box()["y"] for i in range(2)) >= 0
+    assert page.evaluate("scrollY") <= 16  # (the few pixels there were: no more)

@@ -611,14 +611,21 @@
   // on a screen shown from its top (a tall panel across, two rows of reserved cards): the page
   // scrolls the few pixels that bring it above them (a tester read half of "Ben takes up to 3
   // tokens"). Farther down (a small phone) the screen stays at its top: the panel across, its
-  // tokens at the top edge, is that player's to read first (an earlier tester).
+  // tokens at the top edge, is that player's to read first (an earlier tester). Never so far
+  // that a card of that panel (a reserved card, which buys it) leaves the top edge: a tester's
+  // second row of reserved cards was cut while a toast lay over the heading anyway.
   var UNCUT_AT_MOST = 60;
   function uncutTurnedSheet() {
     var body = document.querySelector("#sheet .sheet-body");
     if (!body || sideBySide() || getComputedStyle(body).transform === "none") { return; }
     var floor = tabsFloor();
     var below = body.getBoundingClientRect().bottom - floor;
-    if (below > 0 && below <= UNCUT_AT_MOST) { window.scrollBy(0, below); }
+    if (below <= 0 || below > UNCUT_AT_MOST) { return; }
+    Array.prototype.forEach.call(document.querySelectorAll(".panel a[href], .panel button"), function (el) {
+      var top = el.getBoundingClientRect().top;
+      if (top >= 0 && top < below) { below = top; }
+    });
+    if (below > 0) { window.scrollBy(0, below); }
   }
   if (document.body.classList.contains("table-mode") && !document.querySelector("#sheet .prompt")) { uncutTurnedSheet(); }
 
