@@ -4,6 +4,7 @@ On the turn of the player across the table, the turn line, the sheet and the tab
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -399,3 +400,34 @@ def test_bringing_the_turned_sheet_above_the_tabs_never_cuts_a_reserved_card_acr
     assert cards.count() == 2
     assert min(cards.nth(i).bounding_box()["y"] for i in range(2)) >= 0
     assert page.evaluate("scrollY") <= 16  # (the few pixels there were: no more)
+
+
+def test_on_its_side_what_is_turned_to_the_player_across_shows_from_their_start(browser, live_server: str):
+    """A tester, a phone on its side between the players (844x390), Ben across: his royal-card
+    prompt, in the column beside the board, showed its last choices (its heading, at the
+    column's far end, out of view), and his victory card, taller than the screen, opened on its
+    buttons: neither player saw who won. Both show from Ben's start now."""
+    from driver import import_part
+
+    from tracker.rules import duel
+
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / "duel-ben-wins-table.json").read_text())
+    setup = {"players": log["players"], "first_player": log["first_player"]}
+    royal = next(n for n in range(1, len(log["events"]))
+                 if (s := duel.replay(setup, log["events"][:n])).pending is not None and s.pending.kind == "royal"
+                 and s.current_player == 1)
+    page = browser.new_page(viewport={"width": 844, "height": 390})
+    gid = import_part(page, live_server, "duel-ben-wins-table.json", royal - 1)
+    page.goto(f"{live_server}/settings?table=on&next=/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    # Ben's purchase (his phone's, or the API's) reaches 3 crowns: this screen's poll raises the prompt
+    assert page.request.post(f"{live_server}/api/games/{gid}/events", data=log["events"][royal - 1]).ok
+    heading = page.locator("#sheet .prompt h3")
+    expect(heading).to_contain_text("Ben takes a royal card")
+    expect(heading).to_be_in_viewport(ratio=1)
+    gid = import_part(page, live_server, "duel-ben-wins-table.json")
+    page.goto(f"{live_server}/games/{gid}")
+    expect(page.locator("#victory-title")).to_have_text("Ben wins!")
+    expect(page.locator("#victory-title")).to_be_in_viewport(ratio=1)
+    assert page.locator("#victory").evaluate("el => el.scrollHeight > el.clientHeight")  # (taller than the screen)
+    page.close()

@@ -203,6 +203,13 @@
   // tap; the focus is there for a keyboard's Tab and a screen reader all the same)
   function focusVictory(fresh) {
     var el = openVictory(), close = el && el.querySelector("#dismiss-victory");
+    // turned to the winner across the table and taller than the screen (a phone on its side):
+    // shown from the winner's start, "★ Ben wins!", at the screen's far end (it opened on its
+    // buttons, and neither player saw who won: a tester)
+    var card = el && el.querySelector(".victory-card");
+    if (card && getComputedStyle(card).transform !== "none" && el.scrollHeight > el.clientHeight) {
+      el.scrollTop = el.scrollHeight;
+    }
     if (close && !el.contains(document.activeElement)) { close.focus(fresh ? { preventScroll: true, focusVisible: false } : { preventScroll: true }); }
   }
   function victoryClosed() {
@@ -498,6 +505,9 @@
     // (the undo question the server asks again, under a finished game's screen, as well)
     var prompt = document.querySelector("#sheet .prompt, #undo-confirm");
     if (!prompt) { return false; }
+    // (a phone on its side, table mode: a prompt turned to the player across, in the column
+    // beside the board, shows from its heading, at the column's far end; it showed its last choices)
+    if (sideBySide() && placeTurnedSheet(0)) { return true; }
     // Seen whole above the tabs (and a notice over it) with the screen at its top, the screen
     // goes to its top (table mode: the panel across stays at the top edge, where its player
     // reads it); already seen whole where the page is, it stays. Else it is centred, and one
