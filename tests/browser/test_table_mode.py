@@ -431,3 +431,29 @@ def test_on_its_side_what_is_turned_to_the_player_across_shows_from_their_start(
     expect(page.locator("#victory-title")).to_be_in_viewport(ratio=1)
     assert page.locator("#victory").evaluate("el => el.scrollHeight > el.clientHeight")  # (taller than the screen)
     page.close()
+
+
+def test_a_small_prompt_below_the_fold_is_scrolled_just_into_view(browser, live_server: str):
+    """A tester: Ben's discard prompt (a short one) was centred, which scrolled his panel and the
+    turn line away and filled the screen's lower half with the page's foot. On a 360x640 phone
+    it now comes up just far enough: its bottom on the screen's bottom line, the rest above kept."""
+    from driver import import_part
+
+    from tracker.rules import duel
+
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / "duel-ben-wins-table.json").read_text())
+    setup = {"players": log["players"], "first_player": log["first_player"]}
+    at = next(n for n in range(1, len(log["events"]))
+              if (s := duel.replay(setup, log["events"][:n])).pending is not None and s.pending.kind == "discard")
+    page = browser.new_page(viewport={"width": 360, "height": 640})
+    gid = import_part(page, live_server, "duel-ben-wins-table.json", at - 1)
+    page.goto(f"{live_server}/settings?table=on&next=/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    assert page.request.post(f"{live_server}/api/games/{gid}/events", data=log["events"][at - 1]).ok
+    prompt = page.locator('#sheet .prompt[data-sheet="discard"]')
+    expect(prompt).to_be_in_viewport(ratio=1)
+    page.wait_for_timeout(300)
+    box = prompt.bounding_box()
+    assert 640 - 8 - 2 <= box["y"] + box["height"] <= 640 - 8 + 1, box  # on the line, not centred
+    assert 0 < page.evaluate("scrollY") < box["height"]
+    page.close()

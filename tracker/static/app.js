@@ -510,12 +510,16 @@
     if (sideBySide() && placeTurnedSheet(0)) { return true; }
     // Seen whole above the tabs (and a notice over it) with the screen at its top, the screen
     // goes to its top (table mode: the panel across stays at the top edge, where its player
-    // reads it); already seen whole where the page is, it stays. Else it is centred, and one
-    // taller than the screen (a phone on its side) shows from its top: its first choice.
+    // reads it); already seen whole where the page is, it stays. Else it is brought into view,
+    // and one taller than the screen (a phone on its side) shows from its top: its first choice.
     var box = prompt.getBoundingClientRect(), alerts = document.querySelector(".alerts");
     var floor = tabsFloor() - (alerts ? alerts.getBoundingClientRect().height : 0);
     if (box.bottom + window.scrollY <= floor) { window.scrollTo(0, 0); return true; }
     if (box.top >= 0 && box.bottom <= floor) { return true; }
+    // one that fits above the tabs is scrolled just into view, its bottom on that line: as much
+    // of the screen above as there is room for stays (centred, a small discard prompt scrolled
+    // the panels and the turn line away, and the page's foot filled the screen: a tester)
+    if (box.height <= floor - 8) { window.scrollBy(0, box.bottom > floor ? box.bottom - floor : box.top - 8); return true; }
     prompt.scrollIntoView({ block: prompt.offsetHeight > window.innerHeight * 0.8 ? "start" : "center" });
     return true;
   }
