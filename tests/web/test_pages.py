@@ -349,6 +349,10 @@ def test_the_duel_victory_banner_marks_a_crowns_win_alone_with_a_crown(client, f
     state = client.post("/api/games/import", json=load_fixture(fixture)).get_json()
     page = client.get(f"/games/{state['id']}").get_data(as_text=True)
     assert f'<p class="crown" aria-hidden="true">{mark}</p>' in page
+    # the route is said as reached, not as the winner's total (a tester read "20 prestige" beside 21)
+    route = {"prestige": "20 prestige", "crowns": "10 crowns", "color": "10 prestige in one colour"}
+    routes = re.search(r'<ul class="routes" id="victory-routes">(.*?)</ul>', page)[1]
+    assert routes == "".join(f"<li>reached {route[r]}</li>" for r in state["winner"]["routes"])
 
 
 def test_player_names_are_escaped(client):
