@@ -21,7 +21,7 @@ from sqlalchemy.exc import OperationalError
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import InternalServerError, ServiceUnavailable
 
-from .db import db
+from .db import db, ping_after_idle
 
 MIGRATIONS = str(Path(__file__).parent / "migrations")
 LANGUAGES = ("en", "ko")
@@ -168,12 +168,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
-    if not str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite"):
-        # a database server restarted: every worker's pooled connections are dead; each is tried
-        # before use, so a request gets a live one, not a 503 per worker and connection (an operator)
-        app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {}).setdefault("pool_pre_ping", True)
 
     db.init_app(app)
+    if not str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite"):
+        # a database server restarted: a worker's pooled connections are dead; one idle since
+        # is tried before use, so a request gets a live one, not a 503 per worker (an operator)
+        with app.app_context():
+            ping_after_idle(db.engine)
     migrate.init_app(app, db, directory=MIGRATIONS)
     babel.init_app(app, locale_selector=_locale, timezone_selector=_timezone)
     from .i18n import install_template_gettext
