@@ -172,6 +172,28 @@ def last_undone(view: GameView) -> tuple[RuleEvent, Any] | None:
         return None
 
 
+def undone_lately(view: GameView, count: int) -> list[tuple[RuleEvent, Any, Any]] | None:
+    """The ``count`` entries the game's latest undos took back, in the order they had been
+    played, each with the state before and after it: ``[(event, before, after), …]`` (a phone
+    that missed several undos in one poll is told each). None when they are not the entries
+    that followed the game as it stands (an entry made in between)."""
+    rows = list(db.session.scalars(select(Event).where(Event.game_id == view.row.id, Event.undone.is_(True))
+                                   .order_by(Event.undone_at.desc().nulls_last(), Event.seq.desc()).limit(count)))
+    rows.sort(key=lambda r: r.seq)
+    if len(rows) != count or [r.seq for r in rows] != list(range(len(view.events) + 1, len(view.events) + count + 1)):
+        return None
+    told, state = [], view.state
+    try:
+        for row in rows:
+            event = parse_event(row.data, len(view.row.setup["players"]))
+            after = view.engine.apply(state, event)
+            told.append((event, state, after))
+            state = after
+    except RuleError:
+        return None
+    return told
+
+
 def current_version(game_id: str) -> int | None:
     """The game's version (one indexed read, no replay); None for an unknown game."""
     if not is_game_id(game_id):

@@ -7,7 +7,7 @@ import re
 
 import flask_babel
 import pytest
-from helpers import fixture_log, import_log, load_fixture, new_game, post
+from helpers import fixture_log, import_log, load_fixture, new_game, play, post
 
 HX = {"HX-Request": "true"}
 
@@ -484,6 +484,25 @@ def test_deeply_nested_form_json_is_a_422(client):
     game = new_game(client)
     resp = client.post(f"/games/{game['id']}/events", data={"event": "[" * 50000}, headers=HX)
     assert resp.status_code == 422
+
+
+def test_several_undos_in_one_poll_each_name_their_entry(client):
+    """A tester: the other phone undid two entries before this phone's next poll, which then
+    said nothing at all (one undo is told; so are several entries). Each entry taken back is
+    named, in the order they had been played."""
+    game = new_game(client, ("Ana", "Ben"))
+    play(client, game["id"], [{"type": "take_tokens", "player": 0, "tokens": {"red": 1}},
+                              {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}},
+                              {"type": "take_tokens", "player": 0, "tokens": {"green": 1}}])
+    for version in (3, 4):
+        assert client.post(f"/api/games/{game['id']}/undo", json={"expected_version": version}).status_code == 200
+    polled = client.get(f"/games/{game['id']}/poll?v=3&n=3", headers=HX).get_data(as_text=True)
+    assert "Undone: Ben took 1 blue. Ana took 1 green." in polled
+    assert 'data-kind="done"' not in polled
+    # an entry made after them: the undos are no longer the game's last writes, nothing special is said
+    play(client, game["id"], [{"type": "take_tokens", "player": 1, "tokens": {"white": 1}}])
+    polled = client.get(f"/games/{game['id']}/poll?v=3&n=3", headers=HX).get_data(as_text=True)
+    assert "Undone:" not in polled and "entries were undone" not in polled
 
 
 def test_a_short_toast_says_what_was_just_recorded_on_both_phones(client):

@@ -466,6 +466,7 @@ def _expected_version(form: Any) -> int | None:
 
 UNDONE_NOTICE = N_("The last entry was undone.")
 UNDONE_ENTRY_NOTICE = N_("Undone: %(entry)s")
+UNDONE_SEVERAL_NOTICE = N_("The last %(n)s entries were undone.")
 CONFLICT_NOTICE = N_("Not recorded, because another phone recorded this first: %(entry)s The screen is up to "
                      "date: if that is not what happened, undo it; else go on from here.")
 OVER_CONFLICT_NOTICE = N_("Not recorded, because another phone recorded this first: %(entry)s The game is over; "
@@ -743,15 +744,22 @@ def poll_news(view: service.GameView, seen: int | None, count: str) -> dict[str,
     """How a poll's freshly drawn screen tells the writes the phone missed (version ``seen``
     with ``count`` entries, ``n`` of the poll): an entry's toast, or the undo's notice without
     the alerts of the entry now last; up to ``MISSED_TOLD`` entries recorded since, in one toast
-    (a phone whose poll fell between a purchase and its noble was told nothing). Nothing special
-    when an undo was among several writes or the poll did not say (the alerts of the latest
-    write, as always)."""
+    (a phone whose poll fell between a purchase and its noble was told nothing), or up to as many
+    undos, each entry taken back named (two undos in one poll were told nothing: a tester).
+    Nothing special when undos and entries were mixed or the poll did not say (the alerts of the
+    latest write, as always)."""
     shown = screen.whole_number(count)
     if seen is None or shown is None or view.version <= seen:
         return {}
     missed = view.version - seen
     if missed == 1 and len(view.events) == shown - 1:
         return undo_news(view)
+    if 1 < missed <= MISSED_TOLD and len(view.events) == shown - missed:  # undos only: each one told
+        undone = service.undone_lately(view, missed)
+        if undone:
+            entries = " ".join(narrate.describe(ev, before, after, consequences=False) for ev, before, after in undone)
+            return {"announce": False, "notice": _(UNDONE_ENTRY_NOTICE, entry=entries)}
+        return {"announce": False, "notice": _(UNDONE_SEVERAL_NOTICE, n=missed)}
     if len(view.events) == shown + missed:  # entries only (an undo takes one away)
         told = screen.entries_told(view, min(missed, MISSED_TOLD))
         # several: each sentence marked with its seat, for the phone to say which were its own player's
