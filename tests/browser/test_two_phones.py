@@ -232,6 +232,9 @@ def test_an_unsent_entry_survives_a_reload_and_a_tap_that_failed_is_said_to_have
     expect(page.locator("#connection .for-tap")).to_be_visible()
     expect(page.locator("#connection .for-poll")).to_be_hidden()
     page.context.set_offline(False)
+    # the next poll gets through: the banner says the network is back, and still that the tap is to make again
+    expect(page.locator("#connection .for-back")).to_be_visible(timeout=5000)
+    expect(page.locator("#connection .for-tap")).to_be_hidden()
     page.locator('.pick-source a[data-kind="pearl"]').click()
     expect(page.locator(".pick-chosen .chip-btn")).to_have_count(1)
     page.route("**/events", lambda route: route.abort())  # the entry never reaches the server

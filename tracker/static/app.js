@@ -271,8 +271,9 @@
   // background poll failed (nobody tapped): the screen may be behind the table; "stale", the page
   // itself is the copy the service worker kept for offline use; "server", the server's own error.
   // A poll's failure never replaces what a tap's said; an entry waiting to be sent is always what
-  // it says; "session", the phone's session had ended (renewed below). What a tap's failure said
-  // ("tap", "server", "session") lasts until the next tap or key.
+  // it says; "session", the phone's session had ended (renewed below); "back", a tap's failure
+  // said while the polls get through again. What a tap's failure said ("tap", "back", "server",
+  // "session") lasts until the next tap or key.
   function showOffline(kind) {
     if (!banner) { return; }
     if (!kind) { banner.hidden = true; banner.removeAttribute("data-kind"); return; }
@@ -281,7 +282,7 @@
     banner.hidden = false;
   }
   if (document.body.hasAttribute("data-stale")) { showOffline("stale"); }
-  function lasting() { return !!banner && !banner.hidden && ["tap", "server", "session"].indexOf(banner.getAttribute("data-kind")) >= 0; }
+  function lasting() { return !!banner && !banner.hidden && ["tap", "back", "server", "session"].indexOf(banner.getAttribute("data-kind")) >= 0; }
   function clearLasting() { if (lasting()) { showOffline(null); } }  // (the new tap may say it again, for itself)
   document.addEventListener("click", clearLasting, true);  // not on pointerdown: the page moves up as it hides
   document.addEventListener("keydown", clearLasting, true);
@@ -409,7 +410,11 @@
     // a poll that gets through says nothing about a failed tap, nor about a save still on its way
     // (it hid "the network is slow" while the save stalled); everything else the network's return ends
     var said = lasting() || (!!banner && !banner.hidden && banner.getAttribute("data-kind") === "slow");
-    if (!(said && evt.detail.elt && evt.detail.elt.id === "poller")) { showOffline(null); }
+    var polled = !!(evt.detail.elt && evt.detail.elt.id === "poller");
+    if (!(said && polled)) { showOffline(null); }
+    // (but that the network is back, it does: the tap's "once the network is back" stayed up for
+    // a minute of polls that got through, and the player could not tell: a tester)
+    else if (banner.getAttribute("data-kind") === "tap") { banner.setAttribute("data-kind", "back"); }
     document.body.removeAttribute("data-stale");  // the server answers: what it draws is no old copy
     if (isPending(evt)) { pending = null; forget(); }
     if (sending && savedForm(evt) === sending) { sending = null; if (!pending && !resending) { forget(); } }
