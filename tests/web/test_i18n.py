@@ -105,6 +105,16 @@ def test_korean_catalogue_keeps_every_placeholder(korean) -> None:
     assert not problems, "placeholders differ:\n" + "\n".join(problems)
 
 
+def test_korean_keeps_a_name_with_its_honorific_and_a_change_with_its_arrow(korean) -> None:
+    """A Korean tester at 360 px read "민수" at a line's end and "님에게서" on the next, and
+    "위신 9 →" above "10": a name and its 님, the two sides of an arrow, a measure and its number
+    and "한 턴 더" are joined by non-breaking spaces in every Korean message."""
+    breakable = re.compile(r"%\([a-z_]+\)s 님| → |(?:명성|위신|왕관) [+%\d]|한 턴 더")
+    problems = [text for message in korean if message.id and message.string
+                for text in _strings(message.string) if breakable.search(text)]
+    assert not problems, "\n".join(problems)
+
+
 def test_korean_plurals_use_one_form(korean) -> None:
     assert korean.num_plurals == 1
     for message in korean:
@@ -147,7 +157,7 @@ def test_duel_game_screen_in_korean(client) -> None:
     assert "Ben 차례" in page and "2턴" in page and "되돌리기" in page
     # The log line and the alert the rules raised (Ben gains a privilege for Ana's three reds).
     assert "Ana: 토큰 집기 — 빨간색 3개." in page
-    assert "Ana 님의 행동으로 Ben 님이 특권 1개를 받습니다." in page
+    assert "Ana 님의 행동으로 Ben 님이 특권 1개를 받습니다." in page
     assert "Ben's turn" not in page and "Game log" not in page and "Undo the last entry" not in page
 
 
@@ -169,7 +179,7 @@ def test_rule_errors_in_korean(client) -> None:
     flask_babel.refresh()
     resp = client.post(f"/api/games/{game['id']}/events", json={"type": "take_tokens", "player": 1, "tokens": {"red": 1}},
                        headers=KO)
-    assert resp.get_json()["error"]["message"] == "지금은 Ana 님의 차례입니다."
+    assert resp.get_json()["error"]["message"] == "지금은 Ana 님의 차례입니다."
 
 
 def test_colours_and_tokens_in_a_rule_error_are_said_in_the_readers_language(client) -> None:
@@ -262,7 +272,7 @@ def test_a_refused_import_quotes_the_refusal_in_the_readers_language(client) -> 
     flask_babel.refresh()
     resp = client.post("/api/games/import", json=log, headers=KO)
     message = resp.get_json()["error"]["message"]
-    assert resp.status_code == 422 and "지금은 Ben 님의 차례입니다." in message and "turn" not in message
+    assert resp.status_code == 422 and "지금은 Ben 님의 차례입니다." in message and "turn" not in message
 
 
 def test_a_first_korean_game_reads_points_and_colours_as_a_table_says_them(client) -> None:
@@ -278,14 +288,14 @@ def test_a_first_korean_game_reads_points_and_colours_as_a_table_says_them(clien
     royal_due = client.post("/api/games/import", json={**log, "id": None, "events": log["events"][:45],
                                                        "result": None}).get_json()["id"]
     sheet = fetch(client, f"/games/{royal_due}/sheet/royal", {**ko, "HX-Request": "true"})
-    assert ">위신 3점</b>" in sheet and "♛ 위신" not in sheet
+    assert ">위신 3점</b>" in sheet and "♛ 위신" not in sheet
     gid = new_game(client)["id"]
     assert post(client, gid, {"type": "reserve", "player": 0, "card": "D1-10"}).status_code == 200
     assert re.search(r'data-card="D1-10"[^>]*>.*?</b> 1점', fetch(client, f"/games/{gid}", ko), re.S)
 
 
 def test_a_card_s_spoken_label_is_said_in_the_readers_language(client) -> None:
-    """A Korean tester's screen reader said "빨간색 card, 한 턴 더, costs 흰색 2, 0 after bonuses":
+    """A Korean tester's screen reader said "빨간색 card, 한 턴 더, costs 흰색 2, 0 after bonuses":
     the label's phrases (drawn by ``plain_gettext``) were not extracted, so never translated."""
     assert {"plain_gettext:2", "plain_ngettext:2,3", "N_"} <= set(KEYWORDS)
     gid = new_game(client)["id"]

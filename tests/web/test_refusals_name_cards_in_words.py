@@ -42,7 +42,7 @@ def test_a_card_in_the_buyers_own_reserve_or_bought_by_the_other_is_named_with_i
     resp = client.post(f"/api/games/{gid}/events", json={"type": "reserve", "player": 0, "card": card},
                        headers={"Accept-Language": "ko"})
     message = resp.get_json()["error"]["message"]
-    assert message.startswith("Ana 님이 예약한 카드입니다: 1레벨 파란") and "보석 카드" in message
+    assert message.startswith("Ana 님이 예약한 카드입니다: 1레벨 파란") and "보석 카드" in message
     assert not CATALOGUE_ID.search(message)
 
 

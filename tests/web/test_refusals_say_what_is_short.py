@@ -103,4 +103,4 @@ def test_a_discard_of_one_kind_not_held_names_the_kind(client):
     assert _error(post(client, game["id"], discard)) == ("not_enough_tokens", "Player B holds no gold.", "D-10")
     flask_babel.refresh()
     resp = client.post(f"/api/games/{game['id']}/events", json=discard, headers={"Accept-Language": "ko"})
-    assert resp.get_json()["error"]["message"] == "Player B 님에게는 골드 토큰이 없습니다."
+    assert resp.get_json()["error"]["message"] == "Player B 님에게는 골드 토큰이 없습니다."

@@ -471,7 +471,7 @@ def test_table_mode_choices_name_who_sits_across_in_a_game_of_two(client):
     assert "across<" not in page and 'id="table-mode-note"' in page and 'id="table-mode-hint"' not in page
     client.set_cookie("lang", "ko")
     flask_babel.refresh()
-    assert "켬: Ben 님이 맞은편" in client.get(f"/games/{duel}").get_data(as_text=True)
+    assert "켬: Ben 님이 맞은편" in client.get(f"/games/{duel}").get_data(as_text=True)
 
 
 def test_table_mode_is_one_tap_from_a_game_of_two(client):
