@@ -1116,6 +1116,24 @@ def test_a_choice_cleared_by_the_other_phone_s_undo_is_said_to_be_an_undo(browse
     expect(page.locator(".pick-chosen .chip-btn")).to_have_count(0)
 
 
+def test_a_choice_cleared_by_an_undo_that_gave_the_turn_back_says_so_without_choose_again(browser: Browser,
+                                                                                        live_server: str):
+    """A tester: Ben's phone had chips picked on his turn when Ana's phone undid her entry; told
+    "Choose again", Ben could not (the turn was Ana's again, his sheet behind "Ana plays on their
+    phone"). It says the turn is no longer his."""
+    ben_phone, gid = bens_phone(browser, live_server)
+    _api(ben_phone, live_server, {"type": "take_tokens", "player": 0, "tokens": {"green": 1}})
+    expect(ben_phone.locator(".whose-turn")).to_have_text("Ben's turn", timeout=8000)
+    ben_phone.wait_for_function("() => !document.body.classList.contains('just-redrawn')")
+    ben_phone.locator('.pick-source a[data-kind="red"]').click()
+    expect(ben_phone.locator(".pick-chosen .chip-btn")).to_have_count(1)
+    assert ben_phone.request.post(f"{live_server}/api/games/{gid}/undo").ok  # Ana's phone
+    expect(ben_phone.locator(".whose-turn")).to_have_text("Ana's turn", timeout=8000)
+    expect(ben_phone.locator(".alert-picks-undone-wait")).to_have_text(
+        "What you had chosen was cleared: another phone undid an entry, and it is not your turn any more.")
+    expect(ben_phone.locator(".alert-picks-undone")).to_have_count(0)
+
+
 def test_the_log_a_phone_has_open_stays_open_with_its_focus_when_the_other_phone_enters(browser: Browser,
                                                                                         live_server: str):
     """A tester: Ben read the game log while Ana recorded her move; the redraw closed the drawer,

@@ -815,7 +815,10 @@
       // (an undo said as one: "another phone's entry" misnamed it; the poller's n is the entries shown)
       // (a royal card, tokens to return or a noble chosen on the other phone: nothing to choose again)
       if (picked(openSheet)) {
-        sayNotice(entriesShown() < entriesBefore ? "picks-undone"
+        // (an undo that gave the turn back to the other player: "choose again" told a player
+        // who could not, their sheet behind "Ana plays on their phone": a tester)
+        var mine = /(?:^|\s)mine-\d(?:\s|$)/.test(document.body.className);
+        sayNotice(entriesShown() < entriesBefore ? (mine && !mineToAct() ? "picks-undone-wait" : "picks-undone")
                   : /\/sheet\/(royal|discard|noble)\b/.test(openSheet) ? "picks-settled" : "picks-gone");
       }
       openSheet = browsingOnly(openSheet);
