@@ -740,11 +740,13 @@ def _payable_first(grid: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def plan_seat(view: GameView, args: Any) -> int | None:
     """The seat whose purchase the Buy sheet plans (``plan=<seat>`` in ``args``): one phone each,
     while another player acts, a player looks at the cards with the costs after their own
-    bonuses and tokens (D-7.1, S-2.4). None, the sheet is the player to act's: no such seat, the
-    seat to act itself, a prompt pending or the game over."""
+    bonuses and tokens (D-7.1, S-2.4), also while the player to act answers a prompt (a royal
+    card, tokens to return, a noble: the plan stayed closed until then, a tester). None, the sheet
+    is the player to act's: no such seat, the seat to act itself, the seat a prompt waits for, or
+    the game over."""
     state = view.state
     seat = whole_number(args.get("plan"))
-    if seat is None or state.winner is not None or state.pending:
+    if seat is None or state.winner is not None or (state.pending and seat == state.pending.player):
         return None
     return seat if seat < len(state.players) and seat != state.current_player else None
 
@@ -1077,13 +1079,16 @@ SHEETS = {
 }
 
 
-def sheet_for(view: GameView, wanted: str | None) -> str:
+def sheet_for(view: GameView, wanted: str | None, args: Any = None) -> str:
     """The sheet to show: the prompt the rules raised (no other action can be entered before
     it), or the Fix sheet opened from it (the counts behind the prompt may be wrong: 12 tokens on
-    the screen, 10 in the player's hand), else ``wanted`` when it is one of this game's entry
+    the screen, 10 in the player's hand), or another player's plan of their purchase (``args``
+    with ``plan``: nothing is entered from it), else ``wanted`` when it is one of this game's entry
     tabs, else take."""
     pending = view.state.pending
     if pending is not None:
+        if wanted == "buy" and args is not None and plan_seat(view, args) is not None:
+            return "buy"
         return "correction" if wanted == "correction" else pending.kind
     if wanted not in {key for key, _label in kind_of(view).actions}:
         return "take"

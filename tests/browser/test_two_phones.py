@@ -929,6 +929,37 @@ def test_one_phone_each_a_player_plans_their_purchase_during_the_other_s_turn(br
     expect(ben_phone.locator("#waiting-other")).to_be_hidden()
 
 
+def test_a_plan_stays_open_while_the_other_player_chooses_their_royal_card(browser: Browser, live_server: str):
+    """A tester: Ben's plan closed, unsaid, when Ana's purchase made a royal card due, and came
+    back only once she had chosen it. It stays open meanwhile (a card picked in it goes, said, as
+    after any entry of hers); "Choose for Ana here" still shows her prompt."""
+    import json
+
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / "duel-1012.json").read_text())
+    body = {k: log[k] for k in ("format", "game", "first_player")}
+    page = phone(browser)
+    gid = page.request.post(live_server + "/api/games/import",
+                            data={**body, "players": ["Ana", "Ben"], "events": log["events"][:44],
+                                  "result": None}).json()["id"]
+    page.goto(f"{live_server}/settings?mine=Ben&next=/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.locator('[data-plan-link="1"]').click()
+    plan = page.locator('#sheet [data-sheet="buy"][data-plan="1"]')
+    expect(plan).to_be_visible()
+    plan.locator("#cards a.card").first.click()
+    expect(plan.locator(".selected-card")).to_be_visible()
+    assert page.request.post(f"{live_server}/api/games/{gid}/events", data=log["events"][44]).ok  # Ana's 3rd crown
+    expect(page.locator("#waiting-other")).to_contain_text("Ana chooses on their phone", timeout=4000)
+    expect(plan).to_be_visible(timeout=4000)
+    expect(plan.locator(".selected-card")).to_have_count(0)
+    expect(page.locator(".alert-picks-gone")).to_have_count(1)
+    expect(page.locator('#sheet [data-sheet="royal"]')).to_have_count(0)
+    page.wait_for_function("() => !document.body.classList.contains('just-redrawn')")
+    page.locator("[data-enter-here]").click()  # Ana's phone is away: her choice is entered here
+    expect(page.locator('#sheet [data-sheet="royal"]')).to_be_visible()
+    page.close()
+
+
 def test_a_plan_reloaded_closed_or_left_for_the_other_s_move_behaves(browser: Browser, live_server: str):
     """A tester's plan edge cases: a plan reloaded was dropped at the other phone's next entry;
     "Close the plan" left the plan's address (a reload opened it again); "Enter it here" kept the

@@ -1034,7 +1034,7 @@ def test_the_royal_cards_left_say_their_points_in_words(client):
     assert re.search(r'data-royal-id="DR-1"[^>]*><b aria-label="3 prestige">3 pts</b>', page)
     flask_babel.refresh()
     page = client.get(f"/games/{gid}", headers={"Accept-Language": "ko"}).get_data(as_text=True)
-    assert re.search(r'data-royal-id="DR-2"[^>]*><b aria-label="[^"]+">2점</b> <small>한 턴 더</small>', page)
+    assert re.search(r'data-royal-id="DR-2"[^>]*><b aria-label="[^"]+">2점</b> <small>한 턴 더</small>', page)
 
 
 def test_a_refusal_on_a_sheet_names_its_rule(client):

@@ -58,17 +58,34 @@ def test_the_plan_shows_the_planner_s_costs_and_payment_and_nothing_to_save(clie
         assert 'data-plan="' not in own and 'class="entry-form' in own and "plans a purchase" not in own
 
 
-def test_a_plan_for_the_player_to_act_a_bad_seat_or_a_prompt_is_the_ordinary_buy_sheet(client):
+def test_a_plan_for_the_player_to_act_or_a_bad_seat_is_the_ordinary_buy_sheet(client):
     part, state = _position(30)
     gid = import_log(client, part)["id"]
     for value in (str(state.current_player), "7", "-1", "x", "١", ""):
         body = client.get(f"/games/{gid}/sheet/buy?plan={value}", headers=HX)
         assert body.status_code == 200, value
         assert 'data-plan="' not in body.get_data(as_text=True), value
+
+
+def test_a_plan_stays_open_while_the_other_player_answers_a_prompt(client):
+    """A tester: Ben's plan closed, unsaid, while Ana chose the royal card her purchase had made
+    due, and came back only after. It is drawn meanwhile (nothing under it to save, no Fix of the
+    prompt's under it); the prompt's own player gets the prompt, never a plan."""
     part, state = _position(45)  # the 3rd crown: a royal card is due
     gid = import_log(client, part)["id"]
-    body = client.get(f"/games/{gid}?sheet=buy&plan={1 - state.current_player}").get_data(as_text=True)
+    assert state.pending is not None and state.pending.player == state.current_player
+    planner = 1 - state.current_player
+    body = client.get(f"/games/{gid}?sheet=buy&plan={planner}").get_data(as_text=True)
+    assert f'data-plan="{planner}"' in body and 'data-sheet="royal"' not in body
+    assert 'id="fix-during-prompt"' not in body and 'class="entry-form' not in body
+    sheet = client.get(f"/games/{gid}/sheet/buy?plan={planner}&src=2", headers=HX).get_data(as_text=True)
+    assert f'data-plan="{planner}"' in sheet and "nav class=\"actions" not in sheet
+    # the player the prompt waits for: the prompt, whatever the address asks
+    body = client.get(f"/games/{gid}?sheet=buy&plan={state.current_player}").get_data(as_text=True)
     assert "data-plan=" not in body and 'data-sheet="royal"' in body
+    # without a plan the prompt as before, with its Fix
+    body = client.get(f"/games/{gid}?sheet=buy").get_data(as_text=True)
+    assert 'data-sheet="royal"' in body and 'id="fix-during-prompt"' in body
 
 
 def test_the_waiting_line_offers_each_other_seat_its_plan_link(client):

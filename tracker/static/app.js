@@ -802,7 +802,12 @@
       if (openSheet) { htmx.ajax("GET", openSheet, { target: "#sheet" }); } else { fixSeat = null; }
       return;
     }
-    if (!document.querySelector("#sheet [data-sheet]") || document.querySelector("#sheet .prompt")) { return; }
+    if (!document.querySelector("#sheet [data-sheet]")) { return; }
+    // (a prompt the other player answers leaves this phone's plan of its own purchase open: it
+    // closed until their royal card was chosen, unsaid: a tester)
+    var planning = !!openSheet && /[?&]plan=/.test(openSheet) && !mineToAct();
+    var overPrompt = !!document.querySelector("#sheet .prompt");
+    if (overPrompt && !planning) { return; }
     if (!openSheet || !isPoll(path)) { return; }
     if (turnShown() !== turnBefore) {
       // the turn moved on: the screen shows from its top (whose turn, what changed), not the
@@ -818,13 +823,17 @@
         // (an undo that gave the turn back to the other player: "choose again" told a player
         // who could not, their sheet behind "Ana plays on their phone": a tester)
         var mine = /(?:^|\s)mine-\d(?:\s|$)/.test(document.body.className);
-        sayNotice(entriesShown() < entriesBefore ? (mine && !mineToAct() ? "picks-undone-wait" : "picks-undone")
-                  : /\/sheet\/(royal|discard|noble)\b/.test(openSheet) ? "picks-settled" : "picks-gone");
+        cleared = entriesShown() < entriesBefore ? (mine && !mineToAct() ? "picks-undone-wait" : "picks-undone")
+                  : /\/sheet\/(royal|discard|noble)\b/.test(openSheet) ? "picks-settled" : "picks-gone";
       }
       openSheet = browsingOnly(openSheet);
     }
+    var cleared;
+    // (said once the plan is back over the prompt: no notice is drawn over a prompt)
+    if (cleared && !overPrompt) { sayNotice(cleared); }
     if (!openSheet) { return; }
-    htmx.ajax("GET", openSheet, { target: "#sheet" });
+    var asked = htmx.ajax("GET", openSheet, { target: "#sheet" });
+    if (cleared && overPrompt && asked && asked.then) { asked.then(function () { sayNotice(cleared); }); }
   });
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     if (typedFix && evt.detail.target && evt.detail.target.id === "sheet") { fixRestore(); }

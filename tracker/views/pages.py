@@ -70,8 +70,8 @@ def _view(game_id: str) -> service.GameView:
 def _game_context(view: service.GameView, sheet: str | None = None, args: Any = None, **extra: Any) -> dict[str, Any]:
     g.sheet_version = view.version  # the sheet links' ``v`` (``_sheet_version``)
     ctx = screen.game_context(view)
-    name = screen.sheet_for(view, sheet)
     args = args if args is not None else request.args
+    name = screen.sheet_for(view, sheet, args)
     if name == "correction" and "p" not in args and mine_seat(ctx) is not None:
         # one phone each: the Fix sheet opens on this phone's player ("At the bottom"), not the player to act
         args = MultiDict(args)
