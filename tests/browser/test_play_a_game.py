@@ -97,7 +97,7 @@ def test_a_complete_game_is_tapped_to_the_victory_banner_with_an_undo(page: Page
     banner = page.locator("#victory")
     expect(banner).to_be_visible()
     expect(banner).to_contain_text("Player A wins!")
-    expect(banner.locator(".routes")).to_have_text("20 prestige")
+    expect(banner.locator(".routes")).to_have_text("reached 20 prestige")
     page.screenshot(path=str(shots / "04-victory.png"))
     expect(page.locator("#action-take")).to_have_count(0)  # read-only once finished
     # a winning entry made by mistake: the banner's own Undo asks, "Keep it" leaves the win

@@ -29,6 +29,26 @@ def sides(page: Page) -> dict[int, tuple[float, bool]]:
 ENTRY_PARTS = ("#turnbar", ".table-line", "#sheet > .sheet-body", "nav.actions")
 
 
+def raise_prompt(page: Page, live_server: str, kind: str, seat: int | None = None) -> str:
+    """A tester's game (``table-ben-wins.json``, Ben across) opened in table mode just before
+    the entry that first makes a ``kind`` prompt due (``seat``'s, if given); that entry is then
+    recorded elsewhere (the API), for this screen's poll to raise the prompt. The game's id."""
+    from driver import import_part
+
+    from tracker.rules import duel
+
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / "table-ben-wins.json").read_text())
+    setup = {"players": log["players"], "first_player": log["first_player"]}
+    at = next(n for n in range(1, len(log["events"]))
+              if (s := duel.replay(setup, log["events"][:n])).pending is not None and s.pending.kind == kind
+              and seat in (None, s.current_player))
+    gid = import_part(page, live_server, "table-ben-wins.json", at - 1)
+    page.goto(f"{live_server}/settings?table=on&next=/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    assert page.request.post(f"{live_server}/api/games/{gid}/events", data=log["events"][at - 1]).ok
+    return gid
+
+
 def facing_across(page: Page) -> dict[str, bool]:
     """Whether the turn line, the board line, the open sheet and the action tabs are drawn upside down."""
     return {part: page.locator(part).evaluate("el => getComputedStyle(el).transform") not in ("none", "")
@@ -392,7 +412,7 @@ def test_bringing_the_turned_sheet_above_the_tabs_never_cuts_a_reserved_card_acr
     buys by tapping it. The page scrolls no farther than that card's edge."""
     from driver import import_part
 
-    gid = import_part(page, live_server, "duel-ben-wins-table.json", 63)  # turn 38, Ben (seat 1) to play
+    gid = import_part(page, live_server, "table-ben-wins.json", 63)  # turn 38, Ben (seat 1) to play
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"{live_server}/settings?table=on&next=/games/{gid}")
     page.wait_for_timeout(400)
@@ -409,23 +429,13 @@ def test_on_its_side_what_is_turned_to_the_player_across_shows_from_their_start(
     buttons: neither player saw who won. Both show from Ben's start now."""
     from driver import import_part
 
-    from tracker.rules import duel
-
-    log = json.loads((Path(__file__).parents[1] / "fixtures" / "duel-ben-wins-table.json").read_text())
-    setup = {"players": log["players"], "first_player": log["first_player"]}
-    royal = next(n for n in range(1, len(log["events"]))
-                 if (s := duel.replay(setup, log["events"][:n])).pending is not None and s.pending.kind == "royal"
-                 and s.current_player == 1)
     page = browser.new_page(viewport={"width": 844, "height": 390})
-    gid = import_part(page, live_server, "duel-ben-wins-table.json", royal - 1)
-    page.goto(f"{live_server}/settings?table=on&next=/games/{gid}")
-    page.wait_for_function("() => window.htmx !== undefined")
     # Ben's purchase (his phone's, or the API's) reaches 3 crowns: this screen's poll raises the prompt
-    assert page.request.post(f"{live_server}/api/games/{gid}/events", data=log["events"][royal - 1]).ok
+    raise_prompt(page, live_server, "royal", seat=1)
     heading = page.locator("#sheet .prompt h3")
     expect(heading).to_contain_text("Ben takes a royal card")
     expect(heading).to_be_in_viewport(ratio=1)
-    gid = import_part(page, live_server, "duel-ben-wins-table.json")
+    gid = import_part(page, live_server, "table-ben-wins.json")
     page.goto(f"{live_server}/games/{gid}")
     expect(page.locator("#victory-title")).to_have_text("Ben wins!")
     expect(page.locator("#victory-title")).to_be_in_viewport(ratio=1)
@@ -437,19 +447,8 @@ def test_a_small_prompt_below_the_fold_is_scrolled_just_into_view(browser, live_
     """A tester: Ben's discard prompt (a short one) was centred, which scrolled his panel and the
     turn line away and filled the screen's lower half with the page's foot. On a 360x640 phone
     it now comes up just far enough: its bottom on the screen's bottom line, the rest above kept."""
-    from driver import import_part
-
-    from tracker.rules import duel
-
-    log = json.loads((Path(__file__).parents[1] / "fixtures" / "duel-ben-wins-table.json").read_text())
-    setup = {"players": log["players"], "first_player": log["first_player"]}
-    at = next(n for n in range(1, len(log["events"]))
-              if (s := duel.replay(setup, log["events"][:n])).pending is not None and s.pending.kind == "discard")
     page = browser.new_page(viewport={"width": 360, "height": 640})
-    gid = import_part(page, live_server, "duel-ben-wins-table.json", at - 1)
-    page.goto(f"{live_server}/settings?table=on&next=/games/{gid}")
-    page.wait_for_function("() => window.htmx !== undefined")
-    assert page.request.post(f"{live_server}/api/games/{gid}/events", data=log["events"][at - 1]).ok
+    raise_prompt(page, live_server, "discard")
     prompt = page.locator('#sheet .prompt[data-sheet="discard"]')
     expect(prompt).to_be_in_viewport(ratio=1)
     page.wait_for_timeout(300)
