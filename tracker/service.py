@@ -160,16 +160,10 @@ def last_write_was_undo(game_id: str) -> bool:
 def last_undone(view: GameView) -> tuple[RuleEvent, Any] | None:
     """The entry the game's latest undo took back and the state it had led to, for telling a
     phone that missed the undo what went: ``(event, state_with_it)``; None when there is none
-    or it no longer follows the game as it stands (a later undo or entry)."""
-    row = db.session.scalars(select(Event).where(Event.game_id == view.row.id, Event.undone.is_(True))
-                             .order_by(Event.undone_at.desc().nulls_last(), Event.seq.desc()).limit(1)).first()
-    if row is None:
-        return None
-    try:
-        event = parse_event(row.data, len(view.row.setup["players"]))
-        return event, view.engine.apply(view.state, event)
-    except RuleError:
-        return None
+    or it no longer follows the game as it stands (a later undo or entry). ``undone_lately``'s
+    single case."""
+    undone = undone_lately(view, 1)
+    return (undone[0][0], undone[0][2]) if undone else None
 
 
 def undone_lately(view: GameView, count: int) -> list[tuple[RuleEvent, Any, Any]] | None:
