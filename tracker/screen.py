@@ -649,7 +649,7 @@ def take_sheet(view: GameView, args: Any) -> dict[str, Any]:
            "preview": said, "data": data, "pass": None, "splendor": view.row.game == "splendor",
            # D-6, S-2.3: with three reserved cards, or (Duel) no gold on the board, an empty board
            # leaves buying (the hint says so; a tester read "or reserve" on a board without gold)
-           "reserve_full": len(state.players[state.current_player].reserved) >= duel.MAX_RESERVED
+           "cannot_reserve": len(state.players[state.current_player].reserved) >= duel.MAX_RESERVED
            or (view.row.game == "duel" and not state.board.get("gold"))}
     if view.row.game == "splendor":  # the rules say when a player can take no action (S-2 ruling)
         passing = {"type": "pass", "player": state.current_player}
