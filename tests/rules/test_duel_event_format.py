@@ -100,10 +100,26 @@ def test_a_correction_naming_a_field_under_set_and_beside_it_is_refused(data, fi
     with pytest.raises(RuleError) as info:
         parse_event(data, 2)
     assert info.value.code == "bad_event"
-    assert info.value.message == f"A correction with a set gives {field} in its set, once."
+    assert info.value.message == (f"A correction with a set gives its counts inside the set, not beside it: "
+                                  f"{field} beside the set is not read (a note goes once, inside or beside).")
     # the same note twice, or the note beside the set (GAME-LOG.md's form), is one note
     for note in ({"note": "a", "set": {"privileges": 0, "note": "a"}}, {"note": "a", "set": {"privileges": 0}}):
         assert parse_event({"type": "correction", "player": 0, **note}, 2).note == "a"
+
+
+@pytest.mark.parametrize("data", [
+    {"type": "correction", "player": 0, "set": {"privileges": 0}, "white": 3},
+    {"type": "correction", "player": 0, "privileges": 1, "gold": 1},
+    {"type": "correction", "player": 0, "set": {"tokens": {"red": 1}, "board": {}}, "pearl": 0},
+])
+def test_a_token_count_at_the_top_of_a_correction_is_refused_not_dropped(data):
+    """An API tester's ``"white": 3`` beside a correction's set was dropped unread (the
+    correction stored without it): a count goes inside tokens, board or bag, said so."""
+    with pytest.raises(RuleError) as info:
+        parse_event(data, 2)
+    assert info.value.code == "bad_event"
+    stray = next(k for k in data if k in ("white", "gold", "pearl"))
+    assert info.value.message.startswith(f"A correction sets tokens, privileges, board or bag, not {stray}: ")
 
 
 def test_a_rule_error_has_a_code_a_rule_and_a_message():

@@ -127,3 +127,51 @@ def test_a_card_the_planner_cannot_pay_for_says_how_many_tokens_short_gold_count
     assert f"{me.name} cannot pay for it yet: {short} token{'s' if short != 1 else ''} short, gold counted." in verdict
     for kind, count in missing.items():
         assert (f'aria-label="{kind} {count}"' in verdict) == (count > 0), (kind, count)
+
+
+def test_the_plan_link_is_offered_while_the_player_to_act_answers_a_prompt(client):
+    """A tester: a plan closed while the other player owed a royal card could not be reopened
+    until they had chosen (no "Plan my purchase" while a prompt was owed)."""
+    part, state = _position(45)  # the 3rd crown: a royal card is due
+    gid = import_log(client, part)["id"]
+    planner = 1 - state.pending.player
+    page = client.get(f"/games/{gid}").get_data(as_text=True)
+    assert 'data-sheet="royal"' in page
+    assert f'data-plan-link="{planner}"' in page and f'data-plan-link="{state.pending.player}"' not in page
+
+
+def test_a_stale_tap_in_a_plan_keeps_the_plan_open_over_the_prompt_just_raised(client):
+    """A tester: Ben tapped a card in his plan a moment after Ana's purchase had raised her royal
+    card; the tap did nothing ("tap again") and the plan closed under the prompt. The new screen
+    keeps the plan, at the level it showed, the card tapped not picked."""
+    log = load_fixture("duel-1012.json")
+    part, before = _position(44)
+    gid = import_log(client, part)["id"]
+    version = client.get(f"/api/games/{gid}").get_json()["version"]
+    assert client.post(f"/api/games/{gid}/events", json=log["events"][44]).status_code == 200
+    planner = 1 - before.current_player
+    resp = client.get(f"/games/{gid}/sheet/buy?plan={planner}&src=2&card=J-01&v={version}&n=44", headers=HX)
+    body = resp.get_data(as_text=True)
+    assert resp.status_code == 200 and resp.headers["HX-Retarget"] == "#game"
+    assert f'data-plan="{planner}"' in body and 'data-sheet="royal"' not in body
+    assert "tap again on what it shows now" in body
+    assert re.search(r'class="tab on"[^>]*data-tab="2"', body)  # the level it showed
+    assert 'id="plan-verdict"' not in body  # (no card picked)
+    # a stale tap on the player to act's own sheet: the prompt, as before
+    resp = client.get(f"/games/{gid}/sheet/buy?src=2&v={version}&n=44", headers=HX)
+    assert 'data-sheet="royal"' in resp.get_data(as_text=True)
+
+
+def test_a_phone_whose_player_owes_the_prompt_gets_the_prompt_not_another_seat_s_plan(client):
+    """``?sheet=buy&plan=<other seat>`` on the phone of the player a prompt waits for showed the
+    other seat's plan: the prompt is theirs to answer."""
+    part, state = _position(45)
+    gid = import_log(client, part)["id"]
+    owes = state.pending.player
+    other = 1 - owes
+    client.get(f"/settings?mine={part['players'][owes]}&next=/")
+    body = client.get(f"/games/{gid}?sheet=buy&plan={other}").get_data(as_text=True)
+    assert 'data-sheet="royal"' in body and "data-plan=" not in body
+    client.get(f"/settings?mine={part['players'][other]}&next=/")
+    body = client.get(f"/games/{gid}?sheet=buy&plan={other}").get_data(as_text=True)
+    assert f'data-plan="{other}"' in body

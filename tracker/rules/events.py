@@ -251,6 +251,8 @@ def _parse_event(data: Any, seats: int) -> Event:
         raise _bad(N_("A correction's set must be an object."))
     named = {str(k).casefold() for k in data} | {str(k).casefold() for k in source}
     unknown = set(map(str, source)) - CORRECTION_FIELDS if "set" in data else set()
+    # a token count at the top (``"white": 3``) is never read, with a set or without: said, not dropped
+    unknown |= {str(k) for k in data if str(k) in TOKEN_KINDS}
     never = named & NEVER_CORRECTED
     if never:
         raise _bad(N_("A correction fixes only token counts (and a Duel's privileges), not %(field)s: "
@@ -263,7 +265,8 @@ def _parse_event(data: Any, seats: int) -> Event:
     beside = [k for k in sorted(CORRECTION_FIELDS) if "set" in data and k in data
               and (k != "note" or ("note" in source and data[k] != source[k]))]
     if beside:
-        raise _bad(N_("A correction with a set gives %(field)s in its set, once."), field=beside[0])
+        raise _bad(N_("A correction with a set gives its counts inside the set, not beside it: "
+                      "%(field)s beside the set is not read (a note goes once, inside or beside)."), field=beside[0])
     note = clean_text(data.get("note", source.get("note", "")) or "", MAX_NOTE)
     if note is None:
         raise _bad(N_("A note is plain text of at most %(max)s characters, without control characters."), max=MAX_NOTE)

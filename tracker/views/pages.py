@@ -71,6 +71,11 @@ def _game_context(view: service.GameView, sheet: str | None = None, args: Any = 
     g.sheet_version = view.version  # the sheet links' ``v`` (``_sheet_version``)
     ctx = screen.game_context(view)
     args = args if args is not None else request.args
+    pending = view.state.pending
+    if "plan" in args and pending is not None and mine_seat(ctx) == pending.player:
+        # this phone's own player owes the prompt: theirs to answer, not another seat's plan
+        args = MultiDict(args)
+        args.pop("plan")
     name = screen.sheet_for(view, sheet, args)
     if name == "correction" and "p" not in args and mine_seat(ctx) is not None:
         # one phone each: the Fix sheet opens on this phone's player ("At the bottom"), not the player to act
@@ -336,7 +341,12 @@ def sheet(game_id: str, name: str):  # type: ignore[no-untyped-def]
         if stale:  # with its news, as a poll would bring it; the tap itself did nothing: said so
             news = poll_news(view, seen, request.args.get("n", ""))
             news.setdefault("notice", _(TAP_AGAIN_NOTICE))  # (an undo's notice says it all)
-        resp = _render_game(view, **news)
+        # a tap in a plan of one's own purchase keeps the plan open on the new screen, what it
+        # browsed (level, colour) kept, the card tapped not (a plan closed under a prompt the
+        # other player's entry had just raised, with no way back to it until answered: a tester)
+        planned = name == "buy" and screen.plan_seat(view, request.args) is not None
+        browsed = MultiDict([(k, request.args[k]) for k in ("plan", "src", "color") if k in request.args])
+        resp = _render_game(view, sheet=("buy", browsed) if planned else (None, None), **news)
         resp.headers["HX-Retarget"] = "#game"
         resp.headers["HX-Reswap"] = "outerHTML"
         return resp
