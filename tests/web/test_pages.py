@@ -499,10 +499,24 @@ def test_several_undos_in_one_poll_each_name_their_entry(client):
     polled = client.get(f"/games/{game['id']}/poll?v=3&n=3", headers=HX).get_data(as_text=True)
     assert "Undone: Ben took 1 blue. Ana took 1 green." in polled
     assert 'data-kind="done"' not in polled
-    # an entry made after them: the undos are no longer the game's last writes, nothing special is said
+    # an entry made after them: the undos are no longer the game's last writes; how many of each is said
+    # (a tester was told nothing: which entries are new cannot be told from the ones the undos left)
     play(client, game["id"], [{"type": "take_tokens", "player": 1, "tokens": {"white": 1}}])
     polled = client.get(f"/games/{game['id']}/poll?v=3&n=3", headers=HX).get_data(as_text=True)
     assert "Undone:" not in polled and "entries were undone" not in polled
+    assert "Changed on another phone since this screen: entries undone 2, entered 1." in polled
+    assert 'data-kind="done"' not in polled
+
+
+def test_more_undos_in_one_poll_than_are_named_are_counted(client):
+    """Four undos before the other phone's poll were told nothing (only up to three are named)."""
+    game = new_game(client, ("Ana", "Ben"))
+    play(client, game["id"], [{"type": "take_tokens", "player": p % 2, "tokens": {c: 1}}
+                              for p, c in enumerate(("red", "blue", "green", "white", "black"))])
+    for version in (5, 6, 7, 8):
+        assert client.post(f"/api/games/{game['id']}/undo", json={"expected_version": version}).status_code == 200
+    polled = client.get(f"/games/{game['id']}/poll?v=5&n=5", headers=HX).get_data(as_text=True)
+    assert "The last 4 entries were undone." in polled and "Undone:" not in polled
 
 
 def test_a_short_toast_says_what_was_just_recorded_on_both_phones(client):

@@ -477,6 +477,7 @@ def _expected_version(form: Any) -> int | None:
 UNDONE_NOTICE = N_("The last entry was undone.")
 UNDONE_ENTRY_NOTICE = N_("Undone: %(entry)s")
 UNDONE_SEVERAL_NOTICE = N_("The last %(n)s entries were undone.")
+MIXED_NOTICE = N_("Changed on another phone since this screen: entries undone %(undone)s, entered %(entered)s.")
 CONFLICT_NOTICE = N_("Not recorded, because another phone recorded this first: %(entry)s The screen is up to "
                      "date: if that is not what happened, undo it; else go on from here.")
 OVER_CONFLICT_NOTICE = N_("Not recorded, because another phone recorded this first: %(entry)s The game is over; "
@@ -756,16 +757,17 @@ def poll_news(view: service.GameView, seen: int | None, count: str) -> dict[str,
     the alerts of the entry now last; up to ``MISSED_TOLD`` entries recorded since, in one toast
     (a phone whose poll fell between a purchase and its noble was told nothing), or up to as many
     undos, each entry taken back named (two undos in one poll were told nothing: a tester).
-    Nothing special when undos and entries were mixed or the poll did not say (the alerts of the
-    latest write, as always)."""
+    More undos than that: how many. Undos and entries mixed: how many of each (which entries
+    are new cannot be told apart from the ones an undo left: a tester was told nothing at all),
+    with the alerts of the latest write. Nothing special when the poll did not say."""
     shown = screen.whole_number(count)
     if seen is None or shown is None or view.version <= seen:
         return {}
     missed = view.version - seen
     if missed == 1 and len(view.events) == shown - 1:
         return undo_news(view)
-    if 1 < missed <= MISSED_TOLD and len(view.events) == shown - missed:  # undos only: each one told
-        undone = service.undone_lately(view, missed)
+    if 1 < missed and len(view.events) == shown - missed:  # undos only: each one told
+        undone = service.undone_lately(view, missed) if missed <= MISSED_TOLD else None
         if undone:
             entries = " ".join(narrate.describe(ev, before, after, consequences=False) for ev, before, after in undone)
             return {"announce": False, "notice": _(UNDONE_ENTRY_NOTICE, entry=entries)}
@@ -774,6 +776,10 @@ def poll_news(view: service.GameView, seen: int | None, count: str) -> dict[str,
         told = screen.entries_told(view, min(missed, MISSED_TOLD))
         # several: each sentence marked with its seat, for the phone to say which were its own player's
         return {"done": " ".join(text for _seat, text in told), "done_parts": told if len(told) > 1 else []}
+    # every write since is one entry (+1) or one undo (−1): how many of each follows from the counts
+    undone, odd = divmod(missed - (len(view.events) - shown), 2)
+    if not odd and 0 < undone < missed:
+        return {"notice": _(MIXED_NOTICE, undone=undone, entered=missed - undone)}
     return {}
 
 
