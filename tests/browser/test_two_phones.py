@@ -1202,3 +1202,29 @@ def test_a_royal_card_chosen_on_the_other_phone_is_said_with_what_it_cleared(bro
     expect(announcer).to_contain_text("that choice was made on another phone", timeout=4000)
     expect(announcer).to_contain_text("took a royal card")
     expect(announcer).not_to_contain_text("Choose again")
+
+
+def test_a_plan_read_further_down_stays_in_view_as_the_others_play(browser: Browser, live_server: str):
+    """Three at the table: the Kid's plan, scrolled to on a small phone, went off the screen at
+    each turn of the others (the screen went back to its top at every new turn); it stays."""
+    page = phone(browser)
+    page.set_viewport_size({"width": 360, "height": 640})
+    resp = page.request.post(f"{live_server}/api/games", data={
+        "game": "splendor", "players": ["Mom", "Dad", "Kid"], "first_player": 0,
+        "nobles": ["N-01", "N-02", "N-03", "N-04"]})
+    gid = resp.json()["id"]
+    page.goto(f"{live_server}/settings?mine=Kid&next=/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.locator('[data-plan-link="2"]').click()
+    plan = page.locator('#sheet [data-sheet="buy"][data-plan="2"]')
+    expect(plan).to_be_visible()
+    plan.locator("#cards a.card").last.scroll_into_view_if_needed()
+    scrolled = page.evaluate("window.scrollY")
+    assert scrolled > 100
+    page.request.post(f"{live_server}/api/games/{gid}/events",
+                      data={"type": "take_tokens", "player": 0, "tokens": {"red": 1, "blue": 1, "green": 1}})
+    expect(page.locator(".whose-turn")).to_contain_text("Dad", timeout=4000)
+    expect(plan).to_be_visible(timeout=4000)
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
+    assert page.evaluate("window.scrollY") > 100
+    page.close()

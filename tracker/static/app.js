@@ -809,9 +809,11 @@
     var overPrompt = !!document.querySelector("#sheet .prompt");
     if (overPrompt && !planning) { return; }
     if (!openSheet || !isPoll(path)) { return; }
-    if (turnShown() !== turnBefore) {
+    if (turnShown() !== turnBefore && !planning) {
       // the turn moved on: the screen shows from its top (whose turn, what changed), not the
-      // middle of a card grid now drawn for the player to act
+      // middle of a card grid now drawn for the player to act (a plan of this phone's own
+      // purchase, still not its turn, stays where it was read: three at the table, it went
+      // below the fold at every turn of the others: a tester)
       window.scrollTo(0, 0);
     }
     var moveToCome = partOfTurnSince() && /\/sheet\/(buy|reserve)\b/.test(openSheet);  // (a privilege pick is spent)
