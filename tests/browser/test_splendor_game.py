@@ -144,6 +144,40 @@ def test_a_phone_of_its_own_keeps_its_players_panel_whole_at_a_table_of_four(bro
     context.close()
 
 
+def test_another_player_s_folded_tokens_open_with_a_tap_and_stay_open_across_entries(browser, live_server: str):
+    """A tester at four on a 390×844 phone could not read the other players' gems at all (folded
+    to their total). The total's ▾, or a tap on the panel, opens them; they stay open as the
+    turns go on (the screen redrawn), and close with another tap."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    setup = {"game": "splendor", "players": ["Ana", "Ben", "Cy", "Dee"], "first_player": 0,
+             "nobles": ["N-01", "N-02", "N-03", "N-04", "N-05"]}
+    gid = page.request.post(live_server + "/api/games", data=setup).json()["id"]
+    api = f"{live_server}/api/games/{gid}/events"
+    assert page.request.post(api, data={"type": "take_tokens", "player": 0, "tokens": {"red": 1, "blue": 1, "green": 1}}).ok
+    page.goto(f"{live_server}/games/{gid}")
+    ana = page.locator("#panel-0")
+    toggle = ana.locator("[data-show-tokens]")
+    expect(ana.locator(".tokens")).to_be_hidden()
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    expect(page.locator("#panel-1 [data-show-tokens]")).to_be_hidden()  # (Ben's turn: his panel is whole)
+    toggle.tap()
+    expect(ana.locator(".tokens")).to_be_visible()
+    expect(ana.locator('.tokens [aria-label="red 1"]')).to_have_count(1)
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    # Ben's entry on another phone: the screen is redrawn, Ana's tokens stay open
+    assert page.request.post(api, data={"type": "take_tokens", "player": 1, "tokens": {"white": 1, "black": 1, "blue": 1}}).ok
+    expect(page.locator("#panel-2")).to_have_class(re.compile(r"\bis-current\b"), timeout=4000)
+    expect(ana.locator(".tokens")).to_be_visible()
+    expect(page.locator("#panel-1 .tokens")).to_be_hidden()
+    page.locator("#panel-1 .bonuses").tap()  # anywhere on the panel
+    expect(page.locator("#panel-1 .tokens")).to_be_visible()
+    ana.locator(".player-name").tap()
+    expect(ana.locator(".tokens")).to_be_hidden()
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    context.close()
+
+
 def test_the_nobles_ticked_are_counted_against_the_players_named_as_they_are_tapped(page: Page, live_server: str):
     """A tester ticked six nobles for four players and heard of it only on "Start the game"."""
     page.goto(live_server + "/")

@@ -116,6 +116,26 @@
 
   // Screen readers: the toasts of a new screen are read from the page's lasting live region
   // (a region that arrives with its text, as the swapped screen's own does, is not read).
+  // Three or four panels on a short phone fold another player's tokens away (app.css): their ▾,
+  // or a tap on the panel, opens them until tapped again, across the screen's redraws (a tester
+  // could not read the other players' gems at all)
+  // (the page's body keeps which are open, as body.open-<seat>: the screen redrawn keeps them, unflashed)
+  function showOpenedPanels() {
+    Array.prototype.forEach.call(document.querySelectorAll(".spanels > .spanel [data-show-tokens]"), function (button) {
+      var open = document.body.classList.contains("open-" + button.getAttribute("data-show-tokens"));
+      button.setAttribute("aria-expanded", open ? "true" : "false");
+    });
+  }
+  document.addEventListener("click", function (evt) {
+    var button = evt.target.closest && evt.target.closest("[data-show-tokens]");
+    var panel = evt.target.closest && evt.target.closest(".spanels > .spanel");
+    if (!panel || (!button && evt.target.closest("a, button, input, select, textarea, label, summary, form"))) { return; }
+    var toggle = panel.querySelector("[data-show-tokens]");
+    if (!button && (!toggle || toggle.offsetParent === null)) { return; }  // (folded only on a short phone)
+    document.body.classList.toggle("open-" + panel.getAttribute("data-seat"));
+    showOpenedPanels();
+  });
+  document.body.addEventListener("htmx:afterSettle", showOpenedPanels);
   var announcer = document.getElementById("announcer");
   // A near-win warning ("Ben: 19 prestige — 1 more to win") is a line of the screen, no alert:
   // one the new screen shows and the one before did not is read out with the toasts.
