@@ -449,7 +449,7 @@ def test_a_splendor_panel_labels_its_token_count(client):
     """A Korean first-game tester: "예약 1/3 · 8/10" in a panel's header; the 8/10 is labelled tokens."""
     game = import_log(client, load_fixture("splendor-133.json"), upto=40)
     page = client.get(f"/games/{game['id']}").get_data(as_text=True)
-    totals = re.findall(r'<span class="fact token-total[^"]*">tokens <b data-field="token-total">(\d+)</b>/10</span>', page)
+    totals = re.findall(r'<span class="fact token-total[^"]*">tokens <b data-field="token-total">(\d+)</b>/10<button', page)
     assert totals == [str(sum(p["tokens"].values())) for p in game["players"]]
 
 
