@@ -949,7 +949,7 @@ def test_a_plan_stays_open_while_the_other_player_chooses_their_royal_card(brows
     plan.locator("#cards a.card").first.click()
     expect(plan.locator(".selected-card")).to_be_visible()
     assert page.request.post(f"{live_server}/api/games/{gid}/events", data=log["events"][44]).ok  # Ana's 3rd crown
-    expect(page.locator("#waiting-other")).to_contain_text("Ana chooses on their phone", timeout=4000)
+    expect(page.locator("#waiting-other")).to_contain_text("Ana chooses a royal card on their phone.", timeout=4000)
     expect(plan).to_be_visible(timeout=4000)
     expect(plan.locator(".selected-card")).to_have_count(0)
     expect(page.locator(".alert-picks-gone")).to_have_count(1)

@@ -138,6 +138,8 @@ def test_the_plan_link_is_offered_while_the_player_to_act_answers_a_prompt(clien
     page = client.get(f"/games/{gid}").get_data(as_text=True)
     assert 'data-sheet="royal"' in page
     assert f'data-plan-link="{planner}"' in page and f'data-plan-link="{state.pending.player}"' not in page
+    # the waiting line says what is chosen (a steal royal card may take a token of the planner's: a tester)
+    assert f"{part['players'][state.pending.player]} chooses a royal card on their phone." in page
 
 
 def test_a_stale_tap_in_a_plan_keeps_the_plan_open_over_the_prompt_just_raised(client):
@@ -175,3 +177,13 @@ def test_a_phone_whose_player_owes_the_prompt_gets_the_prompt_not_another_seat_s
     client.get(f"/settings?mine={part['players'][other]}&next=/")
     body = client.get(f"/games/{gid}?sheet=buy&plan={other}").get_data(as_text=True)
     assert f'data-plan="{other}"' in body
+
+
+def test_the_waiting_line_says_how_many_tokens_the_other_player_returns(client):
+    part, state = _position(22)  # a discard of 1 owed (the API tester's position)
+    assert state.pending is not None and state.pending.kind == "discard"
+    gid = import_log(client, part)["id"]
+    name = part["players"][state.pending.player]
+    page = client.get(f"/games/{gid}").get_data(as_text=True)
+    count = state.pending.count
+    assert f"{name} returns {count} token{'s' if count != 1 else ''} on their phone, to keep 10." in page
