@@ -822,7 +822,8 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
             "wild": wild,
             "steal_options": steal_options(letters, other, stealable),
             "steal": steal,
-            "affordable": affordable,
+            # (a joker with no bonus colour to join is not bought, whatever the tokens: no payment shown)
+            "affordable": affordable and (not is_joker or bool(jokers)),
         }
         ctx["data"] = data
         if planner is not None:  # a plan: what it would cost, nothing to save or choose yet

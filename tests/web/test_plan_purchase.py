@@ -187,3 +187,24 @@ def test_the_waiting_line_says_how_many_tokens_the_other_player_returns(client):
     page = client.get(f"/games/{gid}").get_data(as_text=True)
     count = state.pending.count
     assert f"{name} returns {count} token{'s' if count != 1 else ''} on their phone, to keep 10." in page
+
+
+def test_a_reserved_joker_with_no_bonus_to_join_shows_no_payment_and_says_it_waits(client):
+    """A tester: Ana, with no card yet, reserved the joker D1-27; her Buy sheet on it showed a
+    whole payment beside the refusal, which ended "it can still be reserved" (it was)."""
+    from helpers import new_game, play
+
+    game = new_game(client, ("Ana", "Ben"))
+    play(client, game["id"], [{"type": "reserve", "player": 0, "card": "D1-27"},
+                              {"type": "take_tokens", "player": 1, "tokens": {"red": 1}},
+                              {"type": "take_tokens", "player": 0, "tokens": {"black": 1, "pearl": 1}},
+                              {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}},
+                              {"type": "take_tokens", "player": 0, "tokens": {"black": 1}},
+                              {"type": "take_tokens", "player": 1, "tokens": {"green": 1}}])
+    body = client.get(f"/games/{game['id']}/sheet/buy?src=reserve&card=D1-27", headers=HX).get_data(as_text=True)
+    assert 'class="selected-card"' in body and 'class="pay-row"' not in body
+    assert "it waits in the reserve until then." in body and "it can still be reserved" not in body
+    refused = client.post(f"/api/games/{game['id']}/events", json={
+        "type": "purchase", "player": 0, "card": "D1-27", "from_reserve": True,
+        "payment": {"black": 2, "gold": 1, "pearl": 1}, "wild_color": "black"})
+    assert refused.status_code == 422 and refused.get_json()["error"]["code"] == "joker_needs_bonus"
