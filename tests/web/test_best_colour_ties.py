@@ -11,12 +11,14 @@ def test_a_tie_for_the_best_colour_names_each_tied_colour(client):
     game = import_log(client, fixture_log("duel-1012.json"))
     page = client.get(f"/games/{game['id']}/review").get_data(as_text=True)
     names = re.findall(r'class="meter m-color[^"]*".*?</div>', page, re.S)
-    text = " ".join(re.sub(r"<[^>]+>", "", n) for n in names)
+    text = " ".join(re.sub(r"<[^>]+>", "", n.split(">", 1)[1]) for n in names)  # (the text shown)
     # Player B ends with 2 points in each of white, blue and red (the example's final figures)
     assert "white/blue/red" in text and text.count("white/blue/red") == 1
     # named whole, a line allowed after each "/" (cut to "whi…" at 390 px before)
     assert sum('class="meter m-color tied"' in n for n in names) == 1
     assert "white/<wbr>blue/<wbr>red" in page
+    # read out as "2 of 10, white/blue/red" (an accessibility tester: the colour was lost)
+    assert 'aria-valuetext="2 of 10, white/blue/red"' in page
 
 
 def test_all_five_colours_tied_are_said_so_not_named_one_by_one(client):

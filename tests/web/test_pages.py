@@ -1045,10 +1045,22 @@ def test_the_royal_cards_left_say_their_points_in_words(client):
 
     gid = new_game(client)["id"]
     page = client.get(f"/games/{gid}").get_data(as_text=True)
-    assert re.search(r'data-royal-id="DR-1"[^>]*><b aria-label="3 prestige">3 pts</b>', page)
+    # read out whole ("royal card: 3 prestige;"), shown short
+    assert re.search(r'data-royal-id="DR-1"[^>]*>\s*<span class="visually-hidden">royal card: 3 prestige;</span>'
+                     r'<b aria-hidden="true">3 pts</b>', page)
+    assert re.search(r'data-royal-id="DR-2"[^>]*>\s*<span class="visually-hidden">royal card: 2 prestige, extra turn;</span>', page)
     flask_babel.refresh()
     page = client.get(f"/games/{gid}", headers={"Accept-Language": "ko"}).get_data(as_text=True)
-    assert re.search(r'data-royal-id="DR-2"[^>]*><b aria-label="[^"]+">2점</b> <small>한 턴 더</small>', page)
+    assert re.search(r'data-royal-id="DR-2"[^>]*>\s*<span class="visually-hidden">[^<]+</span><b aria-hidden="true">2점</b> '
+                     r'<small aria-hidden="true">한 턴 더</small>', page)
+
+
+def test_a_meter_reads_out_its_value_of_its_goal(client):
+    """An accessibility tester: the meters said "16" or "80 %" and the best colour lost its colour."""
+    gid = new_game(client)["id"]
+    page = client.get(f"/games/{gid}").get_data(as_text=True)
+    assert re.search(r'role="meter"[^>]*aria-label="prestige"\s+aria-valuetext="0 of 20"', page)
+    assert re.search(r'role="meter"[^>]*aria-valuetext="0 of 10"', page)
 
 
 def test_a_refusal_on_a_sheet_names_its_rule(client):

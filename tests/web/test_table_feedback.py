@@ -226,7 +226,8 @@ def test_royal_cards_in_the_panels_show_prestige_and_ability(client):
         royal = catalog.royals()[rid]
         pts = f"{royal.points} pt" + ("s" if royal.points != 1 else "")
         # on the player's own line of royal cards, never among the reserved cards
-        assert any(re.search(rf'data-royal-id="{rid}"[^>]*>\s*<b[^>]*>{pts}</b>', line) for line in lines), rid
+        assert any(re.search(rf'data-royal-id="{rid}"[^>]*>\s*<span class="visually-hidden">[^<]*</span><b[^>]*>{pts}</b>', line)
+                   for line in lines), rid
     for reserved in re.findall(r'<div class="reserved-list">(.*?)</div>', page, re.S):
         assert "data-royal-id" not in reserved
 
