@@ -122,3 +122,17 @@ def test_a_joker_card_chosen_with_keys_hands_the_focus_to_its_colours(page: Page
     page.focus('#sheet [data-wild="white"]')
     page.keyboard.press("Enter")
     page.wait_for_function("() => document.activeElement.matches('#sheet form button.save')")
+
+
+def test_the_focus_in_an_open_sheet_stays_on_its_control_when_the_other_phone_enters(page: Page, live_server: str):
+    """An accessibility tester: a Buy sheet's level tab focused, the other phone's entry redrew
+    the screen and opened the sheet again, and the focus fell to the page (the next Tab went to
+    the game log). It goes back to the same control of the sheet opened again."""
+    gid = new_duel(page, live_server, "?sheet=buy")
+    page.focus('#sheet .tabs a[data-tab="2"]')
+    assert page.evaluate("document.activeElement.dataset.tab") == "2"
+    page.request.post(f"{live_server}/api/games/{gid}/events",
+                      data={"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    expect(page.locator(".whose-turn")).to_have_text("Ben's turn", timeout=4000)
+    expect(page.locator('#sheet [data-sheet="buy"]')).to_be_visible()
+    page.wait_for_function("() => document.activeElement.matches('#sheet .tabs a[data-tab=\"2\"]')", timeout=4000)

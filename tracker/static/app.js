@@ -1359,12 +1359,23 @@
   // Keyboard: a sheet redrawn by a tap inside it (a token chip, a card) gives the focus back to
   // the same control in the new sheet, not to the top of the page; an action tab hands it to the
   // sheet it opened (its first control), not keep it in the tab bar after the sheet.
-  var refocus = null;
+  // The other phone's entry redraws the whole screen under a sheet this phone had open (a Buy
+  // sheet's level tab focused): the sheet is opened again after it, and the focus goes back to
+  // that control, not to the sheet's first (the focus fell to the page: an accessibility tester).
+  var refocus = null, redrawFocus = null;
   document.body.addEventListener("htmx:beforeSwap", function (evt) {
     var active = document.activeElement;
+    var sheet = document.getElementById("sheet");
+    if (evt.detail.target && evt.detail.target.id === "game") {
+      redrawFocus = active && sheet && sheet.contains(active) ? controlKey(active) : null;
+    }
     refocus = null;
     if (!sheetTarget(evt) || !active || !evt.detail.target.contains(active)) { return; }
-    refocus = controlKey(active);
+    refocus = redrawFocus || controlKey(active);
+    redrawFocus = null;
+  });
+  ["pointerdown", "keydown"].forEach(function (name) {
+    document.addEventListener(name, function () { redrawFocus = null; }, true);  // a move of the player's own since
   });
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     if (!refocus || !sheetTarget(evt)) { return; }
@@ -1391,7 +1402,8 @@
     var chosen = gone || /data-steal|data-wild/.test(refocus) ?
       document.querySelector("#sheet form button.save:not([aria-disabled='true'])") ||
       (gone ? document.querySelector("#sheet [data-wild], #sheet form button.save") : null) : null;
-    again = again || chosen || document.querySelector("#sheet " + refocus) || document.querySelector("#sheet a[href], #sheet button");
+    // (else the sheet's first control: the first link of #sheet was the waiting line's, hidden)
+    again = again || chosen || document.querySelector("#sheet " + refocus) || firstControl();
     refocus = null;
     if (again) { again.focus({ preventScroll: true }); }
   });
