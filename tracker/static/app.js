@@ -945,8 +945,10 @@
     if (byKey) { first.focus(); } else { first.focus({ preventScroll: true }); }
   });
   function firstControl() {
-    // (nothing to press in the sheet, say an empty board: the tabs, where the next step is)
-    return document.querySelector("#sheet .sheet-body a[href], #sheet .sheet-body button:not([aria-disabled='true']), " +
+    // (nothing to press in the sheet, say an empty board: the tabs, where the next step is; a
+    // prompt whose every choice saves at once, the royal card: its question, the choices next)
+    return document.querySelector("#sheet .sheet-body [data-focus-first]") ||
+           document.querySelector("#sheet .sheet-body a[href], #sheet .sheet-body button:not([aria-disabled='true']), " +
                                   "#sheet .sheet-body input:not([type=hidden])") ||
            document.querySelector("#sheet nav.actions a[href]:not(.on), #sheet nav.actions button");
   }
