@@ -208,3 +208,17 @@ def test_a_reserved_joker_with_no_bonus_to_join_shows_no_payment_and_says_it_wai
         "type": "purchase", "player": 0, "card": "D1-27", "from_reserve": True,
         "payment": {"black": 2, "gold": 1, "pearl": 1}, "wild_color": "black"})
     assert refused.status_code == 422 and refused.get_json()["error"]["code"] == "joker_needs_bonus"
+
+
+def test_a_refused_save_is_described_by_its_reason(client):
+    """An accessibility tester: Tab back to a refused save heard only "unavailable"."""
+    from helpers import new_game, play
+
+    game = new_game(client, ("Ana", "Ben"))
+    play(client, game["id"], [{"type": "reserve", "player": 0, "card": "D1-27"},
+                              {"type": "take_tokens", "player": 1, "tokens": {"red": 1}}])
+    body = client.get(f"/games/{game['id']}/sheet/buy?src=reserve&card=D1-27", headers=HX).get_data(as_text=True)
+    button = re.search(r'<button class="primary save"[^>]*>', body).group(0)
+    described = re.search(r'aria-describedby="([^"]+)"', button).group(1)
+    reason = re.search(rf'<p class="preview preview-error" id="{described}">([^<]+)', body).group(1)
+    assert 'aria-disabled="true"' in button and reason.startswith("A joker needs a card with a bonus")
