@@ -1068,7 +1068,7 @@ def test_a_refusal_on_a_sheet_names_its_rule(client):
     a joker with no coloured bonus owned (D-7)."""
     game = new_game(client)
     sheet = client.get(f"/games/{game['id']}/sheet/buy?src=1&card=D1-26", headers=HX).get_data(as_text=True)
-    assert re.search(r'<p class="preview preview-error">[^<]+ <span class="rule">\(buying a card, D-7\)</span></p>',
+    assert re.search(r'<p class="preview preview-error"[^>]*>[^<]+ <span class="rule">\(buying a card, D-7\)</span></p>',
                      sheet), sheet[-1500:]
 
 
