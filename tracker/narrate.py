@@ -127,7 +127,8 @@ def _LOOKALIKES() -> frozenset[str]:  # noqa: N802 — a constant made on first 
 def card_summary(card_id: str) -> str:
     """``a level-2 red card (2 prestige, 1 crown)`` — Duel jewel or Splendor card, as the table
     sees it (its catalogue id, D2-14, means nothing to players: it stays in the log's JSON); a
-    card another one reads the same as adds its printed cost (``costs W2 U2 K1 P1``), so two
+    card another one reads the same as adds its printed cost (``costs 2 white, 2 blue, 1 black,
+    1 pearl``: in words, "U2 K1" read out meant nothing, an accessibility tester), so two
     reserves of two such cards are told apart in the log."""
     card = _card(card_id)
     extras = [ngettext("%(num)s prestige", "%(num)s prestige", card.points)] if card.points else []
@@ -136,7 +137,7 @@ def card_summary(card_id: str) -> str:
     if getattr(card, "ability", "none") != "none":
         extras.append(str(ABILITY_NAMES[card.ability]))
     if card_id in _LOOKALIKES():  # another card reads the same: its printed cost tells them apart
-        extras.append(_("costs %(cost)s", cost=letter_list(card.cost)))
+        extras.append(_("costs %(cost)s", cost=token_list(card.cost)))
     detail = f" ({', '.join(extras)})" if extras else ""
     if card_id in catalog.jewels():
         said = _("a level-%(level)s %(color)s card", level=card.level, color=TOKEN_NAMES[card.color])

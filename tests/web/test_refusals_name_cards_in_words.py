@@ -89,11 +89,11 @@ def test_two_cards_that_read_the_same_are_told_apart_by_their_cost_in_the_log(cl
         assert post(client, gid, {"type": "reserve", "player": 1, "card": card}).status_code == 200
         post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"blue": 1}})
     log = client.get(f"/games/{gid}/log").get_data(as_text=True)
-    assert "a level-1 joker card (1 prestige, costs W2 G2 K1 P1)" in log
-    assert "a level-1 joker card (1 prestige, costs K4 P1)" in log
+    assert "a level-1 joker card (1 prestige, costs 2 white, 2 green, 1 black, 1 pearl)" in log
+    assert "a level-1 joker card (1 prestige, costs 4 black, 1 pearl)" in log
     flask_babel.refresh()
     log = client.get(f"/games/{gid}/log", headers={"Accept-Language": "ko"}).get_data(as_text=True)
-    assert "(1점, 비용 검4 진1)" in log
+    assert "(1점, 비용 검은색 4개, 진주 1개)" in log
     flask_babel.refresh()
     # a card no other reads the same as keeps its words alone
     post(client, gid, {"type": "reserve", "player": 1, "card": "D3-01"})
