@@ -136,3 +136,21 @@ def test_the_focus_in_an_open_sheet_stays_on_its_control_when_the_other_phone_en
     expect(page.locator(".whose-turn")).to_have_text("Ben's turn", timeout=4000)
     expect(page.locator('#sheet [data-sheet="buy"]')).to_be_visible()
     page.wait_for_function("() => document.activeElement.matches('#sheet .tabs a[data-tab=\"2\"]')", timeout=4000)
+
+
+def test_a_control_reached_with_tab_at_200_percent_zoom_stays_clear_of_the_two_rows_of_tabs(browser, live_server: str):
+    """An accessibility tester at 200% zoom (a 195×422 page): the tabs took two rows, 105 px, and
+    a filter reached with Tab stopped 28–33 px under them (72 px kept for one row)."""
+    context = browser.new_context(viewport={"width": 195, "height": 422}, device_scale_factor=4)
+    page = context.new_page()
+    new_duel(page, live_server, "?sheet=buy")
+    nav = page.locator("nav.actions").bounding_box()
+    assert nav and nav["height"] > 80, nav  # (two rows)
+    padding = page.evaluate("parseFloat(getComputedStyle(document.documentElement).scrollPaddingBottom)")
+    assert padding >= nav["height"], (padding, nav)
+    for selector in ('#sheet .filters a:last-child', '#sheet #cards a.card'):
+        page.focus(selector)
+        box = page.locator(selector).first.bounding_box()
+        top_of_tabs = page.locator("nav.actions").bounding_box()["y"]
+        assert box and box["y"] + box["height"] <= top_of_tabs + 1, (selector, box, top_of_tabs)
+    context.close()

@@ -6,6 +6,15 @@
   // action tabs take two rows, their words then grow too (app.css, "Large text").
   var rootPx = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
   document.documentElement.classList.toggle("large-text", rootPx >= 20);
+  // The action tabs' height (two rows when the page is zoomed, 200%: a control reached with Tab
+  // stopped under them, the room kept for one row; an accessibility tester): --tabs-h (app.css)
+  function measureTabs() {
+    var nav = document.querySelector("nav.actions");
+    document.documentElement.style.setProperty("--tabs-h", (nav ? Math.ceil(nav.getBoundingClientRect().height) : 0) + "px");
+  }
+  measureTabs();
+  window.addEventListener("resize", measureTabs);
+  document.body.addEventListener("htmx:afterSettle", measureTabs);
 
   // The game log a phone had open stays open (with the focus it had) when a redraw comes, the
   // other phone's entry say: it closed, the focus fell to the page and the page jumped up (a tester)
