@@ -178,3 +178,26 @@ def test_the_fix_sheets_save_sits_above_the_two_rows_of_tabs(browser: Browser, l
     assert save and tabs and save["y"] + save["height"] <= tabs["y"] + 1, (save, tabs)
     assert wide(page) <= page.viewport_size["width"]
     page.context.close()
+
+
+def test_the_victory_table_fits_a_page_zoomed_to_200_percent(browser: Browser, live_server: str):
+    """An accessibility tester at 200% zoom (195 px): "prestige" ran into "20", "best colour"
+    into "8 black", and the names broke inside ("Playe/r A"). Each row's label sits above its
+    two values; the table is still read out as one (its roles said outright)."""
+    context = browser.new_context(viewport={"width": 195, "height": 422}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    gid = import_part(page, live_server, "duel-1012.json")
+    page.goto(f"{live_server}/games/{gid}")
+    table = page.locator("#victory table.final")
+    expect(table).to_be_visible()
+    for row in range(1, 4):
+        cells = table.locator("tr").nth(row).locator("td")
+        label, first, second = (cells.nth(i).bounding_box() for i in range(3))
+        assert label and first and second
+        assert label["y"] + label["height"] <= first["y"] + 1, (row, label, first)  # above, not beside
+        assert first["x"] + first["width"] <= second["x"] + 1, (row, first, second)
+    names = table.locator("tr").first.locator("th")
+    for i in (1, 2):
+        assert names.nth(i).evaluate("e => e.scrollWidth <= e.clientWidth"), i
+    assert table.get_attribute("role") == "table"
+    context.close()
