@@ -169,6 +169,8 @@ def test_a_sheet_opened_by_its_tab_says_which_sheet_it_is(page: Page, live_serve
     page.focus("#action-privileges")
     page.keyboard.press("Enter")
     expect(page.locator("#announcer")).to_contain_text("uses privileges (scrolls)")
+    # what it cannot do is said too (an accessibility tester), with no stray space before a comma
+    expect(page.locator("#announcer")).to_contain_text("Ana uses privileges (scrolls), held: 0. No privilege to use.")
 
 
 def test_a_level_tab_or_colour_filter_says_what_is_listed_now(page: Page, live_server: str):

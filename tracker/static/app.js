@@ -199,7 +199,9 @@
     // a level tab or colour filter says what is listed now ("Level 2", "Only red cards", "5 cards listed")
     var listed = tapped("a.tab, a.filter") ? [document.querySelector("#sheet nav.tabs a.tab.on"), document.getElementById("filter-shown"),
       document.querySelector("#sheet #grid-said, #sheet #level-out, #sheet #cards > p.hint")] : [];
-    var parts = [opened, plan].concat(listed, [line]).filter(Boolean);
+    // (what a sheet says it cannot do, data-said: "No privilege to use. The bag is empty…", an accessibility tester)
+    var why = opened ? Array.prototype.slice.call(document.querySelectorAll("#sheet .sheet-body [data-said]")) : [];
+    var parts = [opened, plan].concat(listed, why, [line]).filter(Boolean);
     var said = parts.map(function (el, i) {
       // each part a sentence of its own ("Level 2. 29 cards listed.", not "Level 2 29 cards")
       var text = (el.getAttribute("aria-label") || el.textContent).replace(/\s+/g, " ").trim();
