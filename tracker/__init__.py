@@ -164,6 +164,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         for name in ("CACHE_TYPE", "CACHE_DIR", "CACHE_REDIS_URL", "RATELIMIT_STORAGE_URI"):
             if os.environ.get(name):
                 app.config[name] = os.environ[name]
+        if os.environ.get("TRACKER_HOSTS"):  # the host names it answers to (Flask's TRUSTED_HOSTS; README)
+            app.config["TRUSTED_HOSTS"] = [h.strip() for h in os.environ["TRACKER_HOSTS"].split(",") if h.strip()]
     else:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
@@ -262,12 +264,18 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         for name, value in serving.EVERY_ANSWER_HEADERS if htmx else serving.SECURITY_HEADERS:
             response.headers.setdefault(name, value)
         response.headers.add("Vary", "HX-Request")
-        if response.mimetype == "text/html" and "Cache-Control" not in response.headers \
-                and not htmx:
+        if "Cache-Control" not in response.headers and not htmx:
             # A page is never taken from the browser's cache: Back to a game would show the
             # screen as first loaded (turn 1) until the next poll. The service worker keeps its
-            # own copy for offline use.
+            # own copy for offline use. Nor is any other answer of ours kept by a cache on the way
+            # (the API's games, an export, a QR code: a security tester); static files say their own.
             response.headers["Cache-Control"] = "no-store"
+        if request.is_secure:
+            # every cookie of ours only over HTTPS there (a game's id in ``last_game`` went out
+            # over plain HTTP too: a security tester); plain HTTP, a phone on the café's Wi-Fi, keeps them
+            cookies = response.headers.getlist("Set-Cookie")
+            if any("; secure" not in c.lower() for c in cookies):
+                response.headers.setlist("Set-Cookie", [c if "; secure" in c.lower() else c + "; Secure" for c in cookies])
         return response
 
     return app

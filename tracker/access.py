@@ -60,6 +60,8 @@ def safe_next(target: str | None) -> str:
     (never another site: no open redirect). Redirect to ``next_url``'s answer."""
     if not target or not LOCAL_PATH.match(target) or urlsplit(target).netloc:
         return "/"
+    if any(part in (".", "..") for part in urlsplit(target).path.split("/")):
+        return "/"  # "/.//evil.com" is "//evil.com" once the browser drops its dot (a security tester)
     return target
 
 

@@ -1364,6 +1364,11 @@ class ImportResult(NamedTuple):
     differ: int = 0
 
 
+#: Entries one import may replay and store, all its games together (a club's history of a thousand
+#: Duel games holds about 70,000).
+MAX_IMPORT_ENTRIES = 100_000
+
+
 def import_any(data: Any) -> ImportResult:
     """Import one game log or a whole history backup (see ``ImportResult``).
 
@@ -1387,6 +1392,12 @@ def _import_any(data: Any) -> ImportResult:
     logs = data.get("games") if backup else [data]
     if not isinstance(logs, list):
         raise RuleError("bad_log", N_("A history file needs a list of games."))
+    # every entry is replayed and stored in this one request: a file of hundreds of games of
+    # 2000 entries each held a worker for minutes (a security tester); a club's history is far less
+    entries = sum(len(log["events"]) for log in logs if isinstance(log, Mapping) and isinstance(log.get("events"), list))
+    if entries > MAX_IMPORT_ENTRIES:
+        raise RuleError("bad_log", N_("A file imports at most %(max)s entries at once; this one has %(n)s. Import "
+                                      "its games in parts (two files of half its games each)."), max=MAX_IMPORT_ENTRIES, n=entries)
     for i, log in enumerate(logs, start=1):
         try:
             check_log(log)

@@ -284,7 +284,7 @@ def test_a_first_korean_game_reads_points_and_colours_as_a_table_says_them(clien
     log = {k: v for k, v in load_fixture("duel-1012.json").items() if k not in ("expected", "checkpoints", "source")}
     ko = {"Accept-Language": "ko"}
     finished = client.post("/api/games/import", json=log).get_json()["id"]
-    assert "<td>검은색 8점</td>" in fetch(client, f"/games/{finished}", ko)
+    assert "<td role=\"cell\">검은색 8점</td>" in fetch(client, f"/games/{finished}", ko)
     royal_due = client.post("/api/games/import", json={**log, "id": None, "events": log["events"][:45],
                                                        "result": None}).get_json()["id"]
     sheet = fetch(client, f"/games/{royal_due}/sheet/royal", {**ko, "HX-Request": "true"})

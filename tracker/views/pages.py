@@ -845,6 +845,10 @@ def settings():  # type: ignore[no-untyped-def]
     players) and ``mine`` (one phone each) exclude each other: choosing one turns the other off;
     table mode turned off again gives the phone back to the player it was (``MINE_PARKED``)."""
     resp = redirect(access.next_url(request.args.get("next")), code=303)
+    if request.headers.get("Sec-Fetch-Site") == "cross-site":
+        # a link on another site setting this phone's player or table mode (a prank from the
+        # next table: a security tester): followed, nothing changed (a scanned QR code is "none")
+        return resp
     for name, allowed in SETTINGS.items():
         value = request.args.get(name)
         if value in allowed:
