@@ -788,6 +788,9 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
         ctx["level_out"] = state.cards_on_table(level) <= 0
         ctx["grid"] = [] if ctx["level_out"] else _payable_first(_catalogue_grid(kind, state, level, color, me))
     card = kind.card(args.get("card"))
+    if card is not None and planner is not None and card.id in state.taken_cards() \
+            and card.id not in {r.card for r in me.reserved}:
+        card = None  # a plan kept across the others' entries: the card it looked at went to someone
     if card is not None:
         owed = kind.engine.cost_after_bonuses(me, card)
         payment, affordable = suggest_payment(owed, me.tokens)

@@ -222,3 +222,15 @@ def test_a_refused_save_is_described_by_its_reason(client):
     described = re.search(r'aria-describedby="([^"]+)"', button).group(1)
     reason = re.search(rf'<p class="preview preview-error" id="{described}">([^<]+)', body).group(1)
     assert 'aria-disabled="true"' in button and reason.startswith("A joker needs a card with a bonus")
+
+
+def test_a_plan_s_card_that_someone_took_meanwhile_is_no_longer_shown(client):
+    """A plan keeps the card it looks at across the others' entries (app.js); one bought or
+    reserved meanwhile is left out, not planned as if still there."""
+    gid, planner, me, taken, state = _planner_at_30(client)
+    gone = next(iter(taken - {r.card for r in me.reserved}))
+    body = client.get(f"/games/{gid}/sheet/buy?plan={planner}&src=1&card={gone}", headers=HX).get_data(as_text=True)
+    assert f'data-plan="{planner}"' in body and 'class="selected-card"' not in body
+    free = next(c for c in catalog.jewels().values() if c.id not in taken and c.level == 1)
+    body = client.get(f"/games/{gid}/sheet/buy?plan={planner}&src=1&card={free.id}", headers=HX).get_data(as_text=True)
+    assert 'class="selected-card"' in body

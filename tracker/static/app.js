@@ -726,8 +726,10 @@
   // a sheet's address with something chosen on it (tokens, a card, a payment), not only browsed
   function picked(path) {
     var chosen = false;
-    new URL(path, location.href).searchParams.forEach(function (value, key) {
-      if (BROWSING.indexOf(key) < 0 && ASKED_FROM.indexOf(key) < 0) { chosen = true; }
+    var params = new URL(path, location.href).searchParams;
+    var plan = params.has("plan");  // (a plan's card is only looked at: it stays, see browsingOnly)
+    params.forEach(function (value, key) {
+      if (BROWSING.indexOf(key) < 0 && ASKED_FROM.indexOf(key) < 0 && !(plan && key === "card")) { chosen = true; }
     });
     return chosen;
   }
@@ -735,8 +737,12 @@
     var url = new URL(path, location.href);
     if (!/\/sheet\/(buy|reserve)$/.test(url.pathname)) { return null; }
     var kept = new URLSearchParams();
-    // (a plan of this phone's own purchase goes on: "plan", the seat)
-    BROWSING.forEach(function (k) { if (url.searchParams.has(k)) { kept.set(k, url.searchParams.get(k)); } });
+    // (a plan of this phone's own purchase goes on: "plan", the seat; and the card it looks at,
+    // which nobody's entry makes wrong: dropped, a tester lost it at every entry of the others;
+    // the server leaves it out once someone took it)
+    BROWSING.concat(url.searchParams.has("plan") ? ["card"] : []).forEach(function (k) {
+      if (url.searchParams.has(k)) { kept.set(k, url.searchParams.get(k)); }
+    });
     return url.pathname + (kept.toString() ? "?" + kept.toString() : "");
   }
   // The Fix form keeps what was typed in it across the other phone's entry (a poll), and when
@@ -856,8 +862,12 @@
         // (an undo that gave the turn back to the other player: "choose again" told a player
         // who could not, their sheet behind "Ana plays on their phone": a tester)
         var mine = /(?:^|\s)mine-\d(?:\s|$)/.test(document.body.className);
-        cleared = entriesShown() < entriesBefore ? (mine && !mineToAct() ? "picks-undone-wait" : "picks-undone")
-                  : /\/sheet\/(royal|discard|noble)\b/.test(openSheet) ? "picks-settled" : "picks-gone";
+        // (so did an entry of this phone's player made on another phone: "choose again" told Mia to
+        // choose what she could no longer enter, a tester)
+        var waiting = mine && !mineToAct();
+        cleared = entriesShown() < entriesBefore ? (waiting ? "picks-undone-wait" : "picks-undone")
+                  : /\/sheet\/(royal|discard|noble)\b/.test(openSheet) ? "picks-settled"
+                  : waiting && !planning ? "picks-gone-wait" : "picks-gone";
       }
       openSheet = browsingOnly(openSheet);
     }
@@ -1011,7 +1021,9 @@
   function sayNotice(name) {
     var alerts = document.getElementById("alerts");
     // (not over a prompt: the royal card, tokens to return or noble it asks for lie under the toasts)
-    if (!alerts || alerts.querySelector(".alert-" + name) || document.querySelector("#sheet .prompt")) { return; }
+    // (a prompt this phone only waits behind, "Owen returns 2 tokens on their phone", is not shown: said)
+    var prompt = document.querySelector("#sheet .prompt");
+    if (!alerts || alerts.querySelector(".alert-" + name) || (prompt && prompt.offsetParent !== null)) { return; }
     var line = document.createElement("p");
     line.className = "alert alert-notice alert-" + name;
     // (words the page shell keeps, not drawn with every screen, are on the announcer)
