@@ -81,6 +81,12 @@ RULE_TITLES = {
 }
 
 
+def parts_separator() -> str:
+    """What stands between the parts of one sentence ("paid 3 red; crowns 0 → 1"): "; " in
+    English, " · " in Korean (a semicolon is no Korean punctuation: a Korean tester)."""
+    return pgettext("between the parts of a sentence", "; ")
+
+
 def rule_label(rule: str | None) -> str:
     """A refusal's rule id as the players read it: ``"D-7"`` → ``"buying a card, D-7"`` in the
     current language (RULE_TITLES); an id without a title, or none, as it is (``""``)."""
@@ -240,7 +246,7 @@ def describe(event: Event, before: Any, after: Any, *, consequences: bool = True
             else:
                 text += _(" (no %(kind)s left on the board to take)", kind=TOKEN_NAMES[card.color])
         change = _player_change(before, after, event.player)
-        text += (f"; {change}." if change else ".")
+        text += (f"{parts_separator()}{change}." if change else ".")
     elif isinstance(event, TakeRoyal):
         royal = catalog.royals()[event.royal]
         ability = ABILITY_NAMES[royal.ability]
@@ -278,9 +284,9 @@ def describe(event: Event, before: Any, after: Any, *, consequences: bool = True
             fixed.append(_("bag: %(tokens)s", tokens=_bag_change(before.bag, after.bag)))
         # (classic Splendor's players hold no privileges)
         if me_before.tokens != me_after.tokens or getattr(me_before, "privileges", 0) != getattr(me_after, "privileges", 0):
-            text = _("Correction for %(name)s: %(what)s.", name=who, what="; ".join(fixed))
+            text = _("Correction for %(name)s: %(what)s.", name=who, what=parts_separator().join(fixed))
         else:  # the board, the bag or nothing: no player's counts (a tester read "for Ben" as Ben's tokens)
-            text = _("Correction of the table: %(what)s.", what="; ".join(fixed) or _("no change"))
+            text = _("Correction of the table: %(what)s.", what=parts_separator().join(fixed) or _("no change"))
         if event.note:
             text += f" “{event.note}”"
         if after.turn != before.turn and after.winner is None:

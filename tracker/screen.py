@@ -971,7 +971,7 @@ def fix_balancing(view: GameView, data: Mapping[str, Any]) -> list[dict[str, Any
         except RuleError:
             continue
         out.append({"set": {f"{part}-{kind}": new for part, kind, _old, new in option},
-                    "label": "; ".join(_("%(part)s, %(kind)s: %(old)s → %(new)s", part=names[part],
+                    "label": narrate.parts_separator().join(_("%(part)s, %(kind)s: %(old)s → %(new)s", part=names[part],
                                          kind=chips.get(kind, kind), old=old, new=new)
                                        for part, kind, old, new in option)})
     return out

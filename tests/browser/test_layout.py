@@ -765,3 +765,19 @@ def test_on_a_short_phone_the_toasts_leave_the_take_chips_sooner(browser, live_s
         assert page.evaluate("""() => { const p = document.createElement('p'); p.className = 'alert alert-notice';
             document.getElementById('alerts').appendChild(p); return getComputedStyle(p).animationName; }""") == "none"
         page.close()
+
+
+def test_the_korean_players_list_keeps_each_phrase_on_one_line_at_360_px(browser, live_server: str):
+    """A Korean tester at 360 px: "끝난 6판 중 83%" and "(89판 진행 중)" broke a syllable a line."""
+    context = browser.new_context(viewport={"width": 360, "height": 640}, extra_http_headers={"Accept-Language": "ko"})
+    page = context.new_page()
+    for names in (["지민", "서준"], ["지민", "Ben"]):
+        page.request.post(live_server + "/api/games", data={"game": "duel", "players": names, "first_player": 0})
+    import_part(page, live_server, "duel-1012.json", players=["지민", "서준"])  # finished: a win rate
+    page.goto(f"{live_server}/players")
+    expect(page.locator("tr[data-player] .win-rate").first).to_be_visible()
+    lines = page.evaluate("[...document.querySelectorAll('tr[data-player] :is(.playing, .win-rate)')]"
+                          ".map(e => e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight))")
+    assert lines and max(lines) < 1.5, lines
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    context.close()

@@ -1249,6 +1249,9 @@ def test_a_choice_cleared_by_the_turn_recorded_on_another_phone_says_it_is_not_t
     expect(ben_phone.locator(".alert-picks-gone-wait")).to_have_text(
         "What you had chosen was cleared: another phone recorded the turn, and it is not your turn any more.")
     expect(ben_phone.locator(".alert-picks-gone")).to_have_count(0)
+    # waiting: no tab looks open (the Take tab was lit, its sheet unseen: a tester)
+    colours = ben_phone.evaluate("['#action-take', '#action-buy'].map(s => getComputedStyle(document.querySelector(s)).backgroundColor)")
+    assert colours[0] == colours[1], colours
 
 
 def test_a_phone_waiting_behind_the_other_players_prompt_shows_the_entry_s_toast(browser: Browser, live_server: str):

@@ -357,3 +357,22 @@ def test_no_english_word_is_left_on_a_korean_screen(client) -> None:
         words = {w for said in reader.said if not said.startswith("http")
                  for w in re.findall(r"\b[A-Za-z][A-Za-z']{2,}\b", said)} - allowed - code
         assert not words, (url, words)
+
+
+def test_korean_sentences_have_no_semicolons(client):
+    """A Korean tester: "지불: 빨간색 3개; 왕관 0 → 1." (a semicolon is no Korean punctuation)."""
+    import flask_babel
+
+    from helpers import fixture_log, import_log
+
+    game = import_log(client, fixture_log("duel-1012.json"))
+    flask_babel.refresh()
+    log = client.get(f"/games/{game['id']}/log", headers={"Accept-Language": "ko"}).get_data(as_text=True)
+    sentences = re.findall(r"<li(?:\s[^>]*)?>(.*?)</li>", log, re.S)
+    assert len(sentences) > 50
+    semicolons = [s for s in sentences if ";" in re.sub(r"&[a-z#0-9]+;", "", s)]
+    assert not semicolons, semicolons[:3]
+    assert any(" · 왕관" in s for s in sentences)
+    flask_babel.refresh()
+    english = client.get(f"/games/{game['id']}/log").get_data(as_text=True)
+    assert "; crowns" in english
