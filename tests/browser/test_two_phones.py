@@ -1151,17 +1151,23 @@ def test_a_choice_cleared_by_the_other_phone_s_undo_is_said_to_be_an_undo(browse
     expect(page.locator(".pick-chosen .chip-btn")).to_have_count(0)
 
 
-def test_a_choice_cleared_by_an_undo_that_gave_the_turn_back_says_so_without_choose_again(browser: Browser,
-                                                                                        live_server: str):
-    """A tester: Ben's phone had chips picked on his turn when Ana's phone undid her entry; told
-    "Choose again", Ben could not (the turn was Ana's again, his sheet behind "Ana plays on their
-    phone"). It says the turn is no longer his."""
+def _ben_picking_on_his_turn(browser: Browser, live_server: str) -> tuple[Page, str]:
+    """Ben's phone (``bens_phone``) on his first turn, a red chip picked, nothing saved."""
     ben_phone, gid = bens_phone(browser, live_server)
     _api(ben_phone, live_server, {"type": "take_tokens", "player": 0, "tokens": {"green": 1}})
     expect(ben_phone.locator(".whose-turn")).to_have_text("Ben's turn", timeout=8000)
     ben_phone.wait_for_function("() => !document.body.classList.contains('just-redrawn')")
     ben_phone.locator('.pick-source a[data-kind="red"]').click()
     expect(ben_phone.locator(".pick-chosen .chip-btn")).to_have_count(1)
+    return ben_phone, gid
+
+
+def test_a_choice_cleared_by_an_undo_that_gave_the_turn_back_says_so_without_choose_again(browser: Browser,
+                                                                                        live_server: str):
+    """A tester: Ben's phone had chips picked on his turn when Ana's phone undid her entry; told
+    "Choose again", Ben could not (the turn was Ana's again, his sheet behind "Ana plays on their
+    phone"). It says the turn is no longer his."""
+    ben_phone, gid = _ben_picking_on_his_turn(browser, live_server)
     assert ben_phone.request.post(f"{live_server}/api/games/{gid}/undo").ok  # Ana's phone
     expect(ben_phone.locator(".whose-turn")).to_have_text("Ana's turn", timeout=8000)
     expect(ben_phone.locator(".alert-picks-undone-wait")).to_have_text(
@@ -1238,12 +1244,7 @@ def test_a_choice_cleared_by_the_turn_recorded_on_another_phone_says_it_is_not_t
         browser: Browser, live_server: str):
     """A tester: Ben had chips picked on his turn when another phone entered his take for him
     ("Enter it here"); told "Choose again", he could not (Ana's turn by then)."""
-    ben_phone, gid = bens_phone(browser, live_server)
-    _api(ben_phone, live_server, {"type": "take_tokens", "player": 0, "tokens": {"green": 1}})
-    expect(ben_phone.locator(".whose-turn")).to_have_text("Ben's turn", timeout=8000)
-    ben_phone.wait_for_function("() => !document.body.classList.contains('just-redrawn')")
-    ben_phone.locator('.pick-source a[data-kind="red"]').click()
-    expect(ben_phone.locator(".pick-chosen .chip-btn")).to_have_count(1)
+    ben_phone, gid = _ben_picking_on_his_turn(browser, live_server)
     _api(ben_phone, live_server, {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}})  # entered elsewhere
     expect(ben_phone.locator(".whose-turn")).to_have_text("Ana's turn", timeout=8000)
     expect(ben_phone.locator(".alert-picks-gone-wait")).to_have_text(
