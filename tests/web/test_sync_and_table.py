@@ -477,7 +477,7 @@ def test_table_mode_choices_name_who_sits_across_in_a_game_of_two(client):
 def test_table_mode_is_one_tap_from_a_game_of_two(client):
     """A first-time player never found table mode (under Settings, folded at the page's foot): a
     game of two has a "Table" button on its turn line, which turns it on, then off; a game of
-    three, a finished game and a spectator's screen have none."""
+    three, a spectator's screen and a finished game (unless to turn it off) have none."""
     duel = new_game(client, players=["Ana", "Ben"])["id"]
     page = client.get(f"/games/{duel}").get_data(as_text=True)
     button = re.search(r'<a class="small-btn table-btn" id="table-btn" href="([^"]+)"\s+aria-label="Table mode: off"', page)
@@ -494,6 +494,10 @@ def test_table_mode_is_one_tap_from_a_game_of_two(client):
                                            "first_player": 0, "nobles": ["N-01", "N-02", "N-03", "N-04"]}).get_json()["id"]
     assert 'id="table-btn"' not in client.get(f"/games/{trio}").get_data(as_text=True)
     done = import_log(client, fixture_log("duel-1069.json"))["id"]
+    # a finished game: the button only to turn table mode off (a tester had to find Settings)
+    page = client.get(f"/games/{done}").get_data(as_text=True)
+    assert re.search(r'class="small-btn table-btn on" id="table-btn" href="[^"]*table=off', page)
+    client.get(f"/settings?table=off&next=/games/{done}")
     assert 'id="table-btn"' not in client.get(f"/games/{done}").get_data(as_text=True)
 
 
