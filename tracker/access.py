@@ -11,7 +11,7 @@ from __future__ import annotations
 import hmac
 import re
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from flask import Blueprint, Flask, current_app, jsonify, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
@@ -60,8 +60,9 @@ def safe_next(target: str | None) -> str:
     (never another site: no open redirect). Redirect to ``next_url``'s answer."""
     if not target or not LOCAL_PATH.match(target) or urlsplit(target).netloc:
         return "/"
-    if any(part in (".", "..") for part in urlsplit(target).path.split("/")):
-        return "/"  # "/.//evil.com" is "//evil.com" once the browser drops its dot (a security tester)
+    if any(unquote(part) in (".", "..") for part in urlsplit(target).path.split("/")):
+        # "/.//evil.com" is "//evil.com" once the browser drops its dot, "%2e" too (two testers)
+        return "/"
     return target
 
 

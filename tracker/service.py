@@ -1397,7 +1397,7 @@ def _import_any(data: Any) -> ImportResult:
     entries = sum(len(log["events"]) for log in logs if isinstance(log, Mapping) and isinstance(log.get("events"), list))
     if entries > MAX_IMPORT_ENTRIES:
         raise RuleError("bad_log", N_("A file imports at most %(max)s entries at once; this one has %(n)s. Import "
-                                      "its games in parts (two files of half its games each)."), max=MAX_IMPORT_ENTRIES, n=entries)
+                                      "its games in parts (two files of half its games each)."), max=f"{MAX_IMPORT_ENTRIES:,}", n=f"{entries:,}")
     for i, log in enumerate(logs, start=1):
         try:
             check_log(log)

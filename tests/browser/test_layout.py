@@ -780,4 +780,12 @@ def test_the_korean_players_list_keeps_each_phrase_on_one_line_at_360_px(browser
                           ".map(e => e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight))")
     assert lines and max(lines) < 1.5, lines
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    # at 320 px they may wrap, at their spaces only (a syllable a line before)
+    page.set_viewport_size({"width": 320, "height": 640})
+    # (lines no more than words: each line break at a space)
+    counts = page.evaluate("""[...document.querySelectorAll('tr[data-player] :is(.playing, .win-rate)')].map(e => {
+        const r = document.createRange(); r.selectNodeContents(e);
+        const tops = new Set([...r.getClientRects()].filter(b => b.width > 0).map(b => Math.round(b.top)));
+        return [tops.size, e.textContent.trim().split(/\\s+/).length]; })""")
+    assert counts and all(lines <= words for lines, words in counts), counts
     context.close()

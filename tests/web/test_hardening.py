@@ -34,7 +34,8 @@ def test_every_cookie_is_secure_over_https_and_not_over_plain_http(client):
 
 def test_a_next_with_dot_segments_goes_home(app):
     with app.test_request_context():
-        for target in ("/.//evil.com", "/..//evil.com", "/games/../history", "/./"):
+        for target in ("/.//evil.com", "/..//evil.com", "/games/../history", "/./", "/%2e//evil.com",
+                       "/%2E%2e//evil.com", "/.%2e//evil.com"):
             assert safe_next(target) == "/", target
         assert safe_next("/games/abc?sheet=buy") == "/games/abc?sheet=buy"
     assert app.test_client().get("/settings?next=/.//evil.com").headers["Location"] == "/"

@@ -504,7 +504,7 @@ def test_several_undos_in_one_poll_each_name_their_entry(client):
     play(client, game["id"], [{"type": "take_tokens", "player": 1, "tokens": {"white": 1}}])
     polled = client.get(f"/games/{game['id']}/poll?v=3&n=3", headers=HX).get_data(as_text=True)
     assert "Undone:" not in polled and "entries were undone" not in polled
-    assert "Changed on another phone since this screen: entries undone 2, entered 1." in polled
+    assert "Since this screen: entries undone 2, entered 1." in polled
     assert 'data-kind="done"' not in polled
 
 
@@ -1045,10 +1045,10 @@ def test_the_royal_cards_left_say_their_points_in_words(client):
 
     gid = new_game(client)["id"]
     page = client.get(f"/games/{gid}").get_data(as_text=True)
-    # read out whole ("royal card: 3 prestige;"), shown short
-    assert re.search(r'data-royal-id="DR-1"[^>]*>\s*<span class="visually-hidden">royal card: 3 prestige;</span>'
+    # read out whole ("royal card: 3 prestige."), shown short
+    assert re.search(r'data-royal-id="DR-1"[^>]*>\s*<span class="visually-hidden">royal card: 3 prestige.</span>'
                      r'<b aria-hidden="true">3 pts</b>', page)
-    assert re.search(r'data-royal-id="DR-2"[^>]*>\s*<span class="visually-hidden">royal card: 2 prestige, extra turn;</span>', page)
+    assert re.search(r'data-royal-id="DR-2"[^>]*>\s*<span class="visually-hidden">royal card: 2 prestige, extra turn.</span>', page)
     flask_babel.refresh()
     page = client.get(f"/games/{gid}", headers={"Accept-Language": "ko"}).get_data(as_text=True)
     assert re.search(r'data-royal-id="DR-2"[^>]*>\s*<span class="visually-hidden">[^<]+</span><b aria-hidden="true">2점</b> '

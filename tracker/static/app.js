@@ -739,8 +739,9 @@
     var kept = new URLSearchParams();
     // (a plan of this phone's own purchase goes on: "plan", the seat; and the card it looks at,
     // which nobody's entry makes wrong: dropped, a tester lost it at every entry of the others;
-    // the server leaves it out once someone took it)
-    BROWSING.concat(url.searchParams.has("plan") ? ["card"] : []).forEach(function (k) {
+    // the server leaves it out once someone took it; not into the real Buy sheet once the turn
+    // comes, where a card taken meanwhile was offered with its refusal: a tester)
+    BROWSING.concat(url.searchParams.has("plan") && !mineToAct() ? ["card"] : []).forEach(function (k) {
       if (url.searchParams.has(k)) { kept.set(k, url.searchParams.get(k)); }
     });
     return url.pathname + (kept.toString() ? "?" + kept.toString() : "");
@@ -800,10 +801,14 @@
     var n = poller && /[?&]n=(\d+)/.exec(poller.getAttribute("hx-get") || "");
     return n ? parseInt(n[1], 10) : NaN;
   }
+  var planScroll = null;
   document.body.addEventListener("htmx:beforeSwap", function (evt) {
     if (evt.detail.target && evt.detail.target.id === "game") {
       turnBefore = turnShown();
       entriesBefore = entriesShown();
+      // (where a plan was read: the screen redrawn with the short default sheet cut the page's
+      // height, and the plan came back below the reader's place: a tester at 390×844)
+      planScroll = document.querySelector("#sheet [data-plan]") ? window.scrollY : null;
       var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
       var lostRace = evt.detail.xhr && evt.detail.xhr.status === 409;
       var form = isPoll(path) || lostRace ? document.querySelector("#sheet form.correction") : null;
@@ -877,6 +882,10 @@
     if (!openSheet) { return; }
     var asked = htmx.ajax("GET", openSheet, { target: "#sheet" });
     if (cleared && overPrompt && asked && asked.then) { asked.then(function () { sayNotice(cleared); }); }
+    var readAt = planning && !mineToAct() ? planScroll : null;
+    if (readAt !== null && asked && asked.then) {
+      asked.then(function () { if (document.querySelector("#sheet [data-plan]")) { window.scrollTo(0, readAt); } });
+    }
   });
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     if (typedFix && evt.detail.target && evt.detail.target.id === "sheet") { fixRestore(); }

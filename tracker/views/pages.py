@@ -477,7 +477,7 @@ def _expected_version(form: Any) -> int | None:
 UNDONE_NOTICE = N_("The last entry was undone.")
 UNDONE_ENTRY_NOTICE = N_("Undone: %(entry)s")
 UNDONE_SEVERAL_NOTICE = N_("The last %(n)s entries were undone.")
-MIXED_NOTICE = N_("Changed on another phone since this screen: entries undone %(undone)s, entered %(entered)s.")
+MIXED_NOTICE = N_("Since this screen: entries undone %(undone)s, entered %(entered)s.")  # (app.js: "On another phone:")
 CONFLICT_NOTICE = N_("Not recorded, because another phone recorded this first: %(entry)s The screen is up to "
                      "date: if that is not what happened, undo it; else go on from here.")
 OVER_CONFLICT_NOTICE = N_("Not recorded, because another phone recorded this first: %(entry)s The game is over; "
