@@ -331,6 +331,7 @@ def panel(state: duel.DuelState, seat: int) -> dict[str, Any]:
         "best_color_name": _("all five") if len(tied) == len(GEM_COLORS) else "/".join(CHIP_NAMES.table()[c] for c in tied),
         "best_points": best_points,
         "best_color_tied": len(tied) > 1,
+        "best_all_five": len(tied) == len(GEM_COLORS),
         "bonuses": [{"kind": c, "letter": letters[c], "count": p.bonuses[c], "points": points[c]} for c in GEM_COLORS],
         "tokens": token_row(p.tokens),
         "token_total": p.tokens.total,
