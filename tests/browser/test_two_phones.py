@@ -796,7 +796,9 @@ def test_the_whose_phone_question_is_answered_once_whatever_the_answer(browser: 
     expect(page.locator("body.mine-1")).to_have_count(1)
     expect(page.locator("#whose-phone")).to_have_count(0)
     assert "whose" not in page.url
-    expect(page.locator("#mine-1")).to_be_in_viewport()  # (a choice comes back to Settings, open)
+    # (whose phone it is comes back to the game's top, that player's side in place: a tester)
+    assert page.evaluate("window.scrollY") == 0
+    page.locator("#settings summary").click()
     page.locator("#mine-auto").click()  # back to "the player to act"
     expect(page.locator("#mine-auto")).to_have_attribute("aria-current", "true")
     expect(page.locator("#whose-phone")).to_have_count(0)
@@ -1276,4 +1278,21 @@ def test_a_phone_waiting_behind_the_other_players_prompt_shows_the_entry_s_toast
     assert page.request.post(f"{live_server}/api/games/{gid}/events", data=log["events"][21]).ok  # raises a discard
     expect(page.locator("#waiting-other")).to_contain_text("on their phone, to keep 10.", timeout=4000)
     expect(page.locator("#alerts .alert-done")).to_be_visible()
+    page.close()
+
+
+def test_whose_phone_chosen_in_settings_comes_back_to_the_game_s_top(browser: Browser, live_server: str):
+    """A tester chose "This phone is: Leo" in Settings: the page stayed down at Settings, not the
+    game with Leo's side in place (a theme or table mode still comes back to Settings)."""
+    page = phone(browser)
+    start(page, live_server)
+    page.locator("#settings summary").click()
+    page.locator("#mine-1").scroll_into_view_if_needed()
+    assert page.evaluate("window.scrollY") > 100
+    page.locator("#mine-1").click()
+    expect(page.locator("body.mine-1")).to_have_count(1)
+    page.wait_for_function("() => document.readyState === 'complete'")
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.scrollY") == 0
+    assert not page.locator("#settings").evaluate("el => el.open")
     page.close()

@@ -1581,7 +1581,10 @@
     if (history.state && history.state.trackerSheetFrom) { carryStep(history.state.trackerSheetFrom, here()); }
     // a choice made in Settings comes back to Settings, open, the choice marked: the page came
     // back at its top, Settings closed, and a first-time player could not tell it had worked
-    if (link.closest("#settings")) {
+    // (but whose phone this is is seen in the game's layout, "This phone: Leo ✎" in its waiting
+    // line: it comes back at the game's top, that player's side in place; it stayed down at
+    // Settings, a tester)
+    if (link.closest("#settings") && !/[?&]mine=/.test(link.getAttribute("href"))) {
       try { sessionStorage.setItem("trackerSettingsBack", url.searchParams.get("next") || ""); } catch (e) { /* at the top */ }
     }
     location.replace(url.href);
