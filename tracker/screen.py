@@ -318,6 +318,7 @@ def panel(state: duel.DuelState, seat: int) -> dict[str, Any]:
     best, best_points = p.best_color
     points = p.color_points
     tied = [c for c in GEM_COLORS if points[c] == best_points] if best else []
+    all_five = len(tied) == len(GEM_COLORS)
     return {
         "seat": seat,
         "name": p.name,
@@ -328,10 +329,10 @@ def panel(state: duel.DuelState, seat: int) -> dict[str, Any]:
         "best_color": best,
         # every colour tied for the best is named (D-11.3 is as near in each): "white/blue/red";
         # all five are said so (the five names filled four lines of a 320-px victory table)
-        "best_color_name": _("all five") if len(tied) == len(GEM_COLORS) else "/".join(CHIP_NAMES.table()[c] for c in tied),
+        "best_color_name": _("all five") if all_five else "/".join(CHIP_NAMES.table()[c] for c in tied),
         "best_points": best_points,
         "best_color_tied": len(tied) > 1,
-        "best_all_five": len(tied) == len(GEM_COLORS),
+        "best_all_five": all_five,
         "bonuses": [{"kind": c, "letter": letters[c], "count": p.bonuses[c], "points": points[c]} for c in GEM_COLORS],
         "tokens": token_row(p.tokens),
         "token_total": p.tokens.total,
@@ -496,6 +497,7 @@ def _common(view: GameView) -> dict[str, Any]:
         "actions": kind.action_labels(),
         "template": kind.template,
         "near": {seat: near_wins(view, seat) for seat in range(len(state.players))},
+        "plan_seats": plan_seats(state),
         "poll_seconds": current_app.config.get("POLL_SECONDS", 2),
     }
 
@@ -745,11 +747,18 @@ def plan_seat(view: GameView, args: Any) -> int | None:
     card, tokens to return, a noble: the plan stayed closed until then, a tester). None, the sheet
     is the player to act's: no such seat, the seat to act itself, the seat a prompt waits for, or
     the game over."""
-    state = view.state
     seat = whole_number(args.get("plan"))
-    if seat is None or state.winner is not None or (state.pending and seat == state.pending.player):
-        return None
-    return seat if seat < len(state.players) and seat != state.current_player else None
+    return seat if seat in plan_seats(view.state) else None
+
+
+def plan_seats(state: Any) -> list[int]:
+    """The seats that may plan a purchase now (``plan_seat``; the waiting line's "Plan my
+    purchase" links): every seat but the one to act and the one a prompt waits for; none once
+    the game is over."""
+    if state.winner is not None:
+        return []
+    waited_for = state.pending.player if state.pending else None
+    return [s for s in range(len(state.players)) if s not in (state.current_player, waited_for)]
 
 
 def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:

@@ -727,15 +727,12 @@ def _purchase(state: DuelState, ev: Purchase) -> DuelState:
         _require_in_pyramid(state, card, "D-7", ev.player)
     if card.is_joker:
         if not joker_colors(me):  # said first: no colour could be chosen
-            if ev.from_reserve:  # (already reserved: "it can still be reserved" read wrong, a tester)
-                raise RuleError(
-                    "joker_needs_bonus", N_("A joker needs a card with a bonus already owned (a card with points only "
-                                            "does not count); it waits in the reserve until then."), "D-7"
-                )
-            raise RuleError(
-                "joker_needs_bonus", N_("A joker needs a card with a bonus already owned (a card with points only "
-                                        "does not count); it can still be reserved."), "D-7"
-            )
+            # (one already reserved waits there: "it can still be reserved" read wrong, a tester)
+            raise RuleError("joker_needs_bonus", N_(
+                "A joker needs a card with a bonus already owned (a card with points only does not count); it waits "
+                "in the reserve until then.") if ev.from_reserve else N_(
+                "A joker needs a card with a bonus already owned (a card with points only does not count); it can "
+                "still be reserved."), "D-7")
         if ev.wild_color is None:
             raise RuleError("bad_event", N_("Choose the colour the joker joins."), "D-7")
         if ev.wild_color not in joker_colors(me):

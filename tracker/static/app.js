@@ -858,6 +858,7 @@
       // below the fold at every turn of the others: a tester)
       window.scrollTo(0, 0);
     }
+    var cleared = null;  // the notice of what this phone had picked and the entry cleared
     var moveToCome = partOfTurnSince() && /\/sheet\/(buy|reserve)\b/.test(openSheet);  // (a privilege pick is spent)
     if (!onlyFixedSince() && !moveToCome) {
       // what this phone had picked goes: said (a tester's half-chosen take went without a word)
@@ -876,13 +877,12 @@
       }
       openSheet = browsingOnly(openSheet);
     }
-    var cleared;
     // (said once the plan is back over the prompt: no notice is drawn over a prompt)
     if (cleared && !overPrompt) { sayNotice(cleared); }
     if (!openSheet) { return; }
     var asked = htmx.ajax("GET", openSheet, { target: "#sheet" });
     if (cleared && overPrompt && asked && asked.then) { asked.then(function () { sayNotice(cleared); }); }
-    var readAt = planning && !mineToAct() ? planScroll : null;
+    var readAt = planning ? planScroll : null;
     if (readAt !== null && asked && asked.then) {
       asked.then(function () { if (document.querySelector("#sheet [data-plan]")) { window.scrollTo(0, readAt); } });
     }
