@@ -460,26 +460,39 @@ def test_the_moment_a_tap_does_nothing_is_shorter_after_the_other_phone_s_entry_
         browser: Browser, live_server: str):
     """A tester at a 4-phone table: taps 0.3 s after their turn came back (their answer to it,
     not a finger already on its way) were dropped two times in three. After the other phone's
-    entry the moment lasts 0.3 s; after this phone's own save 0.4 s (a quick double tap)."""
+    entry the moment lasts 0.3 s; after this phone's own save 0.4 s (a quick double tap).
+
+    The timer each moment is given is read, not timed by the clock (a busy machine fires timers
+    late: CI once measured the 0.3 s moment at 0.41 s)."""
     ana_phone = phone(browser)
+    ana_phone.add_init_script("""(() => {
+        window.__guardDelays = [];
+        const setTimer = window.setTimeout;
+        window.setTimeout = function (fn, delay, ...rest) {
+          if (typeof fn === 'function' && String(fn).indexOf('classList.remove("just-redrawn"') >= 0) {
+            window.__guardDelays.push(delay);
+          }
+          return setTimer.call(window, fn, delay, ...rest);
+        };
+      })()""")
     table = start(ana_phone, live_server)
     ana_phone.evaluate("""() => {
         window.__guards = [];
-        let since = null, kind = null;
+        let kind = null;
         new MutationObserver(() => {
           const now = document.body.classList.contains('just-redrawn') ? 'redrawn'
                     : document.body.classList.contains('just-saved') ? 'saved' : null;
-          if (now && !kind) { since = performance.now(); kind = now; }
-          if (!now && kind) { window.__guards.push([kind, performance.now() - since]); kind = null; }
+          if (now && !kind) { kind = now; }
+          if (!now && kind) { window.__guards.push(kind); kind = null; }
         }).observe(document.body, {attributes: true, attributeFilter: ['class']});
+        window.__guardDelays.length = 0;
       }""")
     _api(ana_phone, live_server, {"type": "take_tokens", "player": 0, "tokens": {"blue": 1}})
     ana_phone.wait_for_function("() => window.__guards.length === 1", timeout=5000)
     table.enter({"type": "take_tokens", "player": 1, "tokens": {"red": 1}})
     ana_phone.wait_for_function("() => window.__guards.length === 2", timeout=5000)
-    (first, redrawn), (second, saved) = ana_phone.evaluate("window.__guards")
-    assert (first, second) == ("redrawn", "saved")
-    assert 280 <= redrawn < 395 and saved >= 380, (redrawn, saved)  # (a busy phone fires timers late)
+    assert ana_phone.evaluate("window.__guards") == ["redrawn", "saved"]  # each moment ended by itself
+    assert ana_phone.evaluate("window.__guardDelays") == [300, 400]
 
 
 def test_a_tap_landing_as_the_other_phone_s_entry_redraws_the_screen_does_nothing(browser: Browser, live_server: str):
