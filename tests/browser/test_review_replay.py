@@ -78,9 +78,12 @@ def test_a_finished_game_is_stepped_back_turn_by_turn(page: Page, live_server: s
     page.locator("#turn-12 .turn-link").click()
     expect(page.locator("#replay")).to_have_attribute("data-turn", "12")
     expect_panels(page, at[12])
-    page.go_back()
-    expect(page).to_have_url(f"{live_server}/games/{game_id}/review?turn=41")
+    expect(page).to_have_url(f"{live_server}/games/{game_id}/review?turn=12")  # a reload or a link stays here
     page.screenshot(path=str(shots / "12-review-charts.png"), full_page=True)
+    # One Back leaves the review for the page it was opened from (a tester: 7 Backs after looking
+    # through a 70-turn game, one turn at a time)
+    page.go_back()
+    expect(page).to_have_url(f"{live_server}/games/{game_id}")
     assert refused == []
 
 
@@ -147,3 +150,27 @@ def test_a_korean_phone_imports_a_log_with_the_apps_own_file_button(browser, liv
     expect(page.locator("#import-result")).to_have_text("게임 1개를 가져왔습니다.")
     expect(page.locator(".game-row")).to_have_count(1)
     context.close()
+
+
+def test_head_to_head_line_goes_when_the_player_filter_leaves_it(page: Page, live_server: str):
+    """A tester: from a player's head-to-head count, History said "Only the games with Jun"; the
+    Player filter set to "everyone" listed everyone's games under that line still, and its
+    "All their games" put the player back. The line (and the filter it stands for) is drawn with
+    the games, so it goes with the change."""
+    from tests.web.helpers import fixture_log
+
+    for n, started in enumerate(("2026-10-01T19:00:00Z", "2026-10-02T19:00:00Z")):
+        log = fixture_log("duel-1012.json", ["Yuna", "Jaewon" if n else "Minho"], started)
+        assert page.request.post(live_server + "/api/games/import", data=log).status == 201
+    ids = {o.inner_text(): o.get_attribute("value") for o in
+           page.goto(live_server + "/history") and page.locator("#filter-player option").all()}
+    page.goto(f"{live_server}/history?player={ids['Yuna']}&kind=duel&with={ids['Jaewon']}")
+    expect(page.locator("#filter-with")).to_have_text(re.compile("Only the games with Jaewon"))
+    expect(page.locator("#games .game-row")).to_have_count(1)
+    page.locator("#filter-player").select_option("")
+    expect(page.locator("#filter-with")).to_have_count(0)
+    expect(page).not_to_have_url(re.compile("with="))
+    assert page.locator("#games .game-row").count() >= 2  # everyone's Duels, both of Yuna's among them
+    page.locator("#filter-player").select_option(ids["Yuna"])  # the player again: both of theirs, no line
+    expect(page.locator("#games .game-row")).to_have_count(2)
+    expect(page.locator("#filter-with")).to_have_count(0)

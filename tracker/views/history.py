@@ -136,7 +136,8 @@ def _history_page(status: int = 200, **extra: Any):  # type: ignore[no-untyped-d
            "kept_filters": {k: str(v) for k, v in (("player", f["player"]), ("with", f["opponent"]), ("kind", f["kind"]),
                                                    ("status", f["status"])) if v is not None}, **extra}
     if _is_htmx() and request.method == "GET":
-        return render_block("history.html", "games", **ctx), status
+        # the address kept is the filters as taken: a head-to-head ``with`` dropped with its player is not kept
+        return render_block("history.html", "games", **ctx), status, {"HX-Push-Url": _page_url(f, after)}
     return render_template("history.html", **ctx), status
 
 
