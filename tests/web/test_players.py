@@ -374,6 +374,27 @@ def test_people_whose_games_were_all_deleted_are_not_listed_until_a_restore(clie
     assert 'id="players-hidden"' not in page and kept["id"]
 
 
+def test_historys_player_filter_offers_those_with_a_game_kept(client):
+    """A tester chose a name from History's Player filter whose every game was deleted and got
+    "No games match." (the Players page hid the same people): the filter offers them with the
+    deleted games only, and the person chosen in any case."""
+    import_log(client, fixture_log("duel-1012.json", ["Ana", "Ben"], "2026-11-07T19:00:00Z"))
+    gone = import_log(client, fixture_log("duel-1069.json", ["Cho", "Dae"], "2026-11-07T20:00:00Z"))
+    assert client.post(f"/history/{gone['id']}/delete").status_code == 303
+
+    def offered(address: str) -> list[str]:
+        page = client.get(address).get_data(as_text=True)
+        select = page[page.index('id="filter-player"'):]
+        return re.findall(r'<option value="\d+"[^>]*>([^<]+)</option>', select[:select.index("</select>")])
+
+    assert offered("/history") == ["Ana", "Ben"]
+    assert offered("/history?status=finished") == ["Ana", "Ben"]
+    assert offered("/history?status=deleted") == ["Ana", "Ben", "Cho", "Dae"]
+    page = client.get("/history?status=deleted").get_data(as_text=True)
+    cho = re.search(r'<option value="(\d+)"[^>]*>Cho</option>', page)[1]
+    assert offered(f"/history?player={cho}") == ["Ana", "Ben", "Cho"]  # the one chosen stays chosen
+
+
 def test_head_to_head_opens_the_games_of_the_two_in_that_game(client, season):
     """"Who wins our Duels?": a head-to-head count opens the history of those two players' games
     of that game only (the history filtered one player at a time)."""

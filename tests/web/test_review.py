@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 
+import flask_babel
 import pytest
 from flask_migrate import upgrade
 from helpers import fixture_log, import_log, load_fixture, new_game, play
@@ -251,3 +252,20 @@ def test_a_turn_still_going_is_told_as_so_far_and_a_lone_fix_names_whose_turn(cl
     assert "<h2>After turn 2 · Ben played</h2>" in page and "so far" not in page
     assert re.search(r'>Turn 1 · Ana</a>', page) and re.search(r'>Turn 2 · Ben</a>', page)
     assert "Turn 3" not in page  # nothing entered in turn 3 yet
+
+
+def test_a_win_says_the_route_it_reached_not_a_total(client):
+    """A tester: "Mina won (10 crowns)" over a panel showing her 11 crowns read as her total.
+    The route is said reached, in the review and the history row, in English and Korean."""
+    game = import_log(client, fixture_log("duel-1069.json", ["Mina", "Jun"], "2026-11-26T19:00:00Z"))
+    assert load_fixture("duel-1069.json")["expected"]["winner"] == {"player": 0, "routes": ["crowns"]}
+    review = client.get(f"/games/{game['id']}/review").get_data(as_text=True)
+    assert re.search(r'data-field="result">Mina won</b> \(reached 10 crowns\)', review)
+    history = client.get("/history").get_data(as_text=True)
+    assert re.search(r'data-field="routes">reached 10 crowns<', history)
+    ko = {"Accept-Language": "ko"}
+    flask_babel.refresh()  # (the test's one app context keeps the locale chosen first)
+    page = client.get(f"/games/{game['id']}/review", headers=ko).get_data(as_text=True)
+    assert re.search(r"\(왕관\s10개\s달성\)", page)  # (a space that never breaks inside "10 crowns")
+    flask_babel.refresh()
+    assert re.search(r'data-field="routes">왕관\s10개\s달성<', client.get("/history", headers=ko).get_data(as_text=True))
