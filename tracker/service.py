@@ -925,6 +925,10 @@ def _replay_log(log: Any) -> tuple[str, dict[str, Any], Any, list[RuleEvent]]:
                 raise RuleError(
                     "bad_log", N_("Event %(n)s of the log is malformed: %(reason)s"), exc.rule, n=i, reason=exc
                 ) from exc
+            if exc.code == "game_over":  # (a refusal at the table says undo is still possible: not in a file)
+                raise RuleError("import_mismatch", N_("Event %(n)s of the log comes after the game was won: "
+                                                      "a finished game takes no more entries."),
+                                exc.rule, n=i) from exc
             raise RuleError(
                 "import_mismatch", N_("Event %(n)s of the log is refused: %(reason)s"), exc.rule, n=i, reason=exc
             ) from exc

@@ -376,3 +376,20 @@ def test_korean_sentences_have_no_semicolons(client):
     flask_babel.refresh()
     english = client.get(f"/games/{game['id']}/log").get_data(as_text=True)
     assert "; crowns" in english
+
+
+def test_an_entry_after_the_win_in_a_log_says_so_without_undo(client) -> None:
+    """A tester: a finished log with one more event was refused with "…no more entries (undo is
+    still possible)": nothing is undone in a file. It says the entry comes after the win."""
+    from helpers import load_fixture
+
+    log = {k: v for k, v in load_fixture("duel-1012.json").items() if k not in ("expected", "checkpoints", "source")}
+    log["events"] = [*log["events"], {"type": "take_tokens", "player": 1, "tokens": {"red": 1}}]
+    flask_babel.refresh()
+    resp = client.post("/api/games/import", json=log, headers=EN)
+    error = resp.get_json()["error"]
+    assert resp.status_code == 422 and error["code"] == "import_mismatch"
+    assert error["message"].startswith("Event 86 of the log comes after the game was won") and "undo" not in error["message"]
+    flask_babel.refresh()
+    message = client.post("/api/games/import", json=log, headers=KO).get_json()["error"]["message"]
+    assert "86" in message and "되돌리기" not in message and "after" not in message
