@@ -53,10 +53,12 @@ def register(app: Flask) -> None:
         except (ValueError, RecursionError) as exc:
             raise click.ClickException(f"{path} is not JSON: {exc}") from exc
         try:
-            created, existing, extended, deleted, differ = service.import_any(data)
+            created, existing, extended, deleted, differ, created_deleted = service.import_any(data)
         except RuleError as err:
             raise click.ClickException(f"refused ({err.code}): {err.message}") from err
-        click.echo(f"imported {created} game(s), {existing} already stored"
+        click.echo(f"imported {created} game(s)"
+                   + (f" ({created_deleted} of them deleted, as in the file)" if created_deleted else "")
+                   + f", {existing} already stored"
                    + (f" ({deleted} of them deleted: restore them in History)" if deleted else "")
                    + (f", {extended} stored game(s) continued with later entries" if extended else "")
                    + (f", {differ} stored game(s) with other entries than the file's kept as they are" if differ else ""))

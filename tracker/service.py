@@ -1358,14 +1358,17 @@ def _in_file(exc: RuleError, n: int, log: Any) -> RuleError:
 class ImportResult(NamedTuple):
     """What ``import_any`` did: games ``created``, found ``existing`` (of which ``deleted`` are
     deleted here: the file does not bring them back, Restore does), stored games ``extended``
-    with the file's later entries, and stored games a backup has with other entries (``differ``:
-    played otherwise here or in the file; kept as they are here, the rest of the file imported)."""
+    with the file's later entries, stored games a backup has with other entries (``differ``:
+    played otherwise here or in the file; kept as they are here, the rest of the file imported),
+    and of the games ``created``, those a backup marks deleted (``created_deleted``: stored under
+    "deleted", as the backup had them)."""
 
     created: int
     existing: int
     extended: int
     deleted: int = 0
     differ: int = 0
+    created_deleted: int = 0
 
 
 #: Entries one import may replay and store, all its games together (a club's history of a thousand
@@ -1409,7 +1412,7 @@ def _import_any(data: Any) -> ImportResult:
             if not backup:  # a single log: its own refusal, no "game 1 of the file"
                 raise
             raise _in_file(exc, i, log) from exc
-    created = existing = extended = deleted = differ = 0
+    created = existing = extended = deleted = differ = created_deleted = 0
     series: dict[str, Any] = {}
     made: list[tuple[Game, Any]] = []
     stored: list[Game] = []
@@ -1444,6 +1447,7 @@ def _import_any(data: Any) -> ImportResult:
                     people.seat_as_backed_up(view.row, log.get("people"))
                 if log.get("deleted") is True:
                     view.row.deleted_at = utcnow()
+                    created_deleted += 1
             else:
                 existing += 1
                 deleted += view.row.deleted_at is not None
@@ -1461,7 +1465,7 @@ def _import_any(data: Any) -> ImportResult:
         raise
     finally:
         db.session.info.pop(IMPORTING, None)
-    return ImportResult(created, existing, extended, deleted, differ)
+    return ImportResult(created, existing, extended, deleted, differ, created_deleted)
 
 
 def _restore_next_game(row: Game, next_id: Any) -> None:

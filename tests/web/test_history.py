@@ -515,6 +515,23 @@ def test_importing_a_game_deleted_here_says_so_and_leads_to_its_restore(client):
     assert client.get("/api/games").get_json() == []
 
 
+def test_a_backup_of_a_game_deleted_there_says_it_is_kept_under_deleted(client):
+    """A tester: a backup whose one game was deleted (not stored here yet) said "Imported 1 game."
+    and the list showed nothing new: the game went straight to "deleted", unsaid."""
+    upload(client, fixture_log("duel-1012.json", ["Cho", "Dae"]))
+    from tracker.service import HISTORY_FORMAT
+
+    deleted_there = {**fixture_log("duel-1069.json", ["Ana", "Ben"]), "deleted": True}
+    backup = json.dumps({"format": HISTORY_FORMAT, "games": [deleted_there]}).encode()
+    body = upload(client, backup, "history.json").get_data(as_text=True)
+    assert "Imported 1 game." in body
+    assert "1 imported game was deleted in the file: it is kept under “deleted”." in body
+    assert '<a href="/history?status=deleted" id="import-see-came-deleted">' in body
+    deleted = client.get("/history?status=deleted").get_data(as_text=True)
+    assert len(re.findall(r'<li class="game-row[^"]*is-deleted', deleted)) == 1 and "Ana · Ben" in re.sub(r"<[^>]+>", "", deleted)
+    assert "Ana" not in client.get("/history").get_data(as_text=True)  # (nor in its Player filter)
+
+
 def test_a_file_that_does_not_replay_is_refused_and_imports_nothing(client):
     good = fixture_log("own-color.json")
     bad = fixture_log("duel-1102.json")
