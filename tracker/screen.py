@@ -837,6 +837,10 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
             "steal": steal,
             # (a joker with no bonus colour to join is not bought, whatever the tokens: no payment shown)
             "affordable": affordable and (not is_joker or bool(jokers)),
+            # a card of a level the buyer holds a secret card of, tapped on its level's tab: it may be
+            # that card (a tester's buy of it from the level tab left the secret card in the reserve)
+            "secret_level": card.level if not from_reserve and card.level in
+            {r.level for r in me.reserved if r.card is None} else None,
         }
         ctx["data"] = data
         if planner is not None:  # a plan: what it would cost, nothing to save or choose yet

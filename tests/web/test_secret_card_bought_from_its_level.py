@@ -1,0 +1,31 @@
+"""A secret reserved card bought from its level's tab: the sheet asks whether it is the secret
+card (a tester's purchase of it there left the secret card in the reserve, counting towards 3)."""
+
+from __future__ import annotations
+
+import re
+
+from helpers import new_game, play
+
+HX = {"HX-Request": "true"}
+
+
+def test_a_card_of_a_secret_cards_level_offers_to_be_bought_as_that_card(client):
+    game = new_game(client)
+    gid = game["id"]
+    play(client, gid, [{"type": "reserve", "player": 0, "level": 1},
+                       {"type": "take_tokens", "player": 1, "tokens": {"red": 1}},
+                       {"type": "take_tokens", "player": 0, "tokens": {"blue": 2}},
+                       {"type": "take_tokens", "player": 1, "tokens": {"red": 1}}])
+    sheet = client.get(f"/games/{gid}/sheet/buy?src=1&card=D1-04", headers=HX).get_data(as_text=True)
+    said = re.sub(r"\s+", " ", re.search(r'id="secret-match">(.*?)<a', sheet, re.S)[1]).strip()
+    assert said == "Ana holds a secret level 1 card. If this is it, buy it from the reserve: it leaves the reserve then."
+    link = re.search(r'<a class="small-btn" id="buy-as-secret" href="([^"]+)"', sheet)[1].replace("&amp;", "&")
+    assert link == f"/games/{gid}/sheet/buy?src=reserve&card=D1-04&v=4"  # (v: the version the sheet was drawn at)
+    as_secret = client.get(link, headers=HX).get_data(as_text=True)
+    assert 'id="secret-match"' not in as_secret and '"from_reserve": true' in as_secret.replace("&#34;", '"')
+    # a level with no secret card: nothing asked
+    assert 'id="secret-match"' not in client.get(f"/games/{gid}/sheet/buy?src=2&card=D2-01", headers=HX).get_data(as_text=True)
+    state = play(client, gid, [{"type": "purchase", "player": 0, "card": "D1-04", "from_reserve": True,
+                                "payment": {"blue": 2, "gold": 1}}])
+    assert state["players"][0]["reserved"] == [] and state["players"][0]["cards"] == ["D1-04"]
