@@ -343,6 +343,8 @@ def test_a_splendor_player_gets_win_rates_by_table_size_first_seat_and_shared_wi
     page = client.get(f"/players/{eve.id}").get_data(as_text=True)
     assert stat(page, "splendor-2-rate").startswith("100%") and stat(page, "splendor-3-rate").startswith("0%")
     assert stat(page, "splendor-shared") == "1" and "Win rate with 3 players" in page
+    # the win at the top is the shared one, said so (head to head counts it apart: a tester)
+    assert stat(page, "wins") == "1" and stat(page, "wins-shared") == "with 1 shared win"
     assert "Wins by route" not in page  # nothing of a Duel for a Splendor-only player
 
 
