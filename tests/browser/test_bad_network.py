@@ -459,3 +459,21 @@ def test_the_offline_page_speaks_the_language_chosen_after_the_worker_was_instal
     page.goto(live_server + "/players")  # never opened on this phone: no copy of its own
     expect(page.locator("h1")).to_have_text("연결 끊김")
     page.context.set_offline(False)
+
+
+def test_history_without_network_says_the_page_may_be_old_and_loads_again_when_back(browser: Browser, live_server: str):
+    """A tester: History reopened without network said "the game may have moved on since" over a
+    list of games, and that it catches up (nothing on History polls). It says the page may be out
+    of date, and loads it again once the phone is back online."""
+    page = phone(browser)
+    start(page, live_server, via_home=True)
+    page.goto(live_server + "/history")
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=10000)
+    page.reload()  # (kept by the service worker for offline use)
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("#connection .for-stale-page")).to_be_visible(timeout=1500)
+    expect(page.locator("#connection .for-stale")).to_be_hidden()
+    page.context.set_offline(False)
+    expect(page.locator("#connection")).to_be_hidden(timeout=6000)
+    assert page.evaluate("() => document.body.hasAttribute('data-stale')") is False  # the server's own page

@@ -312,7 +312,12 @@
     banner.setAttribute("data-kind", pending || resending ? "entry" : kind);
     banner.hidden = false;
   }
-  if (document.body.hasAttribute("data-stale")) { showOffline("stale"); }
+  // (a page that is no game, History say, has no poll to catch up with: it is loaded again once
+  // the phone is back online; it said "the game may have moved on", over a list of games)
+  if (document.body.hasAttribute("data-stale")) { showOffline(document.getElementById("game") ? "stale" : "stale-page"); }
+  window.addEventListener("online", function () {
+    if (document.body.hasAttribute("data-stale") && !document.getElementById("game")) { location.reload(); }
+  });
   function lasting() { return !!banner && !banner.hidden && ["tap", "back", "server", "session"].indexOf(banner.getAttribute("data-kind")) >= 0; }
   function clearLasting() { if (lasting()) { showOffline(null); } }  // (the new tap may say it again, for itself)
   document.addEventListener("click", clearLasting, true);  // not on pointerdown: the page moves up as it hides
