@@ -53,8 +53,9 @@ ROUTE_NAMES = {
 }
 
 #: The rulebook section each rule id (RULES.md) belongs to, as the players' rulebook names it:
-#: a refusal says "(buying a card, D-7)", not a bare id that only RULES.md explains. Looked up
-#: by the whole id ("S-2.1"), else by its section ("D-7.2" → "D-7").
+#: a refusal says "(buying a card)", not an id that only RULES.md explains (two first-time
+#: testers read "D-7" as jargon). Looked up by the whole id ("S-2.1"), else by its section
+#: ("D-7.2" → "D-7").
 RULE_TITLES = {
     "D-1": _lp("rule", "components and setup"),
     "D-2": _lp("rule", "a turn's order"),
@@ -88,12 +89,13 @@ def parts_separator() -> str:
 
 
 def rule_label(rule: str | None) -> str:
-    """A refusal's rule id as the players read it: ``"D-7"`` → ``"buying a card, D-7"`` in the
-    current language (RULE_TITLES); an id without a title, or none, as it is (``""``)."""
+    """A refusal's rule id as the players read it: ``"D-7"`` → ``"buying a card"`` in the
+    current language (RULE_TITLES); ``""`` for an id without a title, or none (the id itself
+    stays in the API's error and the page's ``data-rule``)."""
     if not rule:
         return ""
     title = RULE_TITLES.get(rule) or RULE_TITLES.get(rule.split(".")[0])
-    return _("%(title)s, %(rule)s", title=title, rule=rule) if title else rule
+    return str(title) if title else ""
 
 
 ABILITY_NAMES = {

@@ -160,7 +160,7 @@ def test_the_action_tabs_grow_with_a_large_text_in_two_rows(browser: Browser, li
 @pytest.mark.parametrize("text", ["125%", "200%"])
 def test_the_fix_sheets_save_sits_above_the_two_rows_of_tabs(browser: Browser, live_server: str, text: str):
     """A tester: at 125% the Fix sheet's pinned save (placed for one row of tabs) lay under the
-    two rows, a tap on it landing on a tab; at 200% its refusal's "(the game's totals, D-12)"
+    two rows, a tap on it landing on a tab; at 200% its refusal's "(the game's totals, D-12)" (no id shown now)
     ran past the page. At large text the save follows the counts, and scrolled to it clears
     the tabs."""
     page = phone(browser, text, 390 if text == "125%" else 360, 844 if text == "125%" else 640)

@@ -67,7 +67,7 @@ def test_a_refused_save_without_javascript_says_why_and_the_section(client):
     assert resp.status_code == 422
     page = resp.get_data(as_text=True)
     assert '<p class="error-message" role="alert">Ana cannot pay for this card:' in page
-    assert '<span class="rule">(buying a card, D-7)</span></p>' in page
+    assert '<span class="rule" data-rule="D-7">(buying a card)</span></p>' in page
 
 
 def test_the_sheets_that_refuse_before_a_tap_name_their_section(client):
@@ -80,7 +80,7 @@ def test_the_sheets_that_refuse_before_a_tap_name_their_section(client):
     for ev in events:
         assert post(client, gid, ev).status_code == 200, ev
     sheet = client.get(f"/games/{gid}/sheet/reserve", headers=HX).get_data(as_text=True)
-    assert 'id="reserve-full"' in sheet and '<span class="rule">(reserving a card, D-6)</span></p>' in sheet
+    assert 'id="reserve-full"' in sheet and '<span class="rule" data-rule="D-6">(reserving a card)</span></p>' in sheet
     game = new_game(client)
     gid = game["id"]
     board = dict(game["board"], red=game["board"]["red"] - 1)  # a red in the bag (a Fix), to replenish
@@ -90,7 +90,7 @@ def test_the_sheets_that_refuse_before_a_tap_name_their_section(client):
     assert post(client, gid, {"type": "replenish", "player": 1}).status_code == 200  # Ben holds a privilege
     flask_babel.refresh()
     sheet = client.get(f"/games/{gid}/sheet/privileges", headers={**HX, "Accept-Language": "ko"}).get_data(as_text=True)
-    assert '<span class="rule">(턴 진행 순서, D-2)</span></p>' in sheet
+    assert '<span class="rule" data-rule="D-2">(턴 진행 순서)</span></p>' in sheet
 
 
 def test_a_discard_of_one_kind_not_held_names_the_kind(client):
