@@ -299,7 +299,7 @@ def test_days_and_times_are_shown_in_the_readers_language_and_time_zone(client):
     client.set_cookie("lang", "en")
     page = client.get("/history").get_data(as_text=True)
     assert "Sunday, November 8, 2026" in page and "7:00 PM" in page
-    assert "late night" not in page  # 7 PM: no game after midnight
+    assert "until after midnight" not in page  # 7 PM: no game after midnight
 
 
 def test_impossible_times_are_refused_at_import_and_never_break_the_history(app, client):
@@ -1116,7 +1116,7 @@ def test_a_night_is_headed_by_its_own_day_and_only_the_current_one_is_tonight(cl
     import_log(client, fixture_log("duel-1102.json", ["Ana", "Ben"], "2026-11-23T21:20:00Z", minutes=30))
     page = client.get("/history").get_data(as_text=True)
     assert re.findall(r'<h2 class="day">([^<]*)</h2>', page) == ["Tuesday, November 24, 2026",
-                                                                     "Monday, November 23, 2026 · late night"]
+                                                                     "Monday, November 23, 2026 · until after midnight"]
     assert re.findall(r'data-field="tally">([^<]+)<', page) == ["Ana 1 – 1 Ben"]
     # Tonight's two games, 50 and 25 minutes ago, fall in one night where it is not just past
     # 6 a.m. (in Seoul from 21:00 to 23:00 UTC they fell either side of it): New York then.
