@@ -26,6 +26,9 @@ def test_the_buy_grid_lists_the_cards_the_buyer_can_pay_for_first(client):
     assert len(cards) == 30 and "Cards the buyer can pay for come first" in sheet
     rest = [card for mark, card in cards if not mark]
     assert rest == sorted(rest)  # catalogue order kept in each part
+    # level 3, none to pay for: no "come first (✓)" over cards without a tick (a first-time tester)
+    level3 = client.get(f"/games/{gid}/sheet/buy?src=3", headers=HX).get_data(as_text=True)
+    assert "come first" not in level3 and "None of these can be paid for yet." in level3
 
 
 def test_the_my_reserve_tab_is_marked_while_a_reserved_card_can_be_paid_for(client):
