@@ -201,3 +201,30 @@ def test_the_victory_table_fits_a_page_zoomed_to_200_percent(browser: Browser, l
         assert names.nth(i).evaluate("e => e.scrollWidth <= e.clientWidth"), i
     assert table.get_attribute("role") == "table"
     context.close()
+
+
+#: Controls with a word wider than the room inside them (so broken inside the word: "이어하 / 기"),
+#: or a bracketed count broken ("(25 / )").
+WORDS_CUT = """() => [...document.querySelectorAll('button, .button, .small-btn, .tab, .action')].filter(e => {
+  const box = e.getBoundingClientRect(); if (box.width < 2) return false;  // (a skip link until focused)
+  const style = getComputedStyle(e);
+  const room = e.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return e.textContent.trim().split(/\\s+/).some(word => {
+    const s = document.createElement('span'); s.textContent = word;
+    Object.assign(s.style, {font: style.font, position: 'absolute', whiteSpace: 'nowrap'});
+    document.body.appendChild(s); const w = s.getBoundingClientRect().width; s.remove();
+    return w > room + 0.5; }); }).map(e => e.textContent.trim())"""
+
+
+@pytest.mark.parametrize("locale", ["ko-KR", "en-US"])
+def test_a_controls_words_stay_whole_at_large_text(browser: Browser, live_server: str, locale: str):
+    """A first-time tester at a 28 px font: History's "이어하 / 기", "한국어" one letter a line on
+    the English home page, "Secret card of level 1 (25 / )" on the Reserve sheet."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale=locale)
+    context.add_init_script(LARGE_TEXT % "175%")
+    page = context.new_page()
+    going = import_part(page, live_server, "duel-1012.json", 21)
+    for address in ("/", "/history", f"/games/{going}?sheet=reserve"):
+        page.goto(live_server + address)
+        assert page.evaluate(WORDS_CUT) == [], address
+    context.close()
