@@ -1309,3 +1309,21 @@ def test_whose_phone_chosen_in_settings_comes_back_to_the_game_s_top(browser: Br
     assert page.evaluate("window.scrollY") == 0
     assert not page.locator("#settings").evaluate("el => el.open")
     page.close()
+
+
+def test_the_share_page_copies_the_game_link_with_a_tap(browser: Browser, live_server: str):
+    """A first-time tester found only the long address and the QR code to pass the game on: the
+    link is copied with a tap, and said so."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server)
+    page = context.new_page()
+    start(page, live_server)
+    page.locator("#share-btn").click()
+    link = page.locator("#play-link").get_attribute("href")
+    expect(page.locator("#copy-play")).to_be_visible()
+    page.locator("#copy-play").click()
+    expect(page.locator("#copy-play ~ .copied")).to_have_text("Link copied.")
+    assert page.evaluate("() => navigator.clipboard.readText()") == link
+    page.locator("#copy-watch").click()
+    assert page.evaluate("() => navigator.clipboard.readText()") == page.locator("#watch-link").get_attribute("href")
+    context.close()

@@ -1688,4 +1688,46 @@
   }
   followNextGame();
   document.body.addEventListener("htmx:afterSettle", followNextGame);
+
+  // The share page's links: copied with a tap, or sent (the phone's own share sheet, where it
+  // has one). A plain-http address on a home network has no clipboard API: the text is selected
+  // and copied the older way, and failing that the player is told to press and hold the link.
+  function showShareActions() {
+    Array.prototype.forEach.call(document.querySelectorAll("[data-share-actions]"), function (p) { p.hidden = false; });
+    Array.prototype.forEach.call(document.querySelectorAll("[data-share]"), function (b) { b.hidden = !navigator.share; });
+  }
+  showShareActions();
+  document.body.addEventListener("htmx:afterSettle", showShareActions);
+  function copyOldWay(text) {
+    var field = document.createElement("textarea");
+    field.value = text;
+    field.setAttribute("readonly", "");
+    field.className = "visually-hidden";
+    document.body.appendChild(field);
+    field.select();
+    var done = false;
+    try { done = document.execCommand("copy"); } catch (e) { done = false; }
+    field.remove();
+    return done;
+  }
+  function copyText(text) {
+    if (navigator.clipboard && window.isSecureContext) {
+      return navigator.clipboard.writeText(text).then(function () { return true; }, function () { return copyOldWay(text); });
+    }
+    return Promise.resolve(copyOldWay(text));
+  }
+  document.addEventListener("click", function (evt) {
+    var copy = evt.target.closest && evt.target.closest("[data-copy]");
+    if (copy) {
+      var said = copy.parentNode.querySelector("[data-copied]");
+      copyText(copy.getAttribute("data-copy")).then(function (done) {
+        if (said) { said.textContent = said.getAttribute(done ? "data-copied" : "data-not-copied"); }
+      });
+      return;
+    }
+    var send = evt.target.closest && evt.target.closest("[data-share]");
+    if (send && navigator.share) {
+      navigator.share({ url: send.getAttribute("data-share"), title: document.title }).catch(function () { /* closed */ });
+    }
+  });
 })();
