@@ -1327,3 +1327,18 @@ def test_the_share_page_copies_the_game_link_with_a_tap(browser: Browser, live_s
     page.locator("#copy-watch").click()
     assert page.evaluate("() => navigator.clipboard.readText()") == page.locator("#watch-link").get_attribute("href")
     context.close()
+
+
+def test_an_action_tab_tapped_during_the_other_players_turn_says_whose_turn_it_enters(
+        browser: Browser, live_server: str):
+    """A first-time tester on Ben's phone tapped Take during Ana's turn: the sheet opened for Ana,
+    said only in its small grey heading, and he took her tokens as his own. It is said plainly."""
+    ben_phone, gid = bens_phone(browser, live_server)
+    expect(ben_phone.locator("#waiting-other")).to_be_visible()
+    expect(ben_phone.locator("#entering-for")).to_be_hidden()
+    ben_phone.locator("#action-take").click()
+    expect(ben_phone.locator("#entering-for")).to_have_text("This phone now enters Ana's turn.")
+    expect(ben_phone.locator("#entering-for")).to_be_visible()
+    Table(ben_phone).enter({"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    expect(ben_phone.locator(".whose-turn")).to_have_text("Ben's turn")
+    expect(ben_phone.locator("#entering-for")).to_be_hidden()  # his own turn: nothing to say
