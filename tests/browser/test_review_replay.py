@@ -113,7 +113,7 @@ def test_a_phones_first_look_at_the_home_page_is_in_its_own_time_zone(browser, l
     오후 2:17 in Seoul (the server's UTC) until a second page load."""
     context, page = _seoul_phone_with_a_game(browser, live_server, "2026-11-08T05:17:00Z", "ko-KR")
     page.goto(live_server + "/")
-    expect(page.locator(".resume time.when").first).to_contain_text("오후 2:17")
+    expect(page.locator(".resume .when time").first).to_contain_text("오후 2:17")
     context.close()
 
 

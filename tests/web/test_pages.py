@@ -1141,10 +1141,28 @@ def test_the_home_page_s_games_say_which_game_each_is(client):
     client.post("/api/games", json={"game": "splendor", "players": ["Ana", "Ben"], "first_player": 0,
                                     "nobles": ["N-01", "N-02", "N-03"]})
     home = client.get("/").get_data(as_text=True)
-    rows = re.findall(r'<span class="names">(.*?)</span>\s*<time', home, re.S)
+    rows = re.findall(r'<span class="names">(.*?)</span>\s*<span class="when">', home, re.S)
     assert len(rows) == 2
     assert sorted(re.search(r'kind-badge kind-(\w+)">([^<]+)<', r).groups() for r in rows) == [
         ("duel", "Duel"), ("splendor", "Splendor")]
+
+
+def test_the_home_page_s_games_in_progress_say_whose_turn_and_which(client):
+    """A café's tester: four "Ana · Ben … resume" rows looked the same. A game in progress says
+    whose turn it is and which turn; a finished one who won."""
+    first = new_game(client, ("Ana", "Ben"))
+    second = new_game(client, ("Ana", "Ben"))
+    play(client, second["id"], [{"type": "take_tokens", "player": 0, "tokens": {"red": 1}},
+                                {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}},
+                                {"type": "take_tokens", "player": 0, "tokens": {"green": 1}}])
+    import_log(client, fixture_log("duel-1012.json", ["Ana", "Ben"], "2026-11-01T19:00:00Z"))
+    home = client.get("/").get_data(as_text=True)
+    rows = dict(re.findall(r'href="/games/([^"]+)">.*?<span class="when">(.*?)</span>\s*<span class="status">', home, re.S))
+    standing = {gid: re.search(r'data-field="standing">([^<]*)<', text) for gid, text in rows.items()}
+    assert standing[first["id"]][1] == "Ana's turn · Turn 1"
+    assert standing[second["id"]][1] == "Ben's turn · Turn 4"
+    assert sum(1 for found in standing.values() if found is None) == 1  # the finished game: who won instead
+    assert "Player A won" not in home and "Ana won" in home
 
 
 def test_without_javascript_a_refused_entry_comes_back_on_its_sheet_with_its_refusal(client):

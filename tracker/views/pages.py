@@ -163,6 +163,17 @@ def home():  # type: ignore[no-untyped-def]
                  playing=plan.playing)
 
 
+def _where_it_stands(row: Any, names: list[str]) -> dict[str, Any]:
+    """A game in progress on the home page: whose turn (``to_play``, a name) and which turn
+    (``turn``): games of the same people, a café's tables, told apart at a glance (a tester saw
+    four identical "Ana · Ben … resume"). A finished game: nothing."""
+    if row.status != "active":
+        return {}
+    state = service.load_row(row).state
+    seat = state.current_player
+    return {"to_play": names[seat] if 0 <= seat < len(names) else None, "turn": state.turn}
+
+
 def _home(form: Any, error: str | None = None, status: int = 200, *, join_error: str | None = None,
           last_starter: str | None = None, next_starter: str | None = None, started: str | None = None,
           playing: str | None = None, at_nobles: bool = False):  # type: ignore[no-untyped-def]
@@ -174,7 +185,8 @@ def _home(form: Any, error: str | None = None, status: int = 200, *, join_error:
     the same people began since from this page, still in progress (mentioned, not imposed)."""
     rows = service.list_games(limit=20)
     names = people.names_of(rows)  # as History shows them: a rename or merge shows at once
-    games = [{**service.game_summary(row, names[row.id]), "started_at": row.started} for row in rows]
+    games = [{**service.game_summary(row, names[row.id]), "started_at": row.started, **_where_it_stands(row, names[row.id])}
+             for row in rows]
     nobles = [screen.noble_view(n) for n in catalog.nobles()]
     return render_template("home.html", games=games, error=error, join_error=join_error, form=form,
                            nobles=nobles, last_starter=last_starter, next_starter=next_starter, started=started,
