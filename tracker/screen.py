@@ -936,16 +936,59 @@ def royal_sheet(view: GameView, args: Any) -> dict[str, Any]:
 
 
 def correction_sheet(view: GameView, args: Any) -> dict[str, Any]:
-    """A correction: one player's tokens and privileges, the board and the bag, pre-filled."""
+    """A correction: one player's tokens and privileges, the board and the bag, pre-filled with
+    the table's counts, or with counts the address gives (``tokens-red=2``, ``board-red=1``,
+    ``bag-…``, whole numbers 0–99, and ``note``): the board and bag typed before a switch of
+    player, or a suggested first fix (``fix_transfers``). ``typed`` says some were given."""
     state = view.state
     kinds = kind_of(view).token_kinds
     seat = _int_arg(args, "p", tuple(range(len(state.players))), state.current_player)
     p = state.players[seat]
     duel_game = view.row.game == "duel"
+    rows = {"tokens": token_row(p.tokens, kinds), "board": token_row(state.board, kinds),
+            "bag": token_row(state.bag) if duel_game else None}
+    typed = False
+    for prefix, row in rows.items():
+        for chip in row or ():
+            count = whole_number(args.get(f"{prefix}-{chip['kind']}", ""))
+            chip["table"] = chip["count"]  # the count the table has (the field's orig-…)
+            if count is not None and 0 <= count <= 99 and count != chip["count"]:
+                chip["count"], typed = count, True
+    note = str(args.get("note", ""))[:500]
     return {"sheet": "correction", "seat": seat, "names": [pl.name for pl in state.players],
-            "tokens": token_row(p.tokens, kinds), "privileges": p.privileges if duel_game else None,
-            "board": token_row(state.board, kinds), "bag": token_row(state.bag) if duel_game else None,
+            "tokens": rows["tokens"], "privileges": p.privileges if duel_game else None,
+            "board": rows["board"], "bag": rows["bag"], "note": note, "typed": typed or bool(note),
             "board_name": _("board") if duel_game else _("supply")}
+
+
+def fix_transfers(view: GameView, data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A correction refused for its totals that gives its player tokens another player holds:
+    the token may have gone to that player by mistake (a steal, a privilege entered for the
+    wrong one). One correction fixes one player (GAME-LOG.md), so the way is two fixes: first
+    the other player's count down, the board taking the tokens back; then this one's, from the
+    board. For each such kind and holder: ``{"seat", "name", "kind", "args"}``, ``args`` the Fix
+    sheet's address for that first fix (``p``, the holder's and the board's counts, the note)."""
+    state = view.state
+    try:
+        event = parse_event(dict(data), len(state.players))
+    except RuleError:
+        return []
+    if event.type != "correction" or event.tokens is None:
+        return []
+    me = state.players[event.player]
+    out = []
+    for kind in TOKEN_KINDS:
+        gained = event.tokens.get(kind) - me.tokens.get(kind)
+        for seat, other in enumerate(state.players):
+            held = other.tokens.get(kind)
+            if seat == event.player or gained <= 0 or held <= 0:
+                continue
+            moved = min(gained, held)
+            out.append({"seat": seat, "name": other.name, "kind": kind, "count": moved, "kind_name": narrate.TOKEN_NAMES[kind],
+                        "board": _("board") if view.row.game == "duel" else _("supply"),
+                        "args": {"p": seat, f"tokens-{kind}": held - moved, f"board-{kind}": state.board.get(kind) + moved,
+                                 **({"note": data.get("note")} if data.get("note") else {})}})
+    return out
 
 
 def fix_balancing(view: GameView, data: Mapping[str, Any]) -> list[dict[str, Any]]:

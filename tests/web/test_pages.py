@@ -1248,3 +1248,51 @@ def test_the_fix_preview_of_a_deleted_game_says_it_was_deleted(client):
         "type": "correction", "player": "1", "privileges": "2", "orig-privileges": "1"}).get_data(as_text=True)
     assert "This game was deleted. Restore it from the history to record in it again." in said
     assert "Saving will record" not in said and "data-fix" not in said
+
+
+def test_a_token_given_to_the_wrong_player_is_fixed_in_two_guided_fixes(client):
+    """A tester: Ana shows 1 blue and Ben 1, at the table Ana holds 2 and Ben none (the token went
+    to Ben by mistake). Ana's 2 was refused with only "board 2 → 1" to offer, a board change the
+    table did not have. One fix is one player's (GAME-LOG.md): the refusal offers to fix Ben
+    first, his blue going back to the board, the note kept; then Ana's from the board."""
+    game = new_game(client)
+    gid = game["id"]
+    play(client, gid, [{"type": "take_tokens", "player": 0, "tokens": {"blue": 1}},
+                       {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}}])
+    sheet = client.get(f"/games/{gid}/sheet/correction?p=0", headers=HX).get_data(as_text=True)
+    form = dict(re.findall(r'name="((?:orig-)?(?:tokens|board|bag)-\w+|player|type)" value="([^"]*)"', sheet))
+    assert (form["tokens-blue"], form["board-blue"]) == ("1", "2")
+    refused = client.get(f"/games/{gid}/fix-preview", headers=HX,
+                         query_string={**form, "tokens-blue": "2", "note": "Ben's steal was Ana's"}).get_data(as_text=True)
+    said = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", refused))
+    assert ("Did Ben get the blue token by mistake? Fix Ben first: it goes back to the board; then this player, "
+            "from the board.") in said
+    import html
+
+    link = html.unescape(re.search(r'class="fix-transfer".*?hx-get="([^"]+)"', refused, re.S)[1])
+    ben_sheet = client.get(link, headers=HX).get_data(as_text=True)
+    typed = dict(re.findall(r'name="((?:orig-)?(?:tokens|board)-blue|note)" (?:maxlength="500" )?value="([^"]*)"', ben_sheet))
+    assert typed == {"tokens-blue": "0", "orig-tokens-blue": "1", "board-blue": "3", "orig-board-blue": "2",
+                     "note": "Ben&#39;s steal was Ana&#39;s"}
+    assert 'name="player" value="1"' in ben_sheet and "delay:300ms, load" in ben_sheet  # its preview at once
+    # the two fixes, as suggested, leave the table as it is: Ana 2, Ben 0, the board 2
+    play(client, gid, [{"type": "correction", "player": 1, "set": {"tokens": {"blue": 0}, "board": {**game["board"], "blue": 3}}},
+                       {"type": "correction", "player": 0, "set": {"tokens": {"blue": 2}, "board": {**game["board"], "blue": 2}}}])
+    state = client.get(f"/api/games/{gid}").get_json()
+    assert [p["tokens"]["blue"] for p in state["players"]] == [2, 0] and state["board"]["blue"] == 2
+
+
+def test_switching_player_in_the_fix_sheet_keeps_the_board_bag_and_note_typed(client):
+    """A tester typed the board's white, Ben's white and a note, tapped Ana then Ben: all gone.
+    The board, bag and note come along (the player's own counts are that player's)."""
+    game = new_game(client)
+    sheet = client.get(f"/games/{game['id']}/sheet/correction?p=1", headers=HX).get_data(as_text=True)
+    link = re.search(r'data-seat="0"[^>]*hx-include="([^"]+)"', sheet)
+    assert link and "[name^='board-']" in link[1] and "[name='note']" in link[1]
+    ana = client.get(f"/games/{game['id']}/sheet/correction?p=0&board-white=5&bag-white=0&note=floor",
+                     headers=HX).get_data(as_text=True)
+    assert 'name="board-white" value="5"' in ana and 'name="orig-board-white" value="4"' in ana
+    assert 'value="floor"' in ana and 'name="tokens-white" value="0"' in ana
+    odd = client.get(f"/games/{game['id']}/sheet/correction?p=0&board-white=x&board-red=-1&board-blue=100",
+                     headers=HX).get_data(as_text=True)  # what is no count is left as the table has it
+    assert all(f'name="board-{k}" value="4"' in odd for k in ("white", "red", "blue")) and "load" not in odd.split('id="fix-preview"')[1][:400]

@@ -329,7 +329,9 @@ def fix_preview(game_id: str):  # type: ignore[no-untyped-def]
         return render_template("partials/fix_preview.html", preview=None)
     preview = screen.preview(view, data)
     balancing = screen.fix_balancing(view, data) if preview.code == "invariant_broken" else []
-    return render_template("partials/fix_preview.html", preview=preview, balancing=balancing)
+    transfers = screen.fix_transfers(view, data) if preview.code == "invariant_broken" else []
+    return render_template("partials/fix_preview.html", preview=preview, balancing=balancing, transfers=transfers,
+                           game_id=game_id)
 
 
 @bp.get("/games/<game_id>/sheet/<name>")
