@@ -166,7 +166,7 @@ def test_home_rows_say_when_each_game_started(client):
     new_game(client)
     new_game(client)
     home = client.get("/").get_data(as_text=True)
-    assert len(re.findall(r'<time class="when" datetime="[^"]+Z">[^<]*\d{4}[^<]*</time>', home)) == 2
+    assert len(re.findall(r'<span class="when"><time datetime="[^"]+Z">[^<]*\d{4}[^<]*</time>', home)) == 2
 
 
 def test_a_secret_reserve_choice_leaves_no_level_tab_marked(client):
