@@ -1172,6 +1172,33 @@ def alerts(view: GameView) -> list[dict[str, Any]]:
         stated += ("noble_visit",)
         told = ("noble_visit",)
     # the win of a player renamed meanwhile is told under the name of now
-    return [{"kind": a.kind, "player": a.player, "message": tr(a.template, a.params), "toast": a.kind not in stated,
-             "said": a.kind not in told}
-            for a in named_now(view).state.alerts]
+    return [{"kind": a.kind, "player": a.player, "message": tr(a.template, a.params), "toast": True, "said": True}
+            for a in raised_under_prompts(view)] + \
+        [{"kind": a.kind, "player": a.player, "message": tr(a.template, a.params), "toast": a.kind not in stated,
+          "said": a.kind not in told}
+         for a in named_now(view).state.alerts]
+
+
+def raised_under_prompts(view: GameView) -> list[Any]:
+    """When the last entry answered a prompt (a discard, a royal card, a noble) and the turn has
+    no prompt left: the alerts the entries before it in the turn raised together with their
+    prompt, which the prompt hid (a tester: "Tara gains a privilege", from Omar's take of 3 green,
+    was never shown: his discard came first, then its own toast). Oldest first; the prompts' own
+    alerts left out. Empty otherwise (no replay then)."""
+    events = view.events
+    if view.after_undo or not events or view.state.pending is not None \
+            or events[-1].type not in ("discard", "take_royal", "take_noble"):
+        return []
+    engine = view.engine
+    state = engine.start(view.row.setup)
+    recent: list[Any] = []  # the states after the last few entries before this one
+    for i, event in enumerate(events[:-1]):
+        state = engine.apply(state, event)
+        if i >= len(events) - 6:
+            recent.append(state)
+    hidden: list[Any] = []
+    for earlier in reversed(recent):  # back through the entries answered in turn, while a prompt was due
+        if earlier.pending is None:
+            break
+        hidden = [a for a in earlier.alerts if a.kind not in narrate.PROMPT_ALERTS] + hidden
+    return hidden

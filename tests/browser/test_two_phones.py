@@ -1342,3 +1342,28 @@ def test_an_action_tab_tapped_during_the_other_players_turn_says_whose_turn_it_e
     Table(ben_phone).enter({"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
     expect(ben_phone.locator(".whose-turn")).to_have_text("Ben's turn")
     expect(ben_phone.locator("#entering-for")).to_be_hidden()  # his own turn: nothing to say
+
+
+def test_fix_ben_first_opens_bens_own_counts_and_fix_says_no_turn_is_entered(browser: Browser, live_server: str):
+    """A tester: on a phone (JavaScript), "Fix Ben first" filled Ben's Fix form with Ana's counts
+    (the link took the form's fields along); and on Ben's phone the Fix tab said "This phone now
+    enters Ana's turn." over a fix, which is nobody's turn."""
+    ben_phone, gid = bens_phone(browser, live_server)
+    for event in ({"type": "take_tokens", "player": 0, "tokens": {"blue": 1, "green": 1}},
+                  {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}}):
+        _api(ben_phone, live_server, event)
+    expect(ben_phone.locator("#game")).to_have_attribute("data-version", "2", timeout=8000)
+    ben_phone.wait_for_function("() => !/just-(redrawn|saved)/.test(document.body.className)")  # (a tap at the redraw does nothing)
+    ben_phone.locator("#action-correction").click()
+    expect(ben_phone.locator('#sheet [data-sheet="correction"]')).to_be_visible()
+    expect(ben_phone.locator("#entering-for")).to_be_hidden()
+    ben_phone.locator('#sheet [data-seat="0"]').click()
+    expect(ben_phone.locator('#sheet input[name="player"]')).to_have_value("0")
+    ben_phone.wait_for_function("() => { const p = document.querySelector('#fix-preview');"
+                                " return !!p && !!p['htmx-internal-data'] && !document.querySelector('.htmx-settling, .htmx-request'); }")
+    ben_phone.locator('#sheet input[name="tokens-blue"]').fill("2")
+    ben_phone.locator(".fix-transfer a").click()
+    expect(ben_phone.locator('#sheet input[name="player"]')).to_have_value("1")
+    expect(ben_phone.locator('#sheet input[name="tokens-blue"]')).to_have_value("0")
+    expect(ben_phone.locator('#sheet input[name="tokens-green"]')).to_have_value("0")  # Ben's, not Ana's 1
+    expect(ben_phone.locator("#fix-preview")).to_contain_text("Saving will record: Correction for Ben: tokens: blue 1 → 0")

@@ -1296,3 +1296,28 @@ def test_switching_player_in_the_fix_sheet_keeps_the_board_bag_and_note_typed(cl
     odd = client.get(f"/games/{game['id']}/sheet/correction?p=0&board-white=x&board-red=-1&board-blue=100",
                      headers=HX).get_data(as_text=True)  # what is no count is left as the table has it
     assert all(f'name="board-{k}" value="4"' in odd for k in ("white", "red", "blue")) and "load" not in odd.split('id="fix-preview"')[1][:400]
+
+
+def test_a_privilege_gained_under_a_discard_is_told_once_the_discard_is_made(client):
+    """A table-mode tester: Omar, at 8 tokens, took 3 green: Tara gains a privilege (D-5), and
+    Omar owes a discard (D-10). The discard prompt hid the alert, and the discard's own toast
+    replaced it: Tara's scroll count changed unsaid. The discard's answer tells it."""
+    game = new_game(client, ("Tara", "Omar"))
+    gid = game["id"]
+    board = dict(game["board"])
+    for kind in ("white", "blue", "black"):
+        board[kind] -= 2
+    board["pearl"] -= 2
+    fix = {"type": "correction", "player": 0, "set": {"tokens": {"white": 2, "blue": 2, "black": 2, "pearl": 2},
+                                                       "board": board}}
+    state = play(client, gid, [fix])
+    take = {"type": "take_tokens", "player": 0, "tokens": {"green": 3}}
+    took = form_post(client, gid, take, state["version"])
+    assert took.status_code == 200 and 'data-kind="privilege_given"' in took.get_data(as_text=True)  # (under the prompt)
+    discard = {"type": "discard", "player": 0, "tokens": {"pearl": 1}}
+    answered = form_post(client, gid, discard, state["version"] + 1, entry_id="f2").get_data(as_text=True)
+    alert = re.search(r'<p class="alert alert-privilege_given" data-kind="privilege_given" data-player="1">([^<]+)</p>', answered)
+    assert alert and alert[1] == "Omar gains a privilege from Tara&#39;s move."
+    after = client.get(f"/api/games/{gid}").get_json()
+    assert after["players"][1]["privileges"] == 2 and after["current_player"] == 1  # (1 from the setup, D-1)
+    assert [a["kind"] for a in after["alerts"]] == []  # the API keeps to what the discard itself raised
