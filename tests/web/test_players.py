@@ -395,6 +395,11 @@ def test_historys_player_filter_offers_those_with_a_game_kept(client):
     page = client.get("/history?status=deleted").get_data(as_text=True)
     cho = re.search(r'<option value="(\d+)"[^>]*>Cho</option>', page)[1]
     assert offered(f"/history?player={cho}") == ["Ana", "Ben", "Cho"]  # the one chosen stays chosen
+    # the Status filter changed on the page (htmx: the games alone) brings the people it offers too
+    swapped = client.get("/history?status=deleted", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert '<select name="player" id="filter-player" form="history-filters" hx-swap-oob="true">' in swapped
+    assert re.findall(r'<option value="\d+"[^>]*>([^<]+)</option>', swapped) == ["Ana", "Ben", "Cho", "Dae"]
+    assert "hx-swap-oob" not in client.get("/history?status=deleted").get_data(as_text=True)  # the page: one select
 
 
 def test_head_to_head_opens_the_games_of_the_two_in_that_game(client, season):

@@ -137,7 +137,7 @@ def _history_page(status: int = 200, **extra: Any):  # type: ignore[no-untyped-d
                                                    ("status", f["status"])) if v is not None}, **extra}
     if _is_htmx() and request.method == "GET":
         # the address kept is the filters as taken: a head-to-head ``with`` dropped with its player is not kept
-        return render_block("history.html", "games", **ctx), status, {"HX-Push-Url": _page_url(f, after)}
+        return render_block("history.html", "games", **ctx, oob_players=True), status, {"HX-Push-Url": _page_url(f, after)}
     return render_template("history.html", **ctx), status
 
 
