@@ -841,6 +841,7 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
             # that card (a tester's buy of it from the level tab left the secret card in the reserve)
             "secret_level": card.level if not from_reserve and card.level in
             {r.level for r in me.reserved if r.card is None} else None,
+            "secret_count": sum(1 for r in me.reserved if r.card is None and r.level == card.level),
         }
         ctx["data"] = data
         if planner is not None:  # a plan: what it would cost, nothing to save or choose yet

@@ -1325,6 +1325,8 @@ def test_the_share_page_copies_the_game_link_with_a_tap(browser: Browser, live_s
     expect(page.locator("#copy-play ~ .copied")).to_have_text("Link copied.")
     assert page.evaluate("() => navigator.clipboard.readText()") == link
     page.locator("#copy-watch").click()
+    expect(page.locator("#copy-watch ~ .copied")).to_have_text("Link copied.")
+    expect(page.locator("#copy-play ~ .copied")).to_have_text("")  # one link on the clipboard: one said copied
     assert page.evaluate("() => navigator.clipboard.readText()") == page.locator("#watch-link").get_attribute("href")
     context.close()
 

@@ -29,3 +29,18 @@ def test_a_card_of_a_secret_cards_level_offers_to_be_bought_as_that_card(client)
     state = play(client, gid, [{"type": "purchase", "player": 0, "card": "D1-04", "from_reserve": True,
                                 "payment": {"blue": 2, "gold": 1}}])
     assert state["players"][0]["reserved"] == [] and state["players"][0]["cards"] == ["D1-04"]
+
+
+def test_the_secret_card_button_keeps_the_payment_chosen_and_counts_two_secret_cards(client):
+    """A tester: "It is the secret card" after "gold for blue" paid blue again; with two secret
+    level 1 cards the note said "a secret level 1 card"."""
+    game = new_game(client)
+    gid = game["id"]
+    play(client, gid, [{"type": "reserve", "player": 0, "level": 1},
+                       {"type": "take_tokens", "player": 1, "tokens": {"red": 1}},
+                       {"type": "reserve", "player": 0, "level": 1},
+                       {"type": "take_tokens", "player": 1, "tokens": {"red": 1}}])
+    sheet = client.get(f"/games/{gid}/sheet/buy?src=1&card=D1-09&gold_for=green", headers=HX).get_data(as_text=True)
+    assert "Ana holds 2 secret level 1 cards. If this is one of them, buy it from the reserve" in re.sub(r"\s+", " ", sheet)
+    link = re.search(r'id="buy-as-secret" href="([^"]+)"', sheet)[1].replace("&amp;", "&")
+    assert "gold_for=green" in link

@@ -1721,6 +1721,8 @@
     if (copy) {
       var said = copy.parentNode.querySelector("[data-copied]");
       copyText(copy.getAttribute("data-copy")).then(function (done) {
+        // (one link on the clipboard: the other's "Link copied." goes)
+        Array.prototype.forEach.call(document.querySelectorAll("[data-copied]"), function (s) { s.textContent = ""; });
         if (said) { said.textContent = said.getAttribute(done ? "data-copied" : "data-not-copied"); }
       });
       return;
