@@ -12,6 +12,7 @@ import re
 import uuid
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
+from urllib.parse import urlencode
 
 from flask import current_app, g, url_for
 from jinja2 import pass_context
@@ -957,6 +958,7 @@ def correction_sheet(view: GameView, args: Any) -> dict[str, Any]:
                 chip["count"], typed = count, True
     note = str(args.get("note", ""))[:500]
     return {"sheet": "correction", "seat": seat, "names": [pl.name for pl in state.players],
+            "then": str(args.get("then", ""))[:1000],
             "tokens": rows["tokens"], "privileges": p.privileges if duel_game else None,
             "board": rows["board"], "bag": rows["bag"], "note": note, "typed": typed or bool(note),
             "board_name": _("board") if duel_game else _("supply")}
@@ -977,6 +979,9 @@ def fix_transfers(view: GameView, data: Mapping[str, Any]) -> list[dict[str, Any
     if event.type != "correction" or event.tokens is None:
         return []
     me = state.players[event.player]
+    # once the first fix is saved, this player's sheet again, with the counts typed for them
+    then = urlencode({"p": event.player, **{f"tokens-{k}": n for k, n in event.tokens.to_dict().items()},
+                      **({"note": data.get("note")} if data.get("note") else {})})
     out = []
     for kind in TOKEN_KINDS:
         gained = event.tokens.get(kind) - me.tokens.get(kind)
@@ -988,7 +993,7 @@ def fix_transfers(view: GameView, data: Mapping[str, Any]) -> list[dict[str, Any
             out.append({"seat": seat, "name": other.name, "kind": kind, "count": moved, "kind_name": narrate.TOKEN_NAMES[kind],
                         "board": _("board") if view.row.game == "duel" else _("supply"),
                         "args": {"p": seat, f"tokens-{kind}": held - moved, f"board-{kind}": state.board.get(kind) + moved,
-                                 **({"note": data.get("note")} if data.get("note") else {})}})
+                                 **({"note": data.get("note")} if data.get("note") else {}), "then": then}})
     return out
 
 

@@ -1369,3 +1369,14 @@ def test_fix_ben_first_opens_bens_own_counts_and_fix_says_no_turn_is_entered(bro
     expect(ben_phone.locator('#sheet input[name="tokens-blue"]')).to_have_value("0")
     expect(ben_phone.locator('#sheet input[name="tokens-green"]')).to_have_value("0")  # Ben's, not Ana's 1
     expect(ben_phone.locator("#fix-preview")).to_contain_text("Saving will record: Correction for Ben: tokens: blue 1 → 0")
+    # saved, the second fix comes back: Ana's sheet with her 2 blue typed, the board to give it
+    ben_phone.locator("#sheet .fix-save button").click()
+    expect(ben_phone.locator('#sheet input[name="player"]')).to_have_value("0")
+    expect(ben_phone.locator('#sheet input[name="tokens-blue"]')).to_have_value("2")
+    expect(ben_phone.locator("#fix-balance")).to_contain_text("board, blue: 3 → 2")
+    ben_phone.locator("#fix-balance button").click()
+    expect(ben_phone.locator("#fix-preview")).to_contain_text("Saving will record: Correction for Ana: tokens: blue 1 → 2")
+    ben_phone.locator("#sheet .fix-save button").click()
+    expect(ben_phone.locator('#sheet [data-sheet="correction"]')).to_have_count(0)
+    state = ben_phone.request.get(f"{live_server}/api/games/{gid}").json()
+    assert [p["tokens"]["blue"] for p in state["players"]] == [2, 0] and state["board"]["blue"] == 2

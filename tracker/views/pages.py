@@ -12,7 +12,7 @@ import json
 import re
 import secrets
 from typing import Any
-from urllib.parse import quote, unquote, urlencode, urlsplit
+from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 
 from flask import Blueprint, Flask, abort, current_app, flash, g, get_flashed_messages, redirect, render_template, request, url_for
 from flask.globals import request_ctx
@@ -565,6 +565,11 @@ def _write(game_id: str, action: Any, notice: Any = None, entry: Any = None):  #
         return redirect(url_for("pages.game", game_id=game_id, **told), code=303)
     if notice is not None:  # an undo: its notice is what the other phone sees too
         return _render_game(view, announce=False, notice=notice(view), shared=True)
+    then = request.form.get("then", "")
+    if then and view.events and view.events[-1].type == "correction" and view.state.winner is None:
+        # the first of two fixes ("Fix Ben first") saved: the second, its counts typed, on this phone
+        return _render_game(view, done=screen.entry_toast(view), shared=False,
+                            sheet=("correction", MultiDict(parse_qsl(then[:1000]))))
     return _render_game(view, done=screen.entry_toast(view))
 
 
