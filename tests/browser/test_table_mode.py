@@ -456,3 +456,24 @@ def test_a_small_prompt_below_the_fold_is_scrolled_just_into_view(browser, live_
     assert 640 - 8 - 2 <= box["y"] + box["height"] <= 640 - 8 + 1, box  # on the line, not centred
     assert 0 < page.evaluate("scrollY") < box["height"]
     page.close()
+
+
+def test_a_secret_card_tapped_in_the_panel_across_opens_the_sheet_at_its_start(page: Page, live_server: str):
+    """A table-mode tester: on Omar's turn (across), "? Level 2" in his panel opened his Buy sheet
+    at the end of its grid ("Not listed?…"), its heading and tabs off the screen (htmx scrolled
+    to the sheet's top, which is his bottom, after the sheet was placed)."""
+    gid = page.request.post(f"{live_server}/api/games", data={"game": "duel", "players": ["Tara", "Omar"],
+                                                              "first_player": 0}).json()["id"]
+    for event in ({"type": "take_tokens", "player": 0, "tokens": {"red": 1}},
+                  {"type": "reserve", "player": 1, "level": 2},
+                  {"type": "take_tokens", "player": 0, "tokens": {"blue": 1}}):
+        assert page.request.post(f"{live_server}/api/games/{gid}/events", data=event).ok
+    page.goto(f"{live_server}/settings?table=on&next=/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.locator('#panel-1 a[href*="src=reserve"]').first.click()
+    expect(page.locator('#sheet [data-reveal="2"]')).to_be_visible()
+    page.wait_for_timeout(300)
+    body = page.locator("#sheet .sheet-body").bounding_box()
+    tabs = page.locator("nav.actions").bounding_box()
+    # the turned sheet's start (its bottom on the screen) just above the tabs: its heading in view
+    assert body and tabs and tabs["y"] - 120 <= body["y"] + body["height"] <= tabs["y"], (body, tabs)

@@ -935,7 +935,10 @@
     var body = sheet.querySelector(".sheet-body");
     if (chip && body && getComputedStyle(body).transform !== "none") { return; }
     // (a turned sheet opened again after the other phone's entry too: the redraw put it at its end)
-    if (placeTurnedSheet(floor) || !cfg.triggeringEvent) { return; }
+    // (and once more after htmx's own "show:#sheet:top", which scrolls after this event: a reserved
+    // card tapped in the panel across showed the end of its grid, a tester)
+    if (placeTurnedSheet(floor)) { setTimeout(function () { placeTurnedSheet(tabsFloor()); }, 0); return; }
+    if (!cfg.triggeringEvent) { return; }
     // Another action tab tapped far down a long sheet (Buy's grid): the new sheet starts at its top
     // (Reserve opened at the end of its grid, its secret cards and filters off the screen: a tester)
     var tab = cfg.elt && cfg.elt.closest ? cfg.elt.closest("nav.actions") : null;
