@@ -104,11 +104,14 @@ def test_deleting_asks_first_and_can_be_undone(client, three_games):
     # led to the game screen, where the restore button sat under the victory pop-up)
     review = client.get(f"/games/{duel['id']}/review").get_data(as_text=True)
     assert 'id="review-deleted"' in review and "left out of History's tallies" in review
-    form = re.search(r'<form method="post" action="/history/([^/]+)/restore" class="inline-form">(.*?)</form>', review, re.S)
+    form = re.search(r'<form method="post" action="/history/([^/]+)/restore" class="inline-form" id="review-restore-form">(.*?)</form>', review, re.S)
     assert form and form.group(1) == duel["id"] and 'name="next" value="review"' in form.group(2)
     assert 'id="review-restore"' in form.group(2)
     at_ten = client.get(f"/games/{duel['id']}/review?turn=10").get_data(as_text=True)
-    assert '<input type="hidden" name="turn" value="10">' in at_ten
+    assert '<input type="hidden" name="turn" value="10" form="review-restore-form">' in at_ten
+    # a turn stepped to (htmx: the replay alone) carries its own number for Restore (it restored at turn 10)
+    stepped = client.get(f"/games/{duel['id']}/review?turn=8", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert '<input type="hidden" name="turn" value="8" form="review-restore-form">' in stepped
     back = client.post(f"/history/{duel['id']}/restore", data={"next": "review", "turn": "10"})
     assert back.status_code == 303 and back.headers["Location"].endswith(f"/games/{duel['id']}/review?turn=10&restored=1")
     restored = client.get(back.headers["Location"]).get_data(as_text=True)
