@@ -315,9 +315,24 @@
   // (a page that is no game, History say, has no poll to catch up with: it is loaded again once
   // the phone is back online; it said "the game may have moved on", over a list of games)
   if (document.body.hasAttribute("data-stale")) { showOffline(document.getElementById("game") ? "stale" : "stale-page"); }
-  window.addEventListener("online", function () {
-    if (document.body.hasAttribute("data-stale") && !document.getElementById("game")) { location.reload(); }
-  });
+  // (asked of the server itself every few seconds: the phone's "online" is not always said, nor
+  // always true; a HEAD request passes the service worker by)
+  var staleCheck = null;
+  function reloadWhenBack() {
+    clearTimeout(staleCheck);
+    if (!document.body.hasAttribute("data-stale") || document.getElementById("game")) { return; }
+    fetch(location.href, { method: "HEAD", cache: "no-store" }).then(function (resp) {
+      // (at most one reload in 10 s: a slow network can hand the kept copy back again)
+      var last = 0;
+      try { last = Number(sessionStorage.getItem("tracker:stale-reload")) || 0; } catch (e) { last = 0; }
+      if (resp.ok && Date.now() - last > 10000) {
+        try { sessionStorage.setItem("tracker:stale-reload", String(Date.now())); } catch (e) { /* none kept */ }
+        location.reload();
+      } else { staleCheck = setTimeout(reloadWhenBack, 3000); }
+    }, function () { staleCheck = setTimeout(reloadWhenBack, 3000); });
+  }
+  reloadWhenBack();
+  window.addEventListener("online", reloadWhenBack);
   function lasting() { return !!banner && !banner.hidden && ["tap", "back", "server", "session"].indexOf(banner.getAttribute("data-kind")) >= 0; }
   function clearLasting() { if (lasting()) { showOffline(null); } }  // (the new tap may say it again, for itself)
   document.addEventListener("click", clearLasting, true);  // not on pointerdown: the page moves up as it hides
