@@ -167,6 +167,8 @@ def test_head_to_head_line_goes_when_the_player_filter_leaves_it(page: Page, liv
     page.goto(f"{live_server}/history?player={ids['Yuna']}&kind=duel&with={ids['Jaewon']}")
     expect(page.locator("#filter-with")).to_have_text(re.compile("Only the games with Jaewon"))
     expect(page.locator("#games .game-row")).to_have_count(1)
+    # a filter applies as it changes: no "Show" to tap after it (it made a second step for Back)
+    expect(page.locator(".history-filters .apply")).to_be_hidden()
     page.locator("#filter-player").select_option("")
     expect(page.locator("#filter-with")).to_have_count(0)
     expect(page).not_to_have_url(re.compile("with="))
