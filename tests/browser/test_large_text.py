@@ -228,3 +228,17 @@ def test_a_controls_words_stay_whole_at_large_text(browser: Browser, live_server
         page.goto(live_server + address)
         assert page.evaluate(WORDS_CUT) == [], address
     context.close()
+
+
+def test_the_review_steps_keep_their_words_at_a_very_large_text(browser: Browser, live_server: str):
+    """A tester at a 40 px font on a 390 px phone: "◀ Previous" ran out of both edges of its
+    half-width button. At such a size the steps take a row each."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    context.add_init_script(LARGE_TEXT % "250%")
+    page = context.new_page()
+    done = import_part(page, live_server, "duel-1012.json")
+    page.goto(f"{live_server}/games/{done}/review?turn=10")
+    assert page.evaluate(WORDS_CUT) == [] and wide(page) <= 390
+    prev, after = page.locator("#step-prev").bounding_box(), page.locator("#step-next").bounding_box()
+    assert prev and after and after["y"] > prev["y"] + prev["height"]  # one a row
+    context.close()
