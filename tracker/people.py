@@ -221,14 +221,19 @@ def players() -> list[Player]:
     return list(db.session.scalars(select(Player).where(Player.merged_into.is_(None)).order_by(func.lower(Player.name))))
 
 
-def players_with_games(*, deleted: bool = False, keep: int | None = None) -> list[Player]:
-    """The people History's Player filter offers, by name: those with a game not deleted (with
-    ``deleted``, with any game: the deleted games' list), and the person ``keep`` (an id: the one
-    chosen) in any case. A person whose every game was deleted is left out, as on the Players
-    page (a tester chose such a name and got "No games match.")."""
+def players_with_games(*, status: str | None = None, keep: int | None = None) -> list[Player]:
+    """The people History's Player filter offers, by name: those with a game the Status filter
+    lists (``status``: ``None`` every game not deleted, ``"active"`` or ``"finished"`` those not
+    deleted in that status, ``"deleted"`` the deleted ones), and the person ``keep`` (an id: the
+    one chosen) in any case. A person whose every game was deleted is left out, as on the
+    Players page (a tester chose such a name and got "No games match.")."""
     played = select(GamePlayer.player_id).join(Game, Game.id == GamePlayer.game_id)
-    if not deleted:
+    if status == "deleted":
+        played = played.where(Game.deleted_at.is_not(None))
+    else:
         played = played.where(Game.deleted_at.is_(None))
+        if status is not None:
+            played = played.where(Game.status == status)
     shown = Player.id.in_(played)
     if keep is not None:
         shown = shown | (Player.id == keep)

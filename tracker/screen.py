@@ -957,9 +957,15 @@ def correction_sheet(view: GameView, args: Any) -> dict[str, Any]:
             if count is not None and 0 <= count <= 99 and count != chip["count"]:
                 chip["count"], typed = count, True
     note = str(args.get("note", ""))[:500]
+    privileges = whole_number(args.get("privileges", "")) if duel_game else None
+    if privileges is not None and 0 <= privileges <= 3 and privileges != p.privileges:
+        typed = True
+    else:
+        privileges = p.privileges if duel_game else None
     return {"sheet": "correction", "seat": seat, "names": [pl.name for pl in state.players],
+            "privileges_table": p.privileges if duel_game else None,
             "then": str(args.get("then", ""))[:1000],
-            "tokens": rows["tokens"], "privileges": p.privileges if duel_game else None,
+            "tokens": rows["tokens"], "privileges": privileges,
             "board": rows["board"], "bag": rows["bag"], "note": note, "typed": typed or bool(note),
             "board_name": _("board") if duel_game else _("supply")}
 
@@ -981,6 +987,7 @@ def fix_transfers(view: GameView, data: Mapping[str, Any]) -> list[dict[str, Any
     me = state.players[event.player]
     # once the first fix is saved, this player's sheet again, with the counts typed for them
     then = urlencode({"p": event.player, **{f"tokens-{k}": n for k, n in event.tokens.to_dict().items()},
+                      **({"privileges": event.privileges} if getattr(event, "privileges", None) is not None else {}),
                       **({"note": data.get("note")} if data.get("note") else {})})
     out = []
     for kind in TOKEN_KINDS:

@@ -1293,9 +1293,12 @@ def test_switching_player_in_the_fix_sheet_keeps_the_board_bag_and_note_typed(cl
                      headers=HX).get_data(as_text=True)
     assert 'name="board-white" value="5"' in ana and 'name="orig-board-white" value="4"' in ana
     assert 'value="floor"' in ana and 'name="tokens-white" value="0"' in ana
-    odd = client.get(f"/games/{game['id']}/sheet/correction?p=0&board-white=x&board-red=-1&board-blue=100",
+    privileged = client.get(f"/games/{game['id']}/sheet/correction?p=0&privileges=2", headers=HX).get_data(as_text=True)
+    assert 'name="privileges" value="2"' in privileged and 'name="orig-privileges" value="0"' in privileged
+    odd = client.get(f"/games/{game['id']}/sheet/correction?p=0&board-white=x&board-red=-1&board-blue=100&privileges=7",
                      headers=HX).get_data(as_text=True)  # what is no count is left as the table has it
     assert all(f'name="board-{k}" value="4"' in odd for k in ("white", "red", "blue")) and "load" not in odd.split('id="fix-preview"')[1][:400]
+    assert 'name="privileges" value="0"' in odd
 
 
 def test_a_privilege_gained_under_a_discard_is_told_once_the_discard_is_made(client):

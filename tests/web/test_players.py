@@ -378,8 +378,9 @@ def test_people_whose_games_were_all_deleted_are_not_listed_until_a_restore(clie
 
 def test_historys_player_filter_offers_those_with_a_game_kept(client):
     """A tester chose a name from History's Player filter whose every game was deleted and got
-    "No games match." (the Players page hid the same people): the filter offers them with the
-    deleted games only, and the person chosen in any case."""
+    "No games match." (the Players page hid the same people): the filter offers those with a
+    game of the status shown (the deleted games: those who played them), and the person chosen
+    in any case."""
     import_log(client, fixture_log("duel-1012.json", ["Ana", "Ben"], "2026-11-07T19:00:00Z"))
     gone = import_log(client, fixture_log("duel-1069.json", ["Cho", "Dae"], "2026-11-07T20:00:00Z"))
     assert client.post(f"/history/{gone['id']}/delete").status_code == 303
@@ -391,14 +392,15 @@ def test_historys_player_filter_offers_those_with_a_game_kept(client):
 
     assert offered("/history") == ["Ana", "Ben"]
     assert offered("/history?status=finished") == ["Ana", "Ben"]
-    assert offered("/history?status=deleted") == ["Ana", "Ben", "Cho", "Dae"]
+    assert offered("/history?status=active") == []  # (no game in progress: nobody to pick)
+    assert offered("/history?status=deleted") == ["Cho", "Dae"]  # those the deleted games list
     page = client.get("/history?status=deleted").get_data(as_text=True)
     cho = re.search(r'<option value="(\d+)"[^>]*>Cho</option>', page)[1]
     assert offered(f"/history?player={cho}") == ["Ana", "Ben", "Cho"]  # the one chosen stays chosen
     # the Status filter changed on the page (htmx: the games alone) brings the people it offers too
     swapped = client.get("/history?status=deleted", headers={"HX-Request": "true"}).get_data(as_text=True)
     assert '<select name="player" id="filter-player" form="history-filters" hx-swap-oob="true">' in swapped
-    assert re.findall(r'<option value="\d+"[^>]*>([^<]+)</option>', swapped) == ["Ana", "Ben", "Cho", "Dae"]
+    assert re.findall(r'<option value="\d+"[^>]*>([^<]+)</option>', swapped) == ["Cho", "Dae"]
     assert "hx-swap-oob" not in client.get("/history?status=deleted").get_data(as_text=True)  # the page: one select
 
 

@@ -127,7 +127,7 @@ def _history_page(status: int = 200, **extra: Any):  # type: ignore[no-untyped-d
     records, last = stats.history(**{k: v for k, v in f.items() if k != "unknown_player"}, older=after)
     nights = people.group_sessions([r.row for r in records], {r.id: r.people for r in records})
     by_id = {r.id: r for r in records}
-    everyone = people.players_with_games(deleted=f["status"] == "deleted", keep=f["player"])
+    everyone = people.players_with_games(status=f["status"], keep=f["player"])
     ctx = {"filters": f, "records": records, "nights": nights, "by_id": by_id, "players": everyone,
            "opponent": people.get(f["opponent"])[0] if f["opponent"] is not None else None,
            "all_their_games": _page_url({**f, "opponent": None}),
