@@ -398,7 +398,7 @@ def entry_toast(view: GameView) -> str:
     have toasts of their own, nor the victory the banner says ('' when there is no entry)."""
     view = named_now(view)  # the entry that ends a game is told under the names its banner shows
     text = last_entry(view)
-    for alert in alerts(view):
+    for alert in own_alerts(view):  # (not those re-told from under a prompt: not in this sentence)
         text = text.replace(" " + alert["message"], "")
     won = narrate.victory_sentence(view.state)
     return text.replace(" " + won, "") if won else text
@@ -937,6 +937,11 @@ def royal_sheet(view: GameView, args: Any) -> dict[str, Any]:
             "other_name": other.name}
 
 
+def board_name(view: GameView) -> str:
+    """What the Fix sheet calls the tokens on the table: Duel's "board", classic Splendor's "supply"."""
+    return _("board") if view.row.game == "duel" else _("supply")
+
+
 def correction_sheet(view: GameView, args: Any) -> dict[str, Any]:
     """A correction: one player's tokens and privileges, the board and the bag, pre-filled with
     the table's counts, or with counts the address gives (``tokens-red=2``, ``board-red=1``,
@@ -967,7 +972,7 @@ def correction_sheet(view: GameView, args: Any) -> dict[str, Any]:
             "then": str(args.get("then", ""))[:1000],
             "tokens": rows["tokens"], "privileges": privileges,
             "board": rows["board"], "bag": rows["bag"], "note": note, "typed": typed or bool(note),
-            "board_name": _("board") if duel_game else _("supply")}
+            "board_name": board_name(view)}
 
 
 def fix_transfers(view: GameView, data: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -998,7 +1003,7 @@ def fix_transfers(view: GameView, data: Mapping[str, Any]) -> list[dict[str, Any
                 continue
             moved = min(gained, held)
             out.append({"seat": seat, "name": other.name, "kind": kind, "count": moved, "kind_name": narrate.TOKEN_NAMES[kind],
-                        "board": _("board") if view.row.game == "duel" else _("supply"),
+                        "board": board_name(view),
                         "args": {"p": seat, f"tokens-{kind}": held - moved, f"board-{kind}": state.board.get(kind) + moved,
                                  **({"note": data.get("note")} if data.get("note") else {}), "then": then}})
     return out
@@ -1028,7 +1033,7 @@ def fix_balancing(view: GameView, data: Mapping[str, Any]) -> list[dict[str, Any
     options = [[change] for change in found] if len(kinds) == 1 else \
         [[(part, *change) for change in changes] for part, changes in by_part.items() if len(changes) == len(kinds)]
     names = {"tokens": state.players[event.player].name,
-             "board": _("board") if view.row.game == "duel" else _("supply"), "bag": _("bag")}
+             "board": board_name(view), "bag": _("bag")}
     chips = CHIP_NAMES.table()
     out = []
     for option in options:
@@ -1170,12 +1175,21 @@ def sheet_for(view: GameView, wanted: str | None, args: Any = None) -> str:
 
 
 def alerts(view: GameView) -> list[dict[str, Any]]:
-    """The alerts the last write raised (GAME-LOG.md kinds), translated. ``toast`` is False for
-    one the screen states itself (a prompt still due, the victory banner, the visit of the noble
-    just chosen, which the entry's own toast says): it is felt and read out, not drawn over the
-    screen; ``said`` is False for one the entry's toast says in other words (that visit: read out
-    twice, a screen reader user heard). None after an undo (it raises none: the state's are the
-    entry's now last)."""
+    """The alerts the last write raised (GAME-LOG.md kinds), translated: those the entries before
+    it raised under the prompt it answered (``raised_under_prompts``), then its own
+    (``own_alerts``). None after an undo (it raises none: the state's are the entry's now last)."""
+    if view.after_undo:
+        return []
+    return [{"kind": a.kind, "player": a.player, "message": tr(a.template, a.params), "toast": True, "said": True}
+            for a in raised_under_prompts(view)] + own_alerts(view)
+
+
+def own_alerts(view: GameView) -> list[dict[str, Any]]:
+    """The alerts the last entry itself raised, translated. ``toast`` is False for one the screen
+    states itself (a prompt still due, the victory banner, the visit of the noble just chosen,
+    which the entry's own toast says): it is felt and read out, not drawn over the screen;
+    ``said`` is False for one the entry's toast says in other words (that visit: read out twice,
+    a screen reader user heard). None after an undo."""
     if view.after_undo:
         return []
     state = view.state
@@ -1185,11 +1199,9 @@ def alerts(view: GameView) -> list[dict[str, Any]]:
         stated += ("noble_visit",)
         told = ("noble_visit",)
     # the win of a player renamed meanwhile is told under the name of now
-    return [{"kind": a.kind, "player": a.player, "message": tr(a.template, a.params), "toast": True, "said": True}
-            for a in raised_under_prompts(view)] + \
-        [{"kind": a.kind, "player": a.player, "message": tr(a.template, a.params), "toast": a.kind not in stated,
-          "said": a.kind not in told}
-         for a in named_now(view).state.alerts]
+    return [{"kind": a.kind, "player": a.player, "message": tr(a.template, a.params), "toast": a.kind not in stated,
+             "said": a.kind not in told}
+            for a in named_now(view).state.alerts]
 
 
 def raised_under_prompts(view: GameView) -> list[Any]:
