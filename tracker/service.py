@@ -912,8 +912,10 @@ def _replay_log(log: Any) -> tuple[str, dict[str, Any], Any, list[RuleEvent]]:
         kind, setup, state = _setup(log)
     except RuleError as exc:
         raise RuleError("bad_log", exc.template, exc.rule, **exc.params) from exc
-    if log.get("result") is not None and not isinstance(log.get("result"), Mapping):
-        raise RuleError("bad_log", N_("A log's result is null or an object with winner and turns."))
+    result = log.get("result")
+    turns = result.get("turns") if isinstance(result, Mapping) else None
+    if result is not None and (not isinstance(turns, int) or isinstance(turns, bool)):  # ("7", 7.0, true: no count)
+        raise RuleError("bad_log", N_("A log's result is null or an object with winner and turns (a whole number)."))
     engine = ENGINES[kind]
     parsed = []
     for i, data in enumerate(events, start=1):

@@ -394,11 +394,12 @@ def test_an_import_whose_replay_disagrees_with_its_result_is_refused(client):
     assert error_of(client.post("/api/games/import", json=log)) == "import_mismatch"
     # a result with a bool for seat 0 or a float for its turns says something else (a tester's
     # hand-edited file was accepted: Python's False == 0 and 70.0 == 70)
-    for winner, turns in (({"player": False, "routes": ["prestige"]}, 70), ({"player": 0, "routes": ["prestige"]}, 70.0),
-                          ({"player": 0.0, "routes": ["prestige"]}, 70)):
+    for winner, turns, code in (({"player": False, "routes": ["prestige"]}, 70, "import_mismatch"),
+                                ({"player": 0, "routes": ["prestige"]}, 70.0, "bad_log"),  # (turns: a whole number)
+                                ({"player": 0.0, "routes": ["prestige"]}, 70, "import_mismatch")):
         log = load_fixture("duel-1012.json")
         log["result"] = {"winner": winner, "turns": turns}
-        assert error_of(client.post("/api/games/import", json=log)) == "import_mismatch", (winner, turns)
+        assert error_of(client.post("/api/games/import", json=log)) == code, (winner, turns)
     assert client.get("/api/games").get_json() == []
     log = load_fixture("duel-1012.json")
     assert log["result"] == {"winner": {"player": 0, "routes": ["prestige"]}, "turns": 70}
@@ -587,6 +588,11 @@ def test_steal_codes(client):
     assert error_of(post(client, gid, {**ev, "steal": "gold"})) == "gold_not_allowed"
     lacking = next(k for k, n in state["players"][1]["tokens"].items() if n == 0 and k != "gold")
     assert error_of(post(client, gid, {**ev, "steal": lacking})) == "steal_target"
+    # a token kind no game has is malformed, and the rule it breaks is the steal's (D-8), as above
+    for steal, code in (("diamond", "bad_event"), ("gold", "gold_not_allowed"), (lacking, "steal_target")):
+        assert post(client, gid, {**ev, "steal": steal}).get_json()["error"]["rule"] == "D-8", steal
+    assert post(client, gid, {**ev, "steal": "diamond"}).get_json()["error"]["code"] == "bad_event"
+    assert post(client, gid, {**ev, "payment": "x", "steal": "blue"}).get_json()["error"]["rule"] == "D-7"
     done = post(client, gid, {**ev, "steal": "blue"}).get_json()
     assert done["players"][1]["tokens"]["blue"] == state["players"][1]["tokens"]["blue"] - 1
 

@@ -115,11 +115,14 @@ def test_fields_added_to_the_result_are_not_compared_and_a_differing_result_says
     # a result on a log of an unfinished game: it should be null (and a turn count of true is no number)
     cut = fixture_log("duel-1069.json", ["Ana", "Ben"], started="2026-11-23T19:00:00Z")
     cut["events"] = cut["events"][:9]
-    for result, said in (({"winner": None, "turns": 9}, "no known winner after 9 turns"),
-                         ({"winner": None, "turns": True}, "no known winner after ? turns")):
-        cut["result"] = result
-        message = _import(client, cut).get_json()["error"]["message"]
-        assert message == f"Replaying the log gives no winner yet, so its result must be null; it records {said}."
+    cut["result"] = {"winner": None, "turns": 9}
+    message = _import(client, cut).get_json()["error"]["message"]
+    assert message == "Replaying the log gives no winner yet, so its result must be null; it records no known winner after 9 turns."
+    for turns in (True, "9", 9.0, None):  # no count of turns: a malformed log, not a result that disagrees
+        cut["result"] = {"winner": None, "turns": turns}
+        error = _import(client, cut).get_json()["error"]
+        assert (error["code"], error["message"]) == (
+            "bad_log", "A log's result is null or an object with winner and turns (a whole number)."), turns
     # in Korean, the quoted results are Korean too
     import flask_babel
 

@@ -851,7 +851,7 @@ def _correct(state: DuelState, ev: Correction) -> DuelState:
 #: what is not an entry of a Duel turn at all (D-2).
 ENTRY_RULES: dict[str, str] = {"": "D-2", "use_privileges": "D-3.1", "replenish": "D-4", "take_tokens": "D-5",
                                "reserve": "D-6", "purchase": "D-7", "take_royal": "D-9", "discard": "D-10",
-                               "correction": "D-12"}
+                               "correction": "D-12", "steal": "D-8"}
 
 HANDLERS: dict[type[Event], Callable[[DuelState, Any], DuelState]] = {
     UsePrivileges: _use_privileges,

@@ -172,9 +172,15 @@ def _bag(data: Mapping[str, Any], name: str, *, required: bool = True) -> Tokens
 
 
 def _token_kind(data: Mapping[str, Any], name: str) -> str | None:
-    value = _str(data, name, required=False)
-    if value is not None and value not in TOKEN_KINDS:
-        raise _bad(N_("Unknown token kind: %(kind)s."), kind=value)
+    """A token kind field (``steal``); a bad one's error carries ``field``: an engine's
+    ``ENTRY_RULES`` may give that field a rule of its own (Duel's steal: D-8, not D-7)."""
+    try:
+        value = _str(data, name, required=False)
+        if value is not None and value not in TOKEN_KINDS:
+            raise _bad(N_("Unknown token kind: %(kind)s."), kind=value)
+    except RuleError as err:
+        err.field = name  # type: ignore[attr-defined]
+        raise
     return value
 
 
@@ -192,7 +198,8 @@ def parse_event(data: Any, seats: int, rules: Mapping[str, str] | None = None) -
     them. Unknown extra fields are ignored. Raises ``RuleError("bad_event")`` on a missing,
     mistyped or out-of-range field or an unknown type or token kind. ``rules`` (an engine's
     ``ENTRY_RULES``) names the rule of each entry type, given as the error's ``rule`` (the
-    ``""`` key: what is not an entry of a known type); without it the error names none.
+    ``""`` key: what is not an entry of a known type; a field's name: a bad value of that field,
+    Duel's ``steal`` D-8); without it the error names none.
     """
     try:
         return _parse_event(data, seats)
@@ -200,6 +207,9 @@ def parse_event(data: Any, seats: int, rules: Mapping[str, str] | None = None) -
         if rules is not None and not err.rule:
             kind = data.get("type") if isinstance(data, Mapping) else None
             err.rule = rules.get(kind, rules[""]) if isinstance(kind, str) else rules[""]
+            field = getattr(err, "field", None)
+            if field in rules:  # (Duel's "steal": D-8)
+                err.rule = rules[field]
         raise
 
 
