@@ -33,14 +33,22 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, "viewport": PHONE, "has_touch": True, "device_scale_factor": 2}
 
 
+#: The phones' poll in the browser tests: every second, not the served 2 s (the two-phone tests
+#: wait for the other phone's poll at almost every step). A test of the poll's own timing marks
+#: itself ``@pytest.mark.poll_seconds(2)``.
+POLL_SECONDS = 1
+
+
 @pytest.fixture
-def live_server(tmp_path, sqlite_template):
+def live_server(request, tmp_path, sqlite_template):
     """The app on a free loopback port, on a fresh migrated SQLite file (a copy of the one the
     migrations built for this test process); yields its base URL."""
     database = tmp_path / "b.sqlite3"
     shutil.copy(sqlite_template, database)
+    marker = request.node.get_closest_marker("poll_seconds")
     app = create_app({"TESTING": True, "SECRET_KEY": "browser", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
-                      "CACHE_DIR": str(tmp_path / "screens")})  # the file cache the phones share, as served
+                      "CACHE_DIR": str(tmp_path / "screens"),  # the file cache the phones share, as served
+                      "POLL_SECONDS": marker.args[0] if marker else POLL_SECONDS})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     # (its shutdown waits for the serving loop's next look: every 0.05 s, not Werkzeug's 0.5)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)

@@ -415,6 +415,7 @@ def test_a_phone_whose_session_ended_saves_at_once_and_is_told_to_tap_undo_again
     assert log == []  # the take, then its undo: stored once, undone once
 
 
+@pytest.mark.poll_seconds(2)  # as served: the count below is of a 2 s poll
 def test_the_poll_backs_off_while_the_server_is_down_and_comes_back_at_once_with_a_tap(browser: Browser,
                                                                                       live_server: str):
     """The server down (a restart): the poll asked every 2 s, from every phone of every table,

@@ -20,7 +20,7 @@ FIXTURES = Path(__file__).parents[1] / "fixtures"
 OTHER_PHONE = (range(24, 37), range(48, 65))
 
 
-def start_game(page: Page, base: str, names: tuple[str, str], first: int, *, quick: bool = False,
+def start_game(page: Page, base: str, names: tuple[str, str], first: int, *, quick: bool = True,
                via_home: bool = False) -> Table:
     """A new Duel between ``names`` on this phone's game screen (``driver.open_new_game``)."""
     open_new_game(page, base, names, first, via_home=via_home)
