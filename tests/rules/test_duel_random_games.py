@@ -8,6 +8,7 @@ nothing is accepted, or about 150 entries.
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections import Counter
 
@@ -43,6 +44,9 @@ ALERTS = {
     "privilege_gained", "privilege_taken", "privilege_given", "royal_due", "discard_due", "extra_turn", "victory",
 }
 TAKEABLE = GEM_COLORS + (PEARL,)
+
+#: ``HYPOTHESIS_PROFILE=thorough`` (README) plays ten times as many random games.
+EXAMPLES_FACTOR = 10 if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else 1
 
 
 def _royal_choices(state: duel.DuelState, seat: int) -> list[Event]:
@@ -196,7 +200,7 @@ def assert_table_holds(state: duel.DuelState, previous: duel.DuelState | None) -
         assert state.turn - previous.turn in (0, 1)
 
 
-@settings(max_examples=30, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30 * EXAMPLES_FACTOR, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), first_player=st.integers(0, 1))
 def test_random_legal_games_keep_the_invariants_and_replay_identically(seed, first_player):
     rnd = random.Random(seed)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import random
 
 import pytest
@@ -31,6 +32,9 @@ CODES = {
     "noble_not_eligible", "take_two_needs_four", "take_three_distinct", "take_three_count", "pass_not_allowed",
 }
 ALERTS = {"discard_due", "noble_visit", "noble_due", "final_round", "victory"}
+
+#: ``HYPOTHESIS_PROFILE=thorough`` (README) plays ten times as many random games.
+EXAMPLES_FACTOR = 10 if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else 1
 
 
 def forbidden(state: splendor.SplendorState, rnd: random.Random) -> list[tuple[Event, str]]:
@@ -108,7 +112,7 @@ def assert_table_holds(state, previous, table) -> None:
     assert (state.winner is not None) == (state.status == "finished")
 
 
-@settings(max_examples=20, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20 * EXAMPLES_FACTOR, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4))
 def test_random_legal_games_keep_every_token_total_and_reach_a_winner(seed, players):
     rnd = random.Random(seed)
