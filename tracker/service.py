@@ -1326,6 +1326,8 @@ def export_history() -> dict[str, Any]:
     person's current name (``people``), its "best of N" series (``series``: ``id``, ``best_of``)
     and the game its table started next (``next_game``); ``aliases`` maps the names merges and
     renames left to their person: a restore shows the same players, series and figures.
+    ``import_keys`` (``content``, ``id``) are the keys an import without our id found the game
+    by (its content's hash, another tool's id): after a restore the same file is still found.
     """
     rows = db.session.scalars(select(Game).order_by(Game.started)).all()
     per_game, aliases = people.backup_fields([row.id for row in rows])
@@ -1337,6 +1339,9 @@ def export_history() -> dict[str, Any]:
         log.update(per_game[row.id])
         if row.next_game_id:
             log["next_game"] = row.next_game_id
+        keys = {name: key for name, key in (("content", row.import_key), ("id", row.log_id_key)) if key}
+        if keys:  # how this game's log is found again when it comes without our id (_restore_keys)
+            log["import_keys"] = keys
         games.append(log)
     return {"format": HISTORY_FORMAT, "exported": _iso(utcnow()), "aliases": aliases, "games": games}
 
@@ -1454,6 +1459,7 @@ def _import_any(data: Any) -> ImportResult:
                 existing += 1
                 deleted += view.row.deleted_at is not None
             if backup:  # a game stored before (say, imported alone) joins its series and next game too
+                _restore_keys(view.row, log.get("import_keys"))
                 if log.get("series") is not None:
                     series[view.row.id] = log["series"]
                 made.append((view.row, log.get("next_game")))
@@ -1468,6 +1474,26 @@ def _import_any(data: Any) -> ImportResult:
     finally:
         db.session.info.pop(IMPORTING, None)
     return ImportResult(created, existing, extended, deleted, differ, created_deleted)
+
+
+#: The shape of a key ``archive.log_key`` or ``archive.foreign_id_key`` gives.
+IMPORT_KEY = re.compile(r"log-[A-Za-z0-9_-]{28}")
+
+
+def _restore_keys(row: Game, keys: Any) -> None:
+    """A backup's ``import_keys`` of one of its games (``content``: ``Game.import_key``, ``id``:
+    ``Game.log_id_key``): each kept where the game has none and no other game here holds it, so
+    the id-less file (or another tool's id) it was imported from is found again after a restore,
+    not stored twice. Anything else in the field is ignored."""
+    if not isinstance(keys, Mapping):
+        return
+    for name, column in (("content", Game.import_key), ("id", Game.log_id_key)):
+        key = keys.get(name)
+        if not isinstance(key, str) or not IMPORT_KEY.fullmatch(key) or getattr(row, column.key) is not None:
+            continue
+        if db.session.scalar(select(Game.id).where(column == key).limit(1)) is None:
+            setattr(row, column.key, key)
+            db.session.flush()
 
 
 def _restore_next_game(row: Game, next_id: Any) -> None:

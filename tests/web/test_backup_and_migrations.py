@@ -54,6 +54,39 @@ def test_export_then_import_restores_every_game(app, client, tmp_path):
         db.engine.dispose()
 
 
+def test_a_restored_backup_still_finds_the_files_its_games_were_imported_from(app, client, tmp_path):
+    """A log without id or start, and one under another tool's id, were imported; the history
+    moved to a new database by a backup (SQLite to PostgreSQL, say). The same two files imported
+    there again are found, not stored a second time (a tester: each game stored twice)."""
+    bare = {k: v for k, v in load_fixture("duel-1012.json").items() if k not in ("id", "started", "finished")}
+    foreign = {**{k: v for k, v in load_fixture("duel-1069.json").items() if k not in ("started", "finished")},
+               "id": "ex-duel-1069"}
+    for log in (bare, foreign):
+        assert client.post("/api/games/import", json=log).status_code == 201
+        assert client.post("/api/games/import", json=log).status_code == 200  # found again here
+    backup = tmp_path / "backup.json"
+    assert app.test_cli_runner().invoke(args=["export", str(backup)]).exit_code == 0
+    kept = [game.get("import_keys") for game in json.loads(backup.read_text())["games"]]
+    assert sorted(sorted(keys) for keys in kept) == [["content"], ["content", "id"]]
+
+    restored = create_app(app_config(f"sqlite:///{tmp_path / 'restored.sqlite3'}"))
+    with restored.app_context():
+        result = restored.test_cli_runner().invoke(args=["import", str(backup)])
+        assert "imported 2 game(s), 0 already stored" in result.output
+        phone = restored.test_client()
+        for log in (bare, foreign):
+            answer = phone.post("/api/games/import", json=log)
+            assert answer.status_code == 200, answer.get_json()
+        assert len(phone.get("/api/games").get_json()) == 2
+        # a key another game here holds already, or no key at all, is left aside: nothing refused
+        data = json.loads(backup.read_text())
+        data["games"][0]["import_keys"] = {"content": "not a key", "id": 7}
+        assert "0 game(s), 2 already stored" in restored.test_cli_runner().invoke(
+            args=["import", "-"], input=json.dumps(data)).output
+        db.session.remove()
+        db.engine.dispose()
+
+
 def test_export_refusals_are_one_line_not_a_traceback(app, tmp_path):
     """An operator's `flask export` into a folder that does not exist, and on a database never
     migrated, printed Python tracebacks: each is one line saying what to do, exit status 1."""
