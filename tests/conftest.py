@@ -145,7 +145,7 @@ SCREEN_TESTS = frozenset({
     "test_tracker_proxies_wins_over_proxy_count_as_the_other_variables_do",
     "test_a_file_cache_folder_others_may_write_to_is_refused",
     "test_the_default_folder_is_private_and_named_from_the_secret", "test_a_host_no_address_can_be_built_on_is_a_plain_400",
-    "test_behind_a_proxy_with_a_prefix_every_address_keeps_it",
+    "test_behind_a_proxy_with_a_prefix_every_address_keeps_it", "test_a_connection_opened_ahead_and_left_silent_holds_no_worker",
 })
 
 

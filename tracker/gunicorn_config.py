@@ -40,6 +40,15 @@ _served = 0
 if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
     worker_tmp_dir = "/dev/shm"
 
+#: The workers README "Running for many tables" names, also when its flags are left out: one
+#: thread each, a phone's connection kept open between its requests. gunicorn's default ``sync``
+#: worker waits on a connection a browser opened ahead of need (a preconnect) and sent nothing on
+#: until its 30 s timeout, answering nobody meanwhile (a tester's two phones met "Internal Server
+#: Error" from an instance started without ``--worker-class``). Flags given still win.
+worker_class = "gthread"
+threads = 1
+keepalive = 5
+
 #: gunicorn 27's control socket (``gunicornc``) sits at one path per user (``~/.gunicorn``): two
 #: instances of the same user (a club's and a benchmark's) would share it, and the first to stop
 #: removes the other's. Nothing here uses it.

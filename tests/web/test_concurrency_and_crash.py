@@ -157,10 +157,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_gunicorn(database_url: str, port: int, tmp: Path) -> subprocess.Popen:
+def start_gunicorn(database_url: str, port: int, tmp: Path, flags: tuple[str, ...] = ("--workers", "2", "--threads", "2")
+                   ) -> subprocess.Popen:
     env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "crash-test", "CACHE_DIR": str(tmp / "screens")}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "python:tracker.gunicorn_config", "--workers", "2", "--threads", "2",
+        [sys.executable, "-m", "gunicorn", "-c", "python:tracker.gunicorn_config", *flags,
          "--bind", f"127.0.0.1:{port}",
          "tracker:create_app()"],
         env=env, stdout=(tmp / "gunicorn.log").open("ab"), stderr=subprocess.STDOUT, start_new_session=True,
@@ -289,6 +290,23 @@ def test_gunicorn_believes_no_forwarded_header_without_tracker_proxies(database_
         page = resp.read().decode()
         assert resp.status == 200
         assert f"http://127.0.0.1:{port}/games/" in page and "https://" not in page
+    finally:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait()
+
+
+def test_a_connection_opened_ahead_and_left_silent_holds_no_worker(database_url, tmp_path):
+    """gunicorn started with the config module and no worker class given, one worker: a
+    browser's preconnect (a connection that sends nothing) held gunicorn's default sync worker
+    until its 30 s timeout, which killed it, and the phone's real request behind it met "Internal
+    Server Error". The config's gthread worker gives a connection's first request 5 s (gunicorn's
+    own wait), then sets it aside and answers the real one."""
+    port = free_port()
+    server = start_gunicorn(database_url, port, tmp_path, flags=("--workers", "1"))
+    try:
+        with socket.create_connection(("127.0.0.1", port)):
+            status, games = call(f"http://127.0.0.1:{port}", "GET", "/api/games", timeout=15)  # (sync: 30 s, killed)
+            assert (status, games) == (200, [])
     finally:
         os.killpg(server.pid, signal.SIGKILL)
         server.wait()
