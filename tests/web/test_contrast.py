@@ -87,3 +87,32 @@ def test_the_preview_and_refusal_boxes_pass_wcag_aa_in_both_themes(selector):
     assert len(dark) == 2 and dark[0] == dark[1]
     background, text = dark[0]
     assert contrast(background, text) >= 4.5 and contrast(background, DARK["bg"]) < 2  # a dark box
+
+
+def _mix(a: str, b: str, share: float) -> str:
+    """``color-mix(in srgb, a share, b)`` as a hex colour."""
+    channels = [round(int(a[i:i + 2], 16) * share + int(b[i:i + 2], 16) * (1 - share)) for i in (1, 3, 5)]
+    return "#" + "".join(f"{c:02x}" for c in channels)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_edges_of_chips_and_fields_stand_out_3_to_1(theme):
+    """A chip's shape (the colour-blind cue) and a text field are seen by their edge: 3:1 against
+    the card and the page (WCAG 1.4.11; a tester measured 1.8 for a white chip's, 1.4 for the
+    name fields')."""
+    colours = VARS if theme == "light" else DARK
+    for ground in ("card", "bg"):
+        assert contrast(colours["edge"], colours[ground]) >= 3, (theme, ground)
+    assert "border: 1px solid var(--edge)" in CSS.split(".chip {")[1].split("}")[0]
+    assert "border: 2px solid var(--edge)" in CSS.split(".chip-btn {")[1].split("}")[0]
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("gem", ["white", "blue", "green", "red", "black"])
+def test_a_card_tinted_by_its_colour_keeps_its_crowns_tick_and_ability_readable(gem, theme):
+    """The buy grid's cards are tinted 14 % by their colour: the crown sign (gold), the
+    affordable tick (ok) and the ability (ability) keep 4.5:1 on each tint."""
+    colours = VARS if theme == "light" else DARK
+    tint = _mix(colours[gem], colours["card"], 0.14)
+    for name in ("gold", "ok", "ability"):
+        assert contrast(colours[name], tint) >= 4.5, (theme, gem, name, colours[name], tint)
