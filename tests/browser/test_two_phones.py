@@ -889,11 +889,19 @@ def test_a_choice_cleared_by_the_other_phone_s_entry_is_said(browser: Browser, l
     for kind in ("red", "blue"):
         page.locator(f'.pick-source a[data-kind="{kind}"]').click()
     expect(page.locator(".pick-chosen .chip-btn")).to_have_count(2)
+    # what the screen reader hears: each text the live region is given (not its blanking between)
+    page.evaluate("() => { window.heard = []; new MutationObserver(() => { const t = document.getElementById('announcer')"
+                  ".textContent; if (t) window.heard.push(t); }).observe(document.getElementById('announcer'),"
+                  " {childList: true, characterData: true, subtree: true}); }")
     ana = {"type": "take_tokens", "player": 0, "tokens": {"green": 1}, "expected_version": 0}
     assert page.request.post(f"{live_server}/api/games/{game_id}/events", data=ana).ok  # the other phone
     expect(page.locator("#game")).to_have_attribute("data-version", "1", timeout=8000)
     expect(page.locator(".alert-picks-gone")).to_have_text(
         "What you had chosen was cleared: another phone’s entry changed the game. Choose again.")
+    # the other phone's entry is said once, with the notice (a tester: said alone, then again with it)
+    page.wait_for_function("() => window.heard.some(t => t.includes('Choose again'))")
+    assert [t for t in page.evaluate("window.heard") if "green" in t] == [
+        "Ana took 1 green. Ben's turn. What you had chosen was cleared: another phone’s entry changed the game. Choose again."]
     expect(page.locator(".pick-chosen .chip-btn")).to_have_count(0)
     table.open("buy")
     page.locator('#sheet .tabs a[data-tab="2"]').click()

@@ -116,3 +116,12 @@ def test_a_card_tinted_by_its_colour_keeps_its_crowns_tick_and_ability_readable(
     tint = _mix(colours[gem], colours["card"], 0.14)
     for name in ("gold", "ok", "ability"):
         assert contrast(colours[name], tint) >= 4.5, (theme, gem, name, colours[name], tint)
+
+
+@pytest.mark.parametrize("gem", ["white", "blue", "green", "red", "black"])
+def test_the_buy_sheet_s_colour_filters_have_their_gem_s_shape(gem):
+    """UX.md: every gem carries a shape as well as its letter: the colour filters of the Buy
+    sheet take the chips' corners (they were all rounded squares) and an edge of 3:1."""
+    rule = next(line for line in CSS.splitlines() if line.startswith(f".chip.gem-{gem}, .chip-btn.gem-{gem}"))
+    assert f".filter.gem-{gem} {{" in rule
+    assert f".gem-{gem}" in CSS.split(".filter:is(")[1].split("{")[0]

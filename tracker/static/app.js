@@ -166,11 +166,16 @@
     var turn = document.querySelector("#turnbar .whose-turn");  // and whose turn it is now
     if (said.length && turn) { said.push(turn.textContent.trim() + "."); }
     announcer.textContent = "";
-    screenSaid = { text: said.join(" "), at: Date.now() };
-    if (said.length) { setTimeout(function () { announcer.textContent = said.join(" "); }, 50); }
+    clearTimeout(screenSaid.timer);
+    screenSaid = { text: said.join(" "), at: Date.now(), timer: null, out: false };
+    if (said.length) {
+      var saying = screenSaid;
+      saying.timer = setTimeout(function () { announcer.textContent = saying.text; saying.out = true; }, 50);
+    }
   });
-  // (what the last redraw read out, for a notice about it said just after: ``sayNotice``)
-  var screenSaid = { text: "", at: 0 };
+  // (what the last redraw reads out, for a notice about it said just after: ``sayNotice``; ``out``
+  // once it is in the live region)
+  var screenSaid = { text: "", at: 0, timer: null, out: false };
 
   // The review's turn stepper redraws the replay: the turn it shows and what happened is read out.
   document.body.addEventListener("htmx:afterSettle", function (evt) {
@@ -1063,8 +1068,15 @@
     alerts.classList.remove("cleared");
     alerts.appendChild(line);
     if (announcer) {
-      // said after what the same redraw reads out (the other phone's entry), not in its place
-      var before = Date.now() - screenSaid.at < 1000 && screenSaid.text ? screenSaid.text + " " : "";
+      // said after what the same redraw reads out (the other phone's entry), not in its place:
+      // with it, when the redraw's words are still to come (said once, not twice: a tester heard
+      // "Kay took 1 white. Lou's turn." and then the same again with the notice); after them, alone
+      var before = "";
+      if (Date.now() - screenSaid.at < 1000 && screenSaid.text && !screenSaid.out) {
+        clearTimeout(screenSaid.timer);
+        before = screenSaid.text + " ";
+        screenSaid.out = true;
+      }
       announcer.textContent = "";
       setTimeout(function () { announcer.textContent = before + line.textContent; }, 60);
     }
