@@ -963,7 +963,7 @@ def _same_result(recorded: Any, replayed: dict[str, Any] | None) -> bool:
 
 def _same_value(recorded: Any, replayed: Any) -> bool:
     """JSON equality as a log means it: a number is not a bool and a whole number is not a
-    float (``false`` for seat 0 or ``70.0`` turns are refused, as the events refuse them)."""
+    float (``false`` or ``0.0`` for seat 0 are refused, as the events refuse them)."""
     if isinstance(recorded, list) and isinstance(replayed, list):
         return len(recorded) == len(replayed) and all(map(_same_value, recorded, replayed))
     return type(recorded) is type(replayed) and recorded == replayed
@@ -976,8 +976,7 @@ def _result_text(players: Sequence[str], result: Any) -> Phrase:
         return Phrase(N_("no winner yet"))
     winner = result.get("winner")
     names = winner_names(list(players), winner) if isinstance(winner, Mapping) else []
-    turns = result.get("turns")
-    turns = turns if isinstance(turns, int) and not isinstance(turns, bool) else "?"
+    turns = result.get("turns")  # (a whole number: ``_replay_log`` refuses any other as bad_log)
     if not names:
         return Phrase(N_("no known winner after %(n)s turns"), n=turns)
     routes = winner.get("routes")

@@ -23,7 +23,11 @@ class RuleError(ValueError):
         params: the values for the placeholders (player names, counts, card ids).
         rule: the rule id the entry breaks (``"D-7"``; a malformed entry: the rule of its type), or
             ``""`` for what is about the request rather than an entry (its body, version or id).
+        field: for a malformed entry, the field whose value is bad when that field has a rule of
+            its own (``"steal"``: D-8 in a Duel, see ``events.parse_event``), else ``""``.
     """
+
+    field = ""
 
     def __init__(self, code: str, template: str, rule: str = "", **params: Any) -> None:
         self.code = code

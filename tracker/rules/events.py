@@ -179,7 +179,7 @@ def _token_kind(data: Mapping[str, Any], name: str) -> str | None:
         if value is not None and value not in TOKEN_KINDS:
             raise _bad(N_("Unknown token kind: %(kind)s."), kind=value)
     except RuleError as err:
-        err.field = name  # type: ignore[attr-defined]
+        err.field = name
         raise
     return value
 
@@ -207,9 +207,8 @@ def parse_event(data: Any, seats: int, rules: Mapping[str, str] | None = None) -
         if rules is not None and not err.rule:
             kind = data.get("type") if isinstance(data, Mapping) else None
             err.rule = rules.get(kind, rules[""]) if isinstance(kind, str) else rules[""]
-            field = getattr(err, "field", None)
-            if field in rules:  # (Duel's "steal": D-8)
-                err.rule = rules[field]
+            if err.field and err.field in rules:  # (Duel's "steal": D-8)
+                err.rule = rules[err.field]
         raise
 
 
