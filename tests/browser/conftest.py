@@ -59,6 +59,18 @@ def live_server(request, tmp_path, sqlite_template):
         db.engine.dispose()
 
 
+@pytest.fixture(autouse=True)
+def _close_phones(browser):
+    """Every browser context a test opened (its phones) is closed when it ends: one left open
+    kept its page polling and its service worker running for the rest of the run, up to 160
+    renderers at once, and Chromium's CPU is what the browser tests wait for."""
+    before = set(browser.contexts)
+    yield
+    for context in browser.contexts:
+        if context not in before:
+            context.close()
+
+
 @pytest.fixture
 def shots():
     """Where screenshots go (test-artifacts/, ignored by git)."""
