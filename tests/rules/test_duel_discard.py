@@ -90,3 +90,12 @@ def test_more_than_ten_tokens_during_the_turn_is_fine():
     assert state.pending is None
     state = play(state, take(ANA, pearl=1))
     assert state.pending == duel.Pending("discard", ANA, 3)
+
+
+def test_a_discard_of_tokens_partly_held_says_what_cannot_be_returned_and_what_is_short():
+    """D-10: Ana (3 white, 3 blue, 3 green, 1 gold) takes 3 red and owes 3; returning 2 red and a
+    pearl she does not hold: she cannot return them, 1 pearl short (it said "is 1 pearl short of")."""
+    state = play(position(ana=dict(tokens=dict(NINE, gold=1))), take(ANA, red=3))
+    error = refused(state, discard(ANA, red=2, pearl=1))
+    assert (error.code, error.rule) == ("not_enough_tokens", "D-10")
+    assert error.message == "Ana cannot return 2 red, 1 pearl: 1 pearl short."

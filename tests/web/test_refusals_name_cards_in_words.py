@@ -57,7 +57,7 @@ def test_a_payment_the_player_cannot_make_says_what_is_short(client):
                                                      "payment": {k: n for k, n in card.cost.items() if n}}))
     last = kinds[-1]
     assert code == "not_enough_tokens" and rule == "D-7"
-    assert message.startswith(f"Ana is {card.cost.get(last)} {last} short of "), message
+    assert message.startswith("Ana cannot pay ") and message.endswith(f": {card.cost.get(last)} {last} short."), message
     assert not CATALOGUE_ID.search(message)
 
 

@@ -49,6 +49,23 @@ def test_a_payment_of_tokens_not_held_says_the_list_once(client):
         "not_enough_tokens", "Ana holds none of 1 blue, 1 green, 1 red, 1 black.", "D-7")
 
 
+def test_a_payment_with_gold_not_held_says_what_cannot_be_paid_and_what_is_short(client):
+    """S-2.4, a tester: Cid (1 white, 1 blue, 1 green, no gold) pays a 3-blue card with 1 blue and 2
+    gold. It said "Cid is 2 gold short of 1 blue, 2 gold."; it says he cannot pay it, 2 gold short."""
+    from tracker.rules import catalog
+
+    nobles = sorted(catalog.nobles())[:3]
+    gid = client.post("/api/games", json={"game": "splendor", "players": ["Cid", "Dee"], "first_player": 0,
+                                          "nobles": nobles}).get_json()["id"]
+    assert post(client, gid, {"type": "take_tokens", "player": 0,
+                              "tokens": {"white": 1, "blue": 1, "green": 1}}).status_code == 200
+    assert post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"red": 2}}).status_code == 200
+    assert _error(post(client, gid, {"type": "purchase", "player": 0, "card": "S1-01",
+                                     "payment": {"blue": 1, "gold": 2}})) == (
+        "not_enough_tokens", "Cid cannot pay 1 blue, 2 gold: 2 gold short.", "S-2.4")
+    assert client.get(f"/api/games/{gid}").get_json()["version"] == 2  # nothing stored
+
+
 def test_a_card_nobody_could_pay_says_so_before_the_payment(client):
     """D-7: a purchase Ana cannot afford, whatever she pays: the API keeps GAME-LOG.md's code
     (the payment is not the cost) and says why it cannot be: what she is short of."""

@@ -85,13 +85,14 @@ def require_affordable(name: str, owed: Tokens, held: Tokens, rule: str) -> None
     )
 
 
-def require_held(name: str, held: Tokens, tokens: Tokens, rule: str) -> None:
-    """Refuse moving ``tokens`` from a player who holds fewer (a payment D-7/S-2.4, a discard
-    D-10/S-3.1): ``held`` is what the player named ``name`` holds.
+def require_held(name: str, held: Tokens, tokens: Tokens, rule: str, *, returning: bool = False) -> None:
+    """Refuse moving ``tokens`` from a player who holds fewer: a payment (D-7, S-2.4), or tokens
+    given back (``returning``: a discard, D-10, S-3.1); ``held`` is what the player named
+    ``name`` holds.
 
-    Raises ``RuleError("not_enough_tokens")`` saying what is short ("Ana is 1 red short of 2
-    red"), or that the player holds none of them (the list said once, not twice; "Ana holds no
-    gold" for one kind).
+    Raises ``RuleError("not_enough_tokens")`` saying what is short ("Ana cannot pay 2 red, 2 gold:
+    1 red, 2 gold short"; "Ana cannot return 3 red: 1 red short"), or that the player holds none
+    of them (the list said once, not twice; "Ana holds no gold" for one kind).
     """
     if held.covers(tokens):
         return
@@ -101,7 +102,11 @@ def require_held(name: str, held: Tokens, tokens: Tokens, rule: str) -> None:
         if len(kinds) == 1:  # "Ana holds no gold.", not "none of 1 gold"
             raise RuleError("not_enough_tokens", N_("%(name)s holds no %(kind)s."), rule, name=name, kind=kinds[0])
         raise RuleError("not_enough_tokens", N_("%(name)s holds none of %(tokens)s."), rule, name=name, tokens=tokens)
-    raise RuleError("not_enough_tokens", N_("%(name)s is %(short)s short of %(tokens)s."), rule,
+    # (it said "Cid is 2 gold short of 1 blue, 2 gold": a tester read it twice)
+    if returning:
+        raise RuleError("not_enough_tokens", N_("%(name)s cannot return %(tokens)s: %(short)s short."), rule,
+                        name=name, tokens=tokens, short=short)
+    raise RuleError("not_enough_tokens", N_("%(name)s cannot pay %(tokens)s: %(short)s short."), rule,
                     name=name, tokens=tokens, short=short)
 
 

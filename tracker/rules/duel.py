@@ -807,7 +807,7 @@ def _discard(state: DuelState, ev: Discard) -> DuelState:
     if pending is None or pending.kind != "discard":
         raise RuleError("no_discard_due", N_("No discard is due."), "D-10")
     me = state.players[ev.player]
-    require_held(me.name, me.tokens, ev.tokens, "D-10")
+    require_held(me.name, me.tokens, ev.tokens, "D-10", returning=True)
     if ev.tokens.total != pending.count:
         raise RuleError(
             "wrong_discard", N_("To keep 10 tokens, return exactly %(count)s, not %(n)s."), "D-10",

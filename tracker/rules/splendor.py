@@ -348,9 +348,9 @@ def _no_pearl(tokens: Tokens, rule: str) -> None:
         raise RuleError("bad_event", N_("Splendor has no pearls."), rule)
 
 
-def _require_held(state: SplendorState, seat: int, tokens: Tokens, rule: str) -> None:
+def _require_held(state: SplendorState, seat: int, tokens: Tokens, rule: str, *, returning: bool = False) -> None:
     me = state.players[seat]
-    require_held(me.name, me.tokens, tokens, rule)
+    require_held(me.name, me.tokens, tokens, rule, returning=returning)
 
 
 def taken_refusal(state: SplendorState, card_id: str, rule: str, buyer: int | None = None) -> RuleError:
@@ -499,7 +499,7 @@ def _discard(state: SplendorState, ev: Discard) -> SplendorState:
     if pending is None or pending.kind != "discard":
         raise RuleError("no_discard_due", N_("No discard is due."), "S-3.1")
     _no_pearl(ev.tokens, "S-3.1")
-    _require_held(state, ev.player, ev.tokens, "S-3.1")
+    _require_held(state, ev.player, ev.tokens, "S-3.1", returning=True)
     if ev.tokens.total != pending.count:
         raise RuleError(
             "wrong_discard", N_("To keep 10 tokens, return exactly %(count)s, not %(n)s."), "S-3.1",
