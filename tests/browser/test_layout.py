@@ -572,6 +572,32 @@ def test_three_toasts_at_once_stay_compact(page: Page, live_server: str):
     assert done.evaluate("e => e.scrollHeight <= e.clientHeight")
 
 
+def test_a_phone_that_missed_entries_sees_the_latest_in_a_crowded_toast(page: Page, live_server: str, shots):
+    """A tester: a phone catching up on several entries at once, with alerts beside its toast,
+    showed the oldest entry's sentence, cut off after two lines. With other alerts it shows the
+    latest entry (the one they belong to); the others are in the log."""
+    import json
+    from pathlib import Path
+
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / "family-three.json").read_text())
+    part = {**{k: log[k] for k in ("format", "game", "players", "first_player", "nobles")},
+            "events": log["events"][:95], "result": None}
+    game = page.request.post(live_server + "/api/games/import", data=part).json()
+    page.goto(f"{live_server}/games/{game['id']}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    for event in log["events"][95:98]:  # Dad's, Kid's and Mom's purchases, made on other phones
+        assert page.request.post(f"{live_server}/api/games/{game['id']}/events", data=event).ok
+    expect(page.locator("#game")).to_have_attribute("data-version", str(game["version"] + 3), timeout=5000)
+    done = page.locator("#alerts .alert-done")
+    expect(page.locator("#alerts .alert")).to_have_count(3)
+    expect(done.locator("span[data-player]")).to_have_count(3)  # all three told (the announcer reads them)
+    page.screenshot(path=str(shots / "missed-entries-toast.png"))
+    # (the toast itself fades out after a few seconds: what is drawn is read from its layout)
+    drawn = done.locator("span[data-player]").evaluate_all(
+        "es => es.map(e => [e.textContent.split(' ')[0], getComputedStyle(e).display, e.getClientRects().length > 0])")
+    assert drawn == [["Dad", "none", False], ["Kid", "none", False], ["Mom", "inline", True]], drawn
+
+
 def test_a_count_typed_in_the_fix_sheet_is_not_hidden_by_its_grown_save_bar(browser, live_server: str):
     """A tester: 3 typed into "Privileges of Ana" (Ben holds 1) makes the save bar pinned above
     the tabs say why it is refused (D-3.3) in three lines; the next field reached with the
