@@ -153,6 +153,19 @@ def test_the_share_sheet_says_a_joining_phone_needs_the_access_code(locked, clie
     assert 'id="join-needs-access"' not in client.get(f"/games/{open_game['id']}/share").get_data(as_text=True)
 
 
+def test_the_share_sheet_says_a_spectator_link_keeps_nobody_out_of_an_open_site(locked, client):
+    """A tester: a spectator whose link was replaced went Home → History → Resume and had every
+    control. Without an access code that is so (README): the share sheet says it under the
+    spectator link; with one (a spectator has no way past it) it does not."""
+    open_game = new_game(client)
+    share = client.get(f"/games/{open_game['id']}/share").get_data(as_text=True)
+    assert 'id="watch-open-site"' in share and "can still open the game itself, with its controls" in share
+    phone = locked.test_client()
+    phone.post("/access", data={"code": "open sesame"})
+    game = phone.post("/api/games", json={"game": "duel", "players": ["Ana", "Ben"], "first_player": 0}).get_json()
+    assert 'id="watch-open-site"' not in phone.get(f"/games/{game['id']}/share").get_data(as_text=True)
+
+
 def test_a_new_phone_may_type_the_join_code_on_the_access_page(locked):
     """A club tester's new phone, told to type the code on the home page, met the access page
     (its home page) and typed the join code there: "not the access code", 401, the code lost.
