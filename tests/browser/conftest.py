@@ -7,6 +7,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from driver import SCALE
 from werkzeug.serving import make_server
 
 from tracker import create_app
@@ -29,8 +30,8 @@ def browser_type_launch_args(browser_type_launch_args):
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
-    """A phone: 390x844, touch."""
-    return {**browser_context_args, "viewport": PHONE, "has_touch": True, "device_scale_factor": 2}
+    """A phone: 390x844, touch (``driver.SCALE``)."""
+    return {**browser_context_args, "viewport": PHONE, "has_touch": True, "device_scale_factor": SCALE}
 
 
 #: The phones' poll in the browser tests: every second, not the served 2 s (the two-phone tests

@@ -7,6 +7,7 @@ joker and steal choices, the save button) and waits until the screen shows the n
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,11 @@ from typing import Any
 from playwright.sync_api import Error, Page, Route
 
 GEM_AND_PEARL = ("white", "blue", "green", "red", "black", "pearl")
+
+#: The phones' device pixel ratio: 1 (the same CSS pixels to lay out, a quarter of the pixels to
+#: paint: the browser tests wait on Chromium's CPU), 2 when the README's screenshots are retaken
+#: (``TRACKER_DOCS_SHOTS=1``, as a phone shows them).
+SCALE = 2 if os.environ.get("TRACKER_DOCS_SHOTS") == "1" else 1
 
 
 _SETTLED = ("document.body !== null && !document.body.classList.contains('just-redrawn')"

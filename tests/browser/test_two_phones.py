@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from driver import Table, late, open_new_game, settled
+from driver import SCALE, Table, late, open_new_game, settled
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
@@ -23,7 +23,7 @@ def phone(browser: Browser, *, offline_copy: bool = True) -> Page:
     worker, for a test that routes the page's saves: once the worker controls the page (within a
     second or two of its first load, sooner or later on a busy machine), Chromium may send a POST
     past ``page.route`` (CI once saw a stalled save never reach its route handler)."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, device_scale_factor=2,
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, device_scale_factor=SCALE,
                                   service_workers="allow" if offline_copy else "block")
     page = context.new_page()
     page.on("dialog", lambda d: d.accept())
