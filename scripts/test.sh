@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install everything the tests need (a virtualenv with the project and its test extras,
-# Debian's chromium for the browser tests, Debian's PostgreSQL for the database tests), start
+# Debian's chromium and chromium-headless-shell for the browser tests, Debian's PostgreSQL for the database tests), start
 # a throwaway PostgreSQL on loopback, then run every test in two pytest-xdist workers (the CI
 # machine has two cores; TEST_WORKERS=0 runs them in this process). Extra arguments go to pytest.
 set -euo pipefail
@@ -12,10 +12,12 @@ make_venv
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-# What Debian must add: Chromium, and (as root, for the throwaway server) PostgreSQL, in one
+# What Debian must add: Chromium (the browser and its old headless build, which the browser tests
+# drive: half the CPU of the full browser's headless mode; the browser brings the fonts), and (as root, for the throwaway server) PostgreSQL, in one
 # update and one install (scripts/postgres.sh installs PostgreSQL itself when sourced alone).
 MISSING=()
 if ! command -v chromium >/dev/null 2>&1; then MISSING+=(chromium); fi
+if ! command -v chromium-headless-shell >/dev/null 2>&1; then MISSING+=(chromium-headless-shell); fi
 if [ "$(id -u)" -eq 0 ] && [ -z "${TEST_POSTGRES_URL:-}" ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
   MISSING+=(postgresql)
 fi
