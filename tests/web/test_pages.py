@@ -1063,6 +1063,24 @@ def test_a_meter_reads_out_its_value_of_its_goal(client):
     assert re.search(r'role="meter"[^>]*aria-valuetext="0 of 10"', page)
 
 
+def test_a_panel_s_short_labels_are_read_out_whole(client):
+    """An accessibility tester: "scrolls 1" and "res 0/3" were read out as written ("res" only a
+    tooltip, which a screen reader on a phone never reaches): they read "privileges 1" and
+    "reserved 0/3"; the short words stay on screen."""
+    gid = new_game(client)["id"]
+    page = client.get(f"/games/{gid}").get_data(as_text=True)
+    assert re.search(r'<span aria-hidden="true">scrolls</span><span class="visually-hidden">privileges</span> '
+                     r'<b data-field="privileges">0</b>', page)
+    assert len(re.findall(r'<span aria-hidden="true">res</span><span class="visually-hidden">reserved</span> '
+                          r'<b data-field="reserved">0</b>/3', page)) == 2
+    made = client.post("/api/games", json={"game": "splendor", "players": ["Ana", "Ben", "Cid"], "first_player": 0,
+                                           "nobles": ["N-01", "N-02", "N-03", "N-04"]})
+    assert made.status_code == 201, made.get_json()
+    page = client.get(f"/games/{made.get_json()['id']}").get_data(as_text=True)
+    assert len(re.findall(r'<span aria-hidden="true">res</span><span class="visually-hidden">reserved</span> '
+                          r'<b data-field="reserved">0</b>/3', page)) == 3
+
+
 def test_a_refusal_on_a_sheet_names_its_rule(client):
     """A pick the rules refuse says why in one sentence and which rule (as a refused save does):
     a joker with no coloured bonus owned (D-7)."""
