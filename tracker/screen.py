@@ -624,7 +624,7 @@ def picker(source: Tokens, chosen: Tokens, limit: int, kinds: tuple[str, ...],
     chosen_list = [k for k, n in chosen.items() for _ in range(n)]
     chips = []
     for k in kinds:
-        left = source.get(k) - chosen.get(k)
+        left = max(0, source.get(k) - chosen.get(k))  # (a stale sheet picked more than the board holds)
         chips.append({"kind": k, "letter": letters[k], "left": left, "name": narrate.TOKEN_NAMES[k],
                       "add": _pick_query(chosen_list + [k]), "can_add": left > 0 and chosen.total < limit and (allows is None or allows(k))})
     selected = []

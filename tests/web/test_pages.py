@@ -153,6 +153,18 @@ def test_the_take_sheet_previews_the_privilege_given(client):
     assert "Take 3" in body
 
 
+def test_a_take_sheet_picked_past_the_board_shows_none_left_not_a_negative_count(client):
+    """A tester opened a stale take sheet (3 white picked, 2 on the board): the board's chip read
+    "흰 −1". It reads 0 and greyed; the refusal says what is short (D-5)."""
+    game = new_game(client, ("Ana", "Ben"))
+    assert client.get(f"/api/games/{game['id']}").get_json()["board"]["pearl"] == 2
+    body = client.get(f"/games/{game['id']}/sheet/take?t=pearl&t=pearl&t=pearl", headers=HX).get_data(as_text=True)
+    chips = re.findall(r'<span class="chip-btn gem-pearl disabled" data-kind="pearl" role="img" aria-label="pearl (-?\d+)">'
+                       r'<b>P</b><i>(-?\d+)</i>', body)
+    assert chips == [("0", "0")], body
+    assert "The board is 1 pearl short of 3 pearls." in body
+
+
 def test_the_buy_sheet_shows_costs_after_bonuses_and_prefills_the_payment(client):
     log = load_fixture("duel-1012.json")
     log = {k: log[k] for k in ("format", "game", "players", "first_player", "events")}
