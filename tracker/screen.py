@@ -1176,12 +1176,17 @@ def sheet_for(view: GameView, wanted: str | None, args: Any = None) -> str:
 
 def alerts(view: GameView) -> list[dict[str, Any]]:
     """The alerts the last write raised (GAME-LOG.md kinds), translated: those the entries before
-    it raised under the prompt it answered (``raised_under_prompts``), then its own
-    (``own_alerts``). None after an undo (it raises none: the state's are the entry's now last)."""
+    it raised under the prompt it answered (``raised_under_prompts``, ``earlier`` True), then its
+    own (``own_alerts``). Each dict: ``kind``, ``player``, ``message``, ``toast``, ``said``, ``at``
+    (the number of entries once the entry that raised it was made: a phone that already showed
+    an earlier one as a toast, the other player's phone waiting beside the prompt, shows it no
+    second time; app.js) and ``earlier``. None after an undo (it raises none: the state's are the
+    entry's now last)."""
     if view.after_undo:
         return []
-    return [{"kind": a.kind, "player": a.player, "message": tr(a.template, a.params), "toast": True, "said": True}
-            for a in raised_under_prompts(view)] + own_alerts(view)
+    return [{"kind": a.kind, "player": a.player, "message": tr(a.template, a.params), "toast": True, "said": True,
+             "at": at, "earlier": True}
+            for at, a in raised_under_prompts(view)] + own_alerts(view)
 
 
 def own_alerts(view: GameView) -> list[dict[str, Any]]:
@@ -1199,8 +1204,9 @@ def own_alerts(view: GameView) -> list[dict[str, Any]]:
         stated += ("noble_visit",)
         told = ("noble_visit",)
     # the win of a player renamed meanwhile is told under the name of now
+    at = len(view.events)
     return [{"kind": a.kind, "player": a.player, "message": tr(a.template, a.params), "toast": a.kind not in stated,
-             "said": a.kind not in told}
+             "said": a.kind not in told, "at": at, "earlier": False}
             for a in named_now(view).state.alerts]
 
 
@@ -1208,22 +1214,23 @@ def raised_under_prompts(view: GameView) -> list[Any]:
     """When the last entry answered a prompt (a discard, a royal card, a noble) and the turn has
     no prompt left: the alerts the entries before it in the turn raised together with their
     prompt, which the prompt hid (a tester: "Tara gains a privilege", from Omar's take of 3 green,
-    was never shown: his discard came first, then its own toast). Oldest first; the prompts' own
-    alerts left out. Empty otherwise (no replay then)."""
+    was never shown: his discard came first, then its own toast). Oldest first, each as
+    ``(entries, alert)``: the number of entries once the entry that raised it was made; the
+    prompts' own alerts left out. Empty otherwise (no replay then)."""
     events = view.events
     if view.after_undo or not events or view.state.pending is not None \
             or events[-1].type not in ("discard", "take_royal", "take_noble"):
         return []
     engine = view.engine
     state = engine.start(view.row.setup)
-    recent: list[Any] = []  # the states after the last few entries before this one
+    recent: list[tuple[int, Any]] = []  # the states after the last few entries before this one
     for i, event in enumerate(events[:-1]):
         state = engine.apply(state, event)
         if i >= len(events) - 6:
-            recent.append(state)
-    hidden: list[Any] = []
-    for earlier in reversed(recent):  # back through the entries answered in turn, while a prompt was due
+            recent.append((i + 1, state))
+    hidden: list[tuple[int, Any]] = []
+    for at, earlier in reversed(recent):  # back through the entries answered in turn, while a prompt was due
         if earlier.pending is None:
             break
-        hidden = [a for a in earlier.alerts if a.kind not in narrate.PROMPT_ALERTS] + hidden
+        hidden = [(at, a) for a in earlier.alerts if a.kind not in narrate.PROMPT_ALERTS] + hidden
     return hidden

@@ -425,6 +425,35 @@ def test_an_entry_refused_because_the_other_phone_s_raised_a_prompt_is_still_sai
     expect(second.locator('#sheet .prompt[data-sheet="discard"]')).to_be_visible()
 
 
+def test_an_alert_raised_with_a_prompt_is_shown_once_on_each_phone(browser: Browser, live_server: str):
+    """A couple, one phone each: Ana, at 8 tokens, takes 3 green: Ben gains a privilege (D-5) and
+    she owes a discard (D-10). Ben's phone, waiting beside her prompt, shows "Ben gains a
+    privilege" at once; her phone, under the prompt, does not. Once she returns a token her phone
+    tells it (the prompt hid it), and Ben's does not again (a tester's table nearly handed over a
+    second scroll)."""
+    ben_phone, gid = bens_phone(browser, live_server)
+    board = ben_phone.request.get(f"{live_server}/api/games/{gid}").json()["board"]
+    eight = {"white": 2, "blue": 2, "black": 2, "pearl": 2}
+    _api(ben_phone, live_server, {"type": "correction", "player": 0, "set": {
+        "tokens": eight, "board": {k: v - eight.get(k, 0) for k, v in board.items()}}})
+    ana_phone = phone(browser)
+    ana_phone.goto(f"{live_server}/settings?mine=Ana&next=/games/{gid}")
+    ana = Table(ana_phone)
+    gained = "Ben gains a privilege from Ana's move."
+    _api(ben_phone, live_server, {"type": "take_tokens", "player": 0, "tokens": {"green": 3}})
+    expect(ana_phone.locator('#sheet .prompt[data-sheet="discard"]')).to_be_visible(timeout=3500)
+    expect(ana_phone.locator(".alert-privilege_given")).to_be_hidden()  # under her prompt
+    told = ben_phone.locator(".alert-privilege_given")
+    expect(told).to_have_text(gained, timeout=3500)
+    expect(told).to_be_visible()
+    ana.enter({"type": "discard", "player": 0, "tokens": {"pearl": 1}})
+    expect(ana_phone.locator(".alert-privilege_given")).to_have_text(gained)
+    expect(ana_phone.locator(".alert-privilege_given")).to_be_visible()
+    expect(ben_phone.locator(".alert-done")).to_have_text("✓ Ana returned 1 pearl to the bag.", timeout=3500)
+    expect(ben_phone.locator(".alert-privilege_given")).to_have_count(0)
+    assert ben_phone.request.get(f"{live_server}/api/games/{gid}").json()["players"][1]["privileges"] == 2
+
+
 def _api(page: Page, base: str, event: dict) -> dict:
     game_id = page.url.split("?")[0].rsplit("/", 1)[-1]
     resp = page.request.post(f"{base}/api/games/{game_id}/events", data=event)

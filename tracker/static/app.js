@@ -80,7 +80,9 @@
   // Alerts come from the rules engine as an HX-Trigger event; we only make them felt.
   document.body.addEventListener("tracker:alerts", function (evt) {
     var alerts = (evt.detail && evt.detail.value) || evt.detail || [];
-    var felt = Array.prototype.some.call(alerts, function (a) { return STRONG.indexOf(a.kind) >= 0; });
+    var felt = Array.prototype.some.call(alerts, function (a) {  // (one this phone showed already: not again, below)
+      return STRONG.indexOf(a.kind) >= 0 && !(a.earlier && toasted[a.at + "|" + String(a.message).trim()]);
+    });
     if (!felt) { return; }
     if (navigator.vibrate) { navigator.vibrate(120); }
     beep();
@@ -145,6 +147,32 @@
     showOpenedPanels();
   });
   document.body.addEventListener("htmx:afterSettle", showOpenedPanels);
+  // An alert raised with a prompt (a privilege to the other player from a take of 12 tokens) is
+  // told again once the prompt is answered (server: it lay hidden under the prompt on the phone
+  // that answered it). A phone that showed it as a toast already (the other player's, waiting
+  // beside the prompt; a watch screen) does not show it a second time: a tester's table nearly
+  // handed over a second scroll. Each alert names the entry count it was raised at (data-at).
+  var toasted = {};
+  function alertKey(p) { return p.getAttribute("data-at") + "|" + p.textContent.trim(); }
+  function noteToasts() {
+    var alerts = document.getElementById("alerts");
+    if (!alerts) { return; }
+    Array.prototype.forEach.call(alerts.querySelectorAll(".alert[data-earlier]"), function (p) {
+      if (toasted[alertKey(p)]) { p.remove(); }
+    });
+    var newest = 0;
+    Array.prototype.forEach.call(alerts.querySelectorAll(".alert[data-at]:not(.visually-hidden)"), function (p) {
+      newest = Math.max(newest, Number(p.getAttribute("data-at")));
+      if (p.checkVisibility ? p.checkVisibility() : p.offsetParent !== null) { toasted[alertKey(p)] = true; }
+    });
+    Object.keys(toasted).forEach(function (key) {  // (a turn's prompts lie a few entries back at most)
+      if (Number(key.split("|")[0]) < newest - 8) { delete toasted[key]; }
+    });
+  }
+  noteToasts();
+  document.body.addEventListener("htmx:afterSwap", function (evt) {
+    if (evt.detail.target && evt.detail.target.id === "game") { noteToasts(); }
+  });
   var announcer = document.getElementById("announcer");
   // A near-win warning ("Ben: 19 prestige — 1 more to win") is a line of the screen, no alert:
   // one the new screen shows and the one before did not is read out with the toasts.
