@@ -1216,20 +1216,14 @@ def raised_under_prompts(view: GameView) -> list[Any]:
     prompt, which the prompt hid (a tester: "Tara gains a privilege", from Omar's take of 3 green,
     was never shown: his discard came first, then its own toast). Oldest first, each as
     ``(entries, alert)``: the number of entries once the entry that raised it was made; the
-    prompts' own alerts left out. Empty otherwise (no replay then)."""
+    prompts' own alerts left out. Empty otherwise."""
     events = view.events
     if view.after_undo or not events or view.state.pending is not None \
             or events[-1].type not in ("discard", "take_royal", "take_noble"):
         return []
-    engine = view.engine
-    state = engine.start(view.row.setup)
-    recent: list[tuple[int, Any]] = []  # the states after the last few entries before this one
-    for i, event in enumerate(events[:-1]):
-        state = engine.apply(state, event)
-        if i >= len(events) - 6:
-            recent.append((i + 1, state))
     hidden: list[tuple[int, Any]] = []
-    for at, earlier in reversed(recent):  # back through the entries answered in turn, while a prompt was due
+    # (the states after the last few entries before this one: from the game's snapshot, no replay)
+    for at, earlier in reversed(service.recent_states(view, 5)):  # back through the entries answered in turn, while a prompt was due
         if earlier.pending is None:
             break
         hidden = [(at, a) for a in earlier.alerts if a.kind not in narrate.PROMPT_ALERTS] + hidden

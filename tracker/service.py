@@ -337,6 +337,28 @@ def narrated(view: GameView, describe: Callable[[Any, Any, Any], str], key: Any)
     return [describe(*step) for step in steps()]
 
 
+def recent_states(view: GameView, count: int) -> list[tuple[int, Any]]:
+    """The states after each of the ``count`` entries before the last one (fewer in a shorter
+    game), oldest first, as ``(entries, state)`` pairs: ``entries`` the number of entries once
+    that one was made. Taken from the game's snapshot (its last steps) when it is of this very
+    view and reaches back so far, else folded from the game's start."""
+    events = view.events
+    n = len(events)
+    first = max(0, n - 1 - count)  # the index of the oldest entry wanted
+    snap = _snapshots().get(view.row.id)
+    if snap is not None and snap.events is events and len(snap.tail) >= n - first:
+        steps = snap.tail[len(snap.tail) - (n - first):]  # (event, before, after) of events[first:]
+        return [(first + k + 1, step[2]) for k, step in enumerate(steps[:-1])]
+    engine = view.engine
+    state = engine.start(view.row.setup)
+    out: list[tuple[int, Any]] = []
+    for i, event in enumerate(events[:-1]):
+        state = engine.apply(state, event)
+        if i >= first:
+            out.append((i + 1, state))
+    return out
+
+
 def _remember_write(row: Game, events: tuple[RuleEvent, ...], before: Any, seq: int, event: RuleEvent,
                     state: Any) -> tuple[RuleEvent, ...]:
     """Keep the game after our own committed write as its snapshot: ``row`` as the write left it,

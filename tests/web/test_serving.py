@@ -256,6 +256,35 @@ def test_the_log_is_narrated_the_same_with_and_without_snapshots(database_url):
             db.engine.dispose()
 
 
+def test_the_alerts_told_again_after_a_prompt_are_the_same_with_and_without_snapshots(database_url):
+    """``raised_under_prompts`` takes the states before a discard, royal card or noble from the
+    game's snapshot (no replay from the game's start on every such entry: a fifth of a long
+    game's entries in the benchmark); without a snapshot it folds the game: the same states."""
+    from appconfig import app_config
+
+    cached = create_app(app_config(database_url))
+    uncached = create_app({**app_config(database_url), "SNAPSHOT_CACHE_SIZE": 0})
+    client = cached.test_client()
+    setup, events, _final = autoplay.play(57)  # (a take of 3 alike over 10 tokens, privilege told after the discard)
+    game = new_game(client, first_player=setup["first_player"])
+    told = 0
+    for ev in events:
+        assert post(client, game["id"], event_to_dict(ev)).status_code == 200
+        seen = []
+        for a in (cached, uncached):
+            with a.test_request_context():
+                view = service.load(game["id"])
+                seen.append((service.recent_states(view, 5), screen.raised_under_prompts(view)))
+                db.session.remove()
+        assert seen[0] == seen[1]
+        assert [at for at, _state in seen[0][0]] == list(range(max(1, len(view.events) - 5), len(view.events)))
+        told += bool(seen[0][1])
+    assert told >= 1  # (a privilege or an extra turn told again after its prompt)
+    for a in (cached, uncached):
+        with a.app_context():
+            db.engine.dispose()
+
+
 def test_a_version_read_with_the_events_guards_the_snapshot(app):
     """A snapshot is kept only for the version its events were read at."""
     game = service.create_game({"game": "duel", "players": ["Ana", "Ben"], "first_player": 0})
