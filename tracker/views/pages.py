@@ -133,13 +133,25 @@ def _shared_response(kept: screens.Shared, game_id: str):  # type: ignore[no-unt
     return resp
 
 
+def _felt(alert: dict[str, Any]) -> dict[str, Any]:
+    """An alert as ``HX-Trigger`` carries it (app.js beeps for its ``kind``): its kind, player and
+    sentence, and for one told again after a prompt (``earlier``) the entry count it was raised
+    at (a phone that showed it then does not beep again); the rest is the screen's. Headers go
+    uncompressed: every byte counts on the entry's answer."""
+    felt = {"kind": alert["kind"], "player": alert["player"], "message": alert["message"]}
+    if alert.get("earlier"):
+        felt.update(at=alert["at"], earlier=True)
+    return felt
+
+
 def _game_response(body: str, game_id: str, version: int, alerts: list[dict[str, Any]],
                    status: int = 200):  # type: ignore[no-untyped-def]
     """A game screen answer: the alerts as ``HX-Trigger`` and the game's own address as
     ``HX-Replace-Url`` (htmx: the new screen shows the default sheet, whatever sheet the address
     had named), the version as a header."""
     if _is_htmx():
-        resp = make_response(body, status, trigger={"tracker:alerts": alerts} if alerts else None,
+        felt = [_felt(a) for a in alerts]
+        resp = make_response(body, status, trigger={"tracker:alerts": felt} if felt else None,
                              replace_url=url_for("pages.game", game_id=game_id))
     else:
         resp = make_response(body, status)
