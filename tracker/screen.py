@@ -8,8 +8,10 @@ of ``apply``.
 from __future__ import annotations
 
 import functools
+import json
 import re
 import uuid
+import zlib
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 from urllib.parse import urlencode
@@ -27,7 +29,7 @@ from .i18n import error_message, render_translations, plain_gettext, plain_ngett
 from .rules import catalog, duel, splendor
 from .rules.catalog import NO_COLOR, WILD
 from .rules.errors import RuleError
-from .rules.events import parse_event
+from .rules.events import event_to_dict, parse_event
 from .rules.tokens import GEM_COLORS, PEARL, TOKEN_KINDS, Tokens, suggest_payment
 from .service import GameView
 
@@ -1178,15 +1180,24 @@ def alerts(view: GameView) -> list[dict[str, Any]]:
     """The alerts the last write raised (GAME-LOG.md kinds), translated: those the entries before
     it raised under the prompt it answered (``raised_under_prompts``, ``earlier`` True), then its
     own (``own_alerts``). Each dict: ``kind``, ``player``, ``message``, ``toast``, ``said``, ``at``
-    (the number of entries once the entry that raised it was made: a phone that already showed
+    (the entry that raised it, ``raised_at``: a phone that already showed
     an earlier one as a toast, the other player's phone waiting beside the prompt, shows it no
     second time; app.js) and ``earlier``. None after an undo (it raises none: the state's are the
     entry's now last)."""
     if view.after_undo:
         return []
     return [{"kind": a.kind, "player": a.player, "message": tr(a.template, a.params), "toast": True, "said": True,
-             "at": at, "earlier": True}
+             "at": raised_at(view, at), "earlier": True}
             for at, a in raised_under_prompts(view)] + own_alerts(view)
+
+
+def raised_at(view: GameView, count: int) -> str:
+    """Which entry raised an alert, as a screen marks it (``"<count>.<crc>"``): the number of
+    entries once it was made, and a checksum of that entry, so that another entry made in its
+    place after an undo (3 red where 3 green was undone) is not taken for it by a phone that
+    showed the first one's alert (app.js)."""
+    entry = json.dumps(event_to_dict(view.events[count - 1]), sort_keys=True)
+    return f"{count}.{zlib.crc32(entry.encode()):08x}"
 
 
 def own_alerts(view: GameView) -> list[dict[str, Any]]:
@@ -1204,7 +1215,7 @@ def own_alerts(view: GameView) -> list[dict[str, Any]]:
         stated += ("noble_visit",)
         told = ("noble_visit",)
     # the win of a player renamed meanwhile is told under the name of now
-    at = len(view.events)
+    at = raised_at(view, len(view.events)) if view.events else "0"
     return [{"kind": a.kind, "player": a.player, "message": tr(a.template, a.params), "toast": a.kind not in stated,
              "said": a.kind not in told, "at": at, "earlier": False}
             for a in named_now(view).state.alerts]

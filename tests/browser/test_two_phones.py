@@ -429,8 +429,8 @@ def test_an_alert_raised_with_a_prompt_is_shown_once_on_each_phone(browser: Brow
     """A couple, one phone each: Ana, at 8 tokens, takes 3 green: Ben gains a privilege (D-5) and
     she owes a discard (D-10). Ben's phone, waiting beside her prompt, shows "Ben gains a
     privilege" at once; her phone, under the prompt, does not. Once she returns a token her phone
-    tells it (the prompt hid it), and Ben's does not again (a tester's table nearly handed over a
-    second scroll)."""
+    tells it (the prompt hid it), and Ben's does not again, even reloaded meanwhile (a tester's
+    table nearly handed over a second scroll)."""
     ben_phone, gid = bens_phone(browser, live_server)
     board = ben_phone.request.get(f"{live_server}/api/games/{gid}").json()["board"]
     eight = {"white": 2, "blue": 2, "black": 2, "pearl": 2}
@@ -446,6 +446,8 @@ def test_an_alert_raised_with_a_prompt_is_shown_once_on_each_phone(browser: Brow
     told = ben_phone.locator(".alert-privilege_given")
     expect(told).to_have_text(gained, timeout=3500)
     expect(told).to_be_visible()
+    ben_phone.reload()  # (a pull to refresh: what the phone showed is kept for the tab's life)
+    ben_phone.locator("#game").wait_for()
     ana.enter({"type": "discard", "player": 0, "tokens": {"pearl": 1}})
     expect(ana_phone.locator(".alert-privilege_given")).to_have_text(gained)
     expect(ana_phone.locator(".alert-privilege_given")).to_be_visible()

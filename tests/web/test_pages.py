@@ -548,7 +548,7 @@ def test_a_short_toast_says_what_was_just_recorded_on_both_phones(client):
     answer = form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 3}}, 2, entry_id="f3")
     body = answer.get_data(as_text=True)
     assert re.findall(r'data-kind="done"><span>([^<]*)<', body) == ["✓ Ana took 3 red."]
-    assert re.search(r'data-kind="privilege_given" data-player="1" data-at="\d+">Ben gains a privilege', body)  # the alert's own toast
+    assert re.search(r'data-kind="privilege_given" data-player="1" data-at="\d+\.[0-9a-f]{8}">Ben gains a privilege', body)  # the alert's own toast
 
 
 def test_a_correction_forms_odd_fields_get_the_right_sentence(client):
@@ -1346,14 +1346,23 @@ def test_a_privilege_gained_under_a_discard_is_told_once_the_discard_is_made(cli
     state = play(client, gid, [fix])
     take = {"type": "take_tokens", "player": 0, "tokens": {"green": 3}}
     took = form_post(client, gid, take, state["version"])
-    assert took.status_code == 200  # (under the prompt) raised by the second entry
-    assert 'data-kind="privilege_given" data-player="1" data-at="2">' in took.get_data(as_text=True)
+    assert took.status_code == 200  # (under the prompt) raised by the second entry, marked with its checksum
+    at = re.search(r'data-kind="privilege_given" data-player="1" data-at="(2\.[0-9a-f]{8})">', took.get_data(as_text=True))
+    assert at
     discard = {"type": "discard", "player": 0, "tokens": {"pearl": 1}}
     answered = form_post(client, gid, discard, state["version"] + 1, entry_id="f2").get_data(as_text=True)
     # told again, marked as raised by the second entry (a phone that showed it then drops it: app.js)
-    alert = re.search(r'<p class="alert alert-privilege_given" data-kind="privilege_given" data-player="1" data-at="2" '
+    alert = re.search(r'<p class="alert alert-privilege_given" data-kind="privilege_given" data-player="1" data-at="([^"]+)" '
                       r'data-earlier>([^<]+)</p>', answered)
-    assert alert and alert[1] == "Omar gains a privilege from Tara&#39;s move."
+    assert alert and alert[1] == at[1] and alert[2] == "Omar gains a privilege from Tara&#39;s move."
     after = client.get(f"/api/games/{gid}").get_json()
     assert after["players"][1]["privileges"] == 2 and after["current_player"] == 1  # (1 from the setup, D-1)
     assert [a["kind"] for a in after["alerts"]] == []  # the API keeps to what the discard itself raised
+    # undone twice, and another take of 3 in its place (3 red): the same sentence, another entry (a
+    # phone away meanwhile that showed the first must still show this one: a tester)
+    for _ in range(2):
+        assert client.post(f"/api/games/{gid}/undo", json={}).status_code == 200
+    version = client.get(f"/api/games/{gid}").get_json()["version"]
+    again = form_post(client, gid, {**take, "tokens": {"red": 3}}, version, entry_id="f3").get_data(as_text=True)
+    redo = re.search(r'data-kind="privilege_given" data-player="1" data-at="(2\.[0-9a-f]{8})">', again)
+    assert redo and redo[1] != at[1]

@@ -288,7 +288,7 @@ def test_a_prompt_the_screen_shows_is_no_toast_over_it_but_is_still_read_out(cli
     assert resp.status_code == 200
     assert "discard_due" in resp.headers["HX-Trigger"]  # still felt (beep, vibration)
     page = resp.get_data(as_text=True)
-    assert re.search(r'<p class="alert alert-discard_due visually-hidden" data-kind="discard_due" data-player="\d" data-at="\d+">[^<]+ holds 1[1-9] tokens: return \d\.</p>', page)
+    assert re.search(r'<p class="alert alert-discard_due visually-hidden" data-kind="discard_due" data-player="\d" data-at="\d+\.[0-9a-f]{8}">[^<]+ holds 1[1-9] tokens: return \d\.</p>', page)
     assert re.search(r'<p class="alert alert-done" data-kind="done"><span>✓ ', page)
     assert 'data-sheet="discard"' in page
 

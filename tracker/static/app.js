@@ -151,23 +151,30 @@
   // told again once the prompt is answered (server: it lay hidden under the prompt on the phone
   // that answered it). A phone that showed it as a toast already (the other player's, waiting
   // beside the prompt; a watch screen) does not show it a second time: a tester's table nearly
-  // handed over a second scroll. Each alert names the entry count it was raised at (data-at).
+  // handed over a second scroll. Each alert names the entry that raised it (data-at: the entry
+  // count then and a checksum of the entry, so that another entry made in its place after an
+  // undo is not taken for it). What was shown is kept for the tab's life (a reload between the
+  // two, a tester's pull to refresh, showed it twice).
+  var gameEl = document.getElementById("game");
+  var toastedKey = gameEl ? "tracker-toasted-" + gameEl.getAttribute("data-game") : null;
   var toasted = {};
+  try { toasted = JSON.parse(sessionStorage.getItem(toastedKey) || "{}") || {}; } catch (e) { toasted = {}; }
   function alertKey(p) { return p.getAttribute("data-at") + "|" + p.textContent.trim(); }
   function noteToasts() {
     var alerts = document.getElementById("alerts");
-    if (!alerts) { return; }
+    if (!alerts || !toastedKey) { return; }
     Array.prototype.forEach.call(alerts.querySelectorAll(".alert[data-earlier]"), function (p) {
       if (toasted[alertKey(p)]) { p.remove(); }
     });
     var newest = 0;
     Array.prototype.forEach.call(alerts.querySelectorAll(".alert[data-at]:not(.visually-hidden)"), function (p) {
-      newest = Math.max(newest, Number(p.getAttribute("data-at")));
+      newest = Math.max(newest, parseInt(p.getAttribute("data-at"), 10) || 0);
       if (p.checkVisibility ? p.checkVisibility() : p.offsetParent !== null) { toasted[alertKey(p)] = true; }
     });
     Object.keys(toasted).forEach(function (key) {  // (a turn's prompts lie a few entries back at most)
-      if (Number(key.split("|")[0]) < newest - 8) { delete toasted[key]; }
+      if ((parseInt(key, 10) || 0) < newest - 8) { delete toasted[key]; }
     });
+    try { sessionStorage.setItem(toastedKey, JSON.stringify(toasted)); } catch (e) { /* private mode: this page only */ }
   }
   noteToasts();
   document.body.addEventListener("htmx:afterSwap", function (evt) {
