@@ -349,14 +349,8 @@ def recent_states(view: GameView, count: int) -> list[tuple[int, Any]]:
     if snap is not None and snap.events is events and len(snap.tail) >= n - first:
         steps = snap.tail[len(snap.tail) - (n - first):]  # (event, before, after) of events[first:]
         return [(first + k + 1, step[2]) for k, step in enumerate(steps[:-1])]
-    engine = view.engine
-    state = engine.start(view.row.setup)
-    out: list[tuple[int, Any]] = []
-    for i, event in enumerate(events[:-1]):
-        state = engine.apply(state, event)
-        if i >= first:
-            out.append((i + 1, state))
-    return out
+    folded = view.engine.steps(view.row.setup, events[:-1])
+    return [(i + 1, after) for i, (_event, _before, after) in enumerate(folded) if i >= first]
 
 
 def _remember_write(row: Game, events: tuple[RuleEvent, ...], before: Any, seq: int, event: RuleEvent,

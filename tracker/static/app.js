@@ -81,7 +81,7 @@
   document.body.addEventListener("tracker:alerts", function (evt) {
     var alerts = (evt.detail && evt.detail.value) || evt.detail || [];
     var felt = Array.prototype.some.call(alerts, function (a) {  // (one this phone showed already: not again, below)
-      return STRONG.indexOf(a.kind) >= 0 && !(a.earlier && toasted[a.at + "|" + String(a.message).trim()]);
+      return STRONG.indexOf(a.kind) >= 0 && !(a.earlier && toasted[toastKey(a.at, String(a.message))]);
     });
     if (!felt) { return; }
     if (navigator.vibrate) { navigator.vibrate(120); }
@@ -159,7 +159,8 @@
   var toastedKey = gameEl ? "tracker-toasted-" + gameEl.getAttribute("data-game") : null;
   var toasted = {};
   try { toasted = JSON.parse(sessionStorage.getItem(toastedKey) || "{}") || {}; } catch (e) { toasted = {}; }
-  function alertKey(p) { return p.getAttribute("data-at") + "|" + p.textContent.trim(); }
+  function toastKey(at, text) { return at + "|" + text.trim(); }
+  function alertKey(p) { return toastKey(p.getAttribute("data-at"), p.textContent); }
   function noteToasts() {
     var alerts = document.getElementById("alerts");
     if (!alerts || !toastedKey) { return; }
