@@ -705,7 +705,7 @@ def privileges_sheet(view: GameView, args: Any) -> dict[str, Any]:
             "replenish": preview(view, {"type": "replenish", "player": state.current_player}),
             # said only to a holder: one with none has no privilege to use anyway
             "after_replenish": state.replenished and me.privileges > 0, "bag_empty": not state.bag,
-            "rule": "D-2"}  # the rule a privilege after a replenish breaks (duel.py: privilege_after_replenish)
+            "rule": "D-3.1"}  # GAME-LOG.md's rule of privilege_after_replenish (duel.py)
 
 
 def discard_sheet(view: GameView, args: Any) -> dict[str, Any]:

@@ -44,6 +44,8 @@ def is_game_id(value: Any) -> bool:
     (PostgreSQL refuses NUL bytes in text, so a raw lookup of ``"…%00"`` would fail loudly)."""
     return isinstance(value, str) and ID_PATTERN.fullmatch(value) is not None
 MAX_ENTRY_ID = 64
+#: The longest ``id`` an imported log may have (GAME-LOG.md sets no form; ours are 32 characters).
+MAX_LOG_ID = 128
 #: How often a write without ``expected_version`` retries after losing a race (with a short,
 #: growing, jittered pause between tries).
 RETRIES = 25
@@ -613,10 +615,10 @@ def _check_write_fields(expected_version: Any, entry_id: Any) -> None:
     ):
         raise RuleError("bad_event", N_("expected_version must be a whole number."))
     if entry_id is not None and (
-        not isinstance(entry_id, str) or not 0 < len(entry_id) <= MAX_ENTRY_ID or clean_text(entry_id, MAX_ENTRY_ID) != entry_id
+        not isinstance(entry_id, str) or len(entry_id) > MAX_ENTRY_ID or clean_text(entry_id, MAX_ENTRY_ID) is None
     ):
-        raise RuleError("bad_event", N_("entry_id must be a text of 1 to 64 characters, with no space at either end "
-                                        "and no control or invisible character (a tab, a zero-width space)."))
+        raise RuleError("bad_event", N_("entry_id must be a text of at most 64 characters, "
+                                        "with no control or invisible character (a tab, a zero-width space)."))
 
 
 def _pause(attempt: int) -> None:
@@ -679,7 +681,8 @@ def post_event(
     """Apply one event and store it; returns the new game view.
 
     A repeated ``entry_id`` stores nothing and returns the current game, saying where that
-    entry is (``GameView.repeat``). Raises
+    entry is (``GameView.repeat``); an empty one is no ``entry_id`` (as a form's empty field: a
+    client sending ``""`` with every entry would otherwise see all but its first dropped). Raises
     ``GameNotFound``, ``VersionConflict`` (stale ``expected_version``) or ``RuleError``
     (nothing stored; ``game_deleted`` for a deleted game).
 
@@ -688,6 +691,7 @@ def post_event(
     version, a refused entry, a repeated ``entry_id``, no snapshot) takes the checked path.
     """
     _check_write_args(game_id, expected_version, entry_id)
+    entry_id = entry_id or None
     if expected_version is not None:
         view = _write_on_snapshot(game_id, data, expected_version, entry_id)
         if view is not None:
@@ -924,6 +928,10 @@ def _replay_log(log: Any) -> tuple[str, dict[str, Any], Any, list[RuleEvent]]:
                         n=MAX_ENTRIES, count=len(events))
     if log.get("id") is not None and not isinstance(log.get("id"), str):
         raise RuleError("bad_log", N_("A game log's id is text (or left out)."))
+    if log.get("id") is not None and (len(log["id"]) > MAX_LOG_ID or clean_text(log["id"], MAX_LOG_ID) is None):
+        # (it is said back in refusals and kept as a key: no 100,000 characters, no NUL)
+        raise RuleError("bad_log", N_("A game log's id is a text of at most %(n)s characters, with no control or "
+                                      "invisible character."), n=MAX_LOG_ID)
     try:
         kind, setup, state = _setup(log)
     except RuleError as exc:

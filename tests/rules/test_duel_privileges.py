@@ -74,6 +74,7 @@ def test_no_privilege_may_be_used_after_replenishing_the_board():
     state = play(state, replenish(ANA))
     error = refused(state, use(ANA, red=1))
     assert error.code == "privilege_after_replenish"
+    assert error.rule == "D-3.1"  # GAME-LOG.md's table of codes
 
 
 def test_privileges_may_be_used_before_a_replenish_in_the_same_turn():

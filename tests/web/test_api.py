@@ -195,6 +195,20 @@ def test_a_log_id_of_another_tool_is_not_imported_twice(client):
 
 
 
+def test_a_log_id_is_a_text_of_at_most_128_characters_with_nothing_invisible(client):
+    """A breaker imported a log whose id was 100,000 characters, or held a NUL that a later
+    refusal said back raw: both are ``bad_log`` now, and nothing is stored; 128 characters of
+    another tool's id still import."""
+    log = {k: v for k, v in load_fixture("duel-1069.json").items() if k not in ("expected", "checkpoints", "source")}
+    for bad in ("x" * 129, "ex-\x00", "ex-\u202e1", "ex-\u200b"):
+        resp = client.post("/api/games/import", json={**log, "id": bad.encode().decode("unicode_escape")})
+        assert error_of(resp) == "bad_log", bad
+        assert "at most 128 characters" in resp.get_json()["error"]["message"]
+    assert client.get("/api/games").get_json() == []
+    resp = client.post("/api/games/import", json={**log, "id": "y" * 128})
+    assert resp.status_code == 201 and len(client.get("/api/games").get_json()) == 1
+
+
 def test_a_foreign_id_first_seen_on_a_game_stored_without_it_becomes_its_key(client):
     """A tester: the log without an id, then with "custom-8" (found by its content: 200), then
     "custom-8" with other players was stored as a new game, and the second file refused after it."""
@@ -630,6 +644,27 @@ def test_nan_and_infinity_are_not_json(client, constant):
     assert resp.status_code == 400 and resp.get_json()["error"]["code"] == "bad_json"
     assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
     assert len(client.get("/api/games").get_json()) == 1
+
+
+def test_an_entry_id_is_any_text_of_at_most_64_characters_and_an_empty_one_is_none(client):
+    """GAME-LOG.md: ``entry_id`` is "a string of at most 64 characters" (a breaker's `" a"` and
+    `""` were refused). Spaces count as written; `""` is no id at all (a client sending it with
+    every entry would otherwise have all but its first dropped as repeats)."""
+    game = new_game(client)
+    gid = game["id"]
+
+    def take(player: int, color: str) -> dict:
+        return {"type": "take_tokens", "player": player, "tokens": {color: 1}}
+
+    assert post(client, gid, take(0, "red"), entry_id=" a").get_json()["version"] == 1
+    assert post(client, gid, take(1, "red"), entry_id="a").get_json()["version"] == 2  # another id
+    assert post(client, gid, take(0, "red"), entry_id=" a").get_json()["version"] == 2  # the same: stored once
+    assert post(client, gid, take(0, "blue"), entry_id="").get_json()["version"] == 3
+    assert post(client, gid, take(1, "blue"), entry_id="").get_json()["version"] == 4  # not a repeat
+    assert post(client, gid, take(0, "green"), entry_id="é" * 64).get_json()["version"] == 5
+    for bad in ("x" * 65, "a\x00b", "a\u200bb"):
+        assert error_of(post(client, gid, take(1, "green"), entry_id=bad.encode().decode("unicode_escape"))) == "bad_event", bad
+    assert client.get(f"/api/games/{gid}").get_json()["version"] == 5
 
 
 def test_bad_write_arguments_are_refused(client):

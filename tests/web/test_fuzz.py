@@ -729,7 +729,7 @@ def entry_id_of(req: Request) -> Any:
     """The ``entry_id`` a write names, as the server reads it (the first form field, or None)."""
     body = req.kwargs.get("json")
     if isinstance(body, dict):
-        return body.get("entry_id")
+        return body.get("entry_id") or None if body.get("entry_id") == "" else body.get("entry_id")
     for key, value in req.kwargs.get("form", ()):
         if key == "entry_id":
             return value or None

@@ -548,7 +548,7 @@ def _use_privileges(state: DuelState, ev: UsePrivileges) -> DuelState:
     me = state.players[ev.player]
     if state.replenished:
         raise RuleError(
-            "privilege_after_replenish", N_("No privilege may be used after replenishing the board."), "D-2"
+            "privilege_after_replenish", N_("No privilege may be used after replenishing the board."), "D-3.1"
         )
     if ev.tokens.gold:
         raise RuleError("gold_not_allowed", N_("A privilege never takes gold."), "D-3.1")
