@@ -890,7 +890,8 @@ def _log_of(view: GameView) -> dict[str, Any]:
 def _parse_time(value: Any) -> datetime | None:
     if value is None:
         return None
-    if not isinstance(value, str):
+    if not isinstance(value, str) or not (value.isascii() and value.isprintable()):
+        # (Python reads "19:02:11\x00Z" as a time: a NUL is no part of ISO 8601)
         raise RuleError("bad_log", N_("Times in a log are ISO 8601 texts."))
     try:
         parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))

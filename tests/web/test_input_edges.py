@@ -47,6 +47,19 @@ def test_a_stored_id_does_not_spare_an_import_its_checks(client):
     assert again.status_code == 200 and again.get_json()["id"] == game["id"]  # the same log: stored once
 
 
+def test_a_log_time_with_a_control_character_is_refused(client):
+    """A breaker's ``started`` of "2026-11-29T19:02:11\\u0000Z" was read as a time (Python's
+    ``fromisoformat`` takes a NUL there): ``bad_log``, nothing stored; the plain time imports."""
+    log = fixture_log("duel-1012.json", ["Ana", "Ben"])
+    for bad in ("2026-11-29T19:02:11\x00Z", "2026-11-29T19:02:11\tZ", "２０２６-11-29T19:02:11Z"):
+        resp = client.post("/api/games/import", json={**log, "started": bad})
+        assert resp.status_code == 422 and resp.get_json()["error"]["code"] == "bad_log", bad
+    assert client.get("/api/games").get_json() == []
+    resp = client.post("/api/games/import", json={**log, "started": "2026-11-29T19:02:11Z"})
+    assert resp.status_code == 201
+    assert [g["started"] for g in client.get("/api/games").get_json()] == ["2026-11-29T19:02:11Z"]
+
+
 def test_a_finished_log_without_its_end_time_is_not_said_to_end_at_the_import(app, client):
     log = fixture_log("duel-1012.json", ["Ana", "Ben"], "2026-05-01T19:00:00Z")
     log.pop("finished", None)
