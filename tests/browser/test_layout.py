@@ -815,3 +815,30 @@ def test_the_korean_players_list_keeps_each_phrase_on_one_line_at_360_px(browser
         return [tops.size, e.textContent.trim().split(/\\s+/).length]; })""")
     assert counts and all(lines <= words for lines, words in counts), counts
     context.close()
+
+
+def test_the_fix_sheet_s_pinned_save_bar_keeps_to_a_third_of_the_phone(page: Page, live_server: str):
+    """A tester's Fix in a game of four: Ana's red raised by 1 while Ben, Cleo and Dev hold red
+    made the pinned bar a refusal, "Make it add up" and "Fix Ben/Cleo first" (385 px of 844),
+    over the supply's counts. Its preview scrolls within a quarter of the screen: the bar stays
+    under a third of it, the refusal's sentence in sight and the save below it."""
+    gid = page.request.post(live_server + "/api/games", data={
+        "game": "splendor", "players": ["Ana", "Ben", "Cleo", "Dev"], "first_player": 0,
+        "nobles": ["N-01", "N-02", "N-03", "N-04", "N-05"]}).json()["id"]
+    for seat in range(4):
+        page.request.post(f"{live_server}/api/games/{gid}/events", data={
+            "type": "take_tokens", "player": seat, "tokens": {"red": 1, "blue": 1, "green": 1}})
+    page.goto(f"{live_server}/games/{gid}")
+    table = Table(page)
+    table.open("correction")
+    page.wait_for_function("() => { const p = document.querySelector('#fix-preview');"
+                           " return !!p && !!p['htmx-internal-data'] && !document.querySelector('.htmx-settling, .htmx-request'); }")
+    page.locator('#sheet input[name$="-red"]').first.fill("2")
+    expect(page.locator("#fix-preview .fix-transfer").first).to_be_attached()
+    page.wait_for_timeout(200)
+    bar = page.locator("#sheet .fix-save").bounding_box()
+    assert bar["height"] <= 844 / 3, bar
+    expect(page.locator("#fix-preview .preview-error")).to_be_in_viewport()
+    expect(page.locator("#sheet .fix-save button.save")).to_be_in_viewport()
+    # the suggestions are all there, one scroll of the preview away
+    assert page.evaluate("() => { const p = document.querySelector('#fix-preview'); return p.scrollHeight > p.clientHeight; }")
