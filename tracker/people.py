@@ -96,6 +96,24 @@ def check_seats(names: Sequence[str]) -> None:
         seated[kept.id] = typed
 
 
+def identities(names: Sequence[str], memo: dict[str, tuple[str, Any]] | None = None) -> list[tuple[str, Any]]:
+    """Who each of ``names`` (as typed or recorded) is now, through renames and merges:
+    ``("person", id)`` of the person a known name leads to (its own, or one a merge or a rename
+    left), else ``("name", person_key)`` for a name nobody has. Two lists seat the same people
+    when their identities match in any order ("Chloe" before her rename is "Chloé" after it).
+    ``memo``, a dict the caller keeps, spares the lookup of a name seen before. Looks up,
+    creates nothing."""
+    memo = {} if memo is None else memo
+    out = []
+    for name in names:
+        key = person_key(" ".join(str(name).split()) or "?")
+        if key not in memo:
+            player = None if "\x00" in key else _named(name)
+            memo[key] = ("person", _kept(player).id) if player is not None else ("name", key)
+        out.append(memo[key])
+    return out
+
+
 def seat_of(key: str, names: Sequence[str]) -> int | None:
     """The seat of ``names`` (a game's recorded names) where the person whose name has the
     ``person_key`` ``key`` sits, found through renames and merges ("bena" finds Benedict, once

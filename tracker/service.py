@@ -508,9 +508,12 @@ def plan_next_game(after: str, names: list[str]) -> NextGamePlan:
     last = next((row for row in since if row.game == latest.game), latest)
     seated = last.setup["players"]
     first = last.setup.get("first_player", 0)
-    following = person_key(seated[(first + 1) % len(seated)])
-    typed = [person_key(n) for n in names]
-    return NextGamePlan(latest.id, first=typed.index(following), last_starter=seated[first], playing=playing)
+    memo: dict[str, Any] = {}
+    following, starter = people.identities([seated[(first + 1) % len(seated)], seated[first]], memo)
+    typed = people.identities(names, memo)
+    # (who started named as the form names them: "jiwoo started the last game" beside "Jiwoo", a tester)
+    return NextGamePlan(latest.id, first=typed.index(following), last_starter=names[typed.index(starter)],
+                        playing=playing)
 
 
 def _games_since(row: Game, names: Sequence[str], limit: int = 200) -> list[Game]:
@@ -518,13 +521,17 @@ def _games_since(row: Game, names: Sequence[str], limit: int = 200) -> list[Game
     newest first (one query over the latest ``limit`` games)."""
     rows = db.session.scalars(select(Game).where(Game.deleted_at.is_(None), Game.started > row.started)
                               .order_by(Game.started.desc()).limit(limit))
-    return [r for r in rows if _same_people(r.setup["players"], names)]
+    memo: dict[str, Any] = {}
+    return [r for r in rows if _same_people(r.setup["players"], names, memo)]
 
 
-def _same_people(one: Sequence[str], other: Sequence[str]) -> bool:
+def _same_people(one: Sequence[str], other: Sequence[str], memo: dict[str, Any] | None = None) -> bool:
     """True when two lists of names (empty ones skipped) seat the same people, in any order,
-    told apart as setup tells them (``person_key``)."""
-    return sorted(person_key(n) for n in one if n.strip()) == sorted(person_key(n) for n in other if n.strip())
+    through renames and merges (``people.identities``; a tester's rematch after renaming Chloe
+    to Chloé was no longer the same table). ``memo``: see ``people.identities``."""
+    memo = {} if memo is None else memo
+    return (sorted(people.identities([n for n in one if n.strip()], memo))
+            == sorted(people.identities([n for n in other if n.strip()], memo)))
 
 
 def next_game(row: Game) -> str | None:

@@ -752,6 +752,29 @@ def test_a_new_game_with_the_same_players_passes_the_start_on(client):
     assert _first_checked(home) == "0" and 'id="last-starter"' not in home
 
 
+def test_the_same_players_are_the_same_table_after_a_rename(client):
+    """A tester renamed Chloe to Chloé, then tapped "New game, same players" on their finished
+    game: the form no longer said who started last nor passed the start on, and the new game
+    was not offered on the old banner (names compared as typed). People are followed through
+    renames; who started is named as the form names them."""
+    log = load_fixture("duel-1102.json")
+    game = import_log(client, fixture_log("duel-1102.json", ["Dae", "Chloe"]))
+    page = client.get("/players").get_data(as_text=True)
+    chloe = int(re.search(r'href="/players/(\d+)">Chloe<', page)[1])
+    assert client.post(f"/players/{chloe}/rename", data={"name": "Chloé"}).status_code == 303
+    starter = ["Dae", "Chloé"][log["first_player"]]
+    home = client.get(f"/?player0=Dae&player1=Chloé&after={game['id']}").get_data(as_text=True)
+    assert _first_checked(home) == str(1 - log["first_player"])
+    assert f'<p class="hint" id="last-starter">{starter} started the last game: ' in home
+    second = client.post("/games", data={"player0": "Dae", "player1": "Chloé", "first": str(1 - log["first_player"]),
+                                         "after": game["id"]}).headers["Location"].rsplit("/", 1)[-1]
+    page = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    assert f'id="next-game" href="/games/{second}"' in page and 'id="same-players"' not in page
+    # the old name typed is the same person too
+    home = client.get(f"/?player0=chloe&player1=Dae&after={game['id']}").get_data(as_text=True)
+    assert f'id="next-game" href="/games/{second}"' in home or f"/games/{second}" in home
+
+
 def test_after_a_three_player_splendor_game_the_next_seat_starts(client):
     log = fixture_log("splendor-133.json")
     game = import_log(client, log)
