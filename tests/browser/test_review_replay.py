@@ -176,3 +176,29 @@ def test_head_to_head_line_goes_when_the_player_filter_leaves_it(page: Page, liv
     page.locator("#filter-player").select_option(ids["Yuna"])  # the player again: both of theirs, no line
     expect(page.locator("#games .game-row")).to_have_count(2)
     expect(page.locator("#filter-with")).to_have_count(0)
+
+
+def test_a_phones_first_look_at_a_won_game_tallies_its_own_night(browser, live_server: str):
+    """A tester's new phone opened a finished game first: its banner's "Tonight" tally counted
+    the nights of the server's zone (a game at 6:10 a.m. there was another night where the
+    phone is) until a reload. Two games in Seoul at 5:30 and 6:30 a.m. on Monday are two nights
+    there (the night ends at 6), one in UTC (20:30 and 21:30 on Sunday): the second one's banner,
+    drawn again in Seoul's zone at once, has no tally of two games."""
+    context, page = _seoul_phone_with_a_game(browser, live_server, "2026-11-08T20:30:00Z", "en-US")
+    log = json.loads((FIXTURES / "duel-1012.json").read_text())
+    log = {k: v for k, v in log.items() if k not in ("expected", "checkpoints", "source", "id")}
+    resp = page.request.post(live_server + "/api/games/import", data={**log, "started": "2026-11-08T21:30:00Z"})
+    assert resp.status == 201
+    page.goto(f"{live_server}/games/{resp.json()['id']}")
+    expect(page.locator("#victory")).to_be_visible()
+    page.wait_for_load_state("load")
+    assert "tz=Asia/Seoul" in page.evaluate("document.cookie")
+    expect(page.locator("#victory-title")).to_be_visible()
+    expect(page.locator("#victory-tally")).to_have_count(0)
+    # in the server's zone (UTC) the two are one night: the tally is there
+    utc = browser.new_context(viewport={"width": 390, "height": 844}, timezone_id="UTC")
+    other = utc.new_page()
+    other.goto(f"{live_server}/games/{resp.json()['id']}")
+    expect(other.locator("#victory-tally")).to_contain_text("2 – 0")
+    utc.close()
+    context.close()

@@ -1676,8 +1676,9 @@
     var tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
     if (tz && /^[A-Za-z0-9_+\/-]+$/.test(tz) && document.cookie.split("; ").indexOf("tz=" + tz) < 0) {
       document.cookie = "tz=" + tz + "; path=/; max-age=31536000; samesite=lax";
-      // A page that shows times was drawn in the instance's zone: draw it again in this one.
-      if (document.querySelector("time[datetime]") && document.cookie.indexOf("tz=" + tz) >= 0) { location.reload(); }
+      // A page that shows times, or a night's tally (which games were "tonight": the night ends at
+      // 6 a.m. where the table is, data-zoned), was drawn in the instance's zone: draw it again in this one.
+      if (document.querySelector("time[datetime], [data-zoned]") && document.cookie.indexOf("tz=" + tz) >= 0) { location.reload(); }
     }
   } catch (e) { /* no Intl: the instance's default time zone */ }
 
