@@ -164,6 +164,20 @@ def test_a_delete_from_a_filtered_list_lands_on_that_list_and_so_does_its_restor
         f"/history?status=deleted&restored={duel['id']}"
 
 
+def test_a_delete_from_a_players_page_lands_on_that_players_games(client, three_games):
+    """A tester deleted a game from Ben's page and landed on everyone's History: the player
+    page's Delete passes the player on, as a filtered History's does."""
+    duel, _splendor, _active = three_games
+    ana = re.search(r'href="/players/(\d+)">Ana<', client.get("/players").get_data(as_text=True)).group(1)
+    page = client.get(f"/players/{ana}").get_data(as_text=True)
+    link = re.search(r'<a class="button delete" href="([^"]+)"', row_of(page, duel["id"])).group(1)
+    assert link == f"/history/{duel['id']}/delete?player={ana}"
+    confirm = client.get(link).get_data(as_text=True)
+    fields = dict(re.findall(r'<input type="hidden" name="(player|kind|with|status)" value="([^"]*)">', confirm))
+    resp = client.post(f"/history/{duel['id']}/delete", data=fields)
+    assert resp.headers["Location"] == f"/history?player={ana}&deleted={duel['id']}"
+
+
 def test_a_link_to_a_player_nobody_is_shows_everyones_games_and_says_so(client, three_games):
     """``/history?player=<an id nobody has>`` said "No games match" under a filter reading "everyone"."""
     page = client.get("/history?player=9999").get_data(as_text=True)

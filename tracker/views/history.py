@@ -291,7 +291,8 @@ def _player_page(found: Any, status: int = 200, **extra: Any):  # type: ignore[n
     others, played_with = people.merge_candidates(found.id)
     ctx = {"s": stats.player_stats(found), "others": others, "played_with": played_with,
            "aliases": people.aliases_of(found.id), "kinds": stats.KINDS, "notice": said[0] if said else None,
-           **extra}
+           # a game deleted from here lands on this person's History (it landed on everyone's: a tester)
+           "kept_filters": {"player": str(found.id)}, **extra}
     return render_template("player.html", **ctx), status
 
 
