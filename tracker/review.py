@@ -16,7 +16,7 @@ from flask_babel import pgettext
 from flask_babel import lazy_gettext as _l
 
 from . import charts, narrate, people, screen
-from .rules import duel, splendor
+from .rules import catalog, duel, splendor
 from .rules.errors import RuleError
 from .rules.tokens import GEM_COLORS, TOKEN_KINDS
 from .service import GameView
@@ -77,7 +77,10 @@ def _splendor_panel(state: Any, seat: int) -> dict[str, Any]:
         "seat": seat, "name": p.name, "prestige": p.prestige,
         "bonuses": [{"kind": c, "letter": screen.LETTERS[c], "count": p.bonuses[c]} for c in GEM_COLORS],
         "tokens": screen.token_row(p.tokens, GEM_COLORS + ("gold",)),
-        "token_total": p.tokens.total, "reserved": len(p.reserved), "cards": len(p.cards), "nobles": len(p.nobles),
+        "token_total": p.tokens.total, "cards": len(p.cards), "nobles": len(p.nobles),
+        # which cards were reserved, as the game screen shows them (a tester's review said only "res 2")
+        "reserved": [screen.card_view(catalog.development_cards()[r.card], p) if r.card else {"secret": True, "level": r.level}
+                     for r in p.reserved],
         "noble_tiles": [screen.noble_view(n) for n in p.nobles], "is_current": False,
         # S-4: the winner's panel framed as in a Duel (a shared win frames each)
         "is_winner": state.winner is not None and seat in screen.winning_seats(state.winner),

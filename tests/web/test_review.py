@@ -235,6 +235,27 @@ def test_a_splendor_review_shows_each_players_nobles_the_table_and_the_final_rou
     assert 'id="review-final-round"' in during and "Final round" in during
 
 
+def test_a_splendor_review_lists_each_players_reserved_cards_at_every_turn(client):
+    """A club organiser's review of a Splendor game said "res 2" and not which cards: each panel
+    lists the cards reserved at that turn, as the game screen does (a secret one by its level)."""
+    from tracker import service
+
+    game = import_log(client, fixture_log("splendor-133.json"))
+    view = service.load(game["id"])
+    after_turn = {before.turn: after for _event, before, after in view.engine.steps(view.row.setup, view.events)}
+    seen = 0
+    for turn in sorted(after_turn)[::7]:
+        state = after_turn[turn]  # the review's step "after turn N": the position its last entry left
+        page = client.get(f"/games/{game['id']}/review?turn={turn}").get_data(as_text=True)
+        for seat, player in enumerate(state.players):
+            panel = re.search(rf'id="panel-{seat}".*?</section>', page, re.S).group(0)
+            assert re.search(r'data-field="reserved">(\d+)<', panel).group(1) == str(len(player.reserved))
+            listed = re.findall(r'data-card="([^"]+)"|title="secret level-(\d) card"', panel)
+            assert [c or f"secret-{lv}" for c, lv in listed] == [r.card or f"secret-{r.level}" for r in player.reserved]
+            seen += len(player.reserved)
+    assert seen > 10
+
+
 def test_a_turn_still_going_is_told_as_so_far_and_a_lone_fix_names_whose_turn(client):
     """The review of a game in progress: its last turn, a correction alone so far, reads "Turn 2
     so far · Ben's turn" (not "After turn 2" and no name); a correction made before a player's
