@@ -658,6 +658,10 @@ def take_sheet(view: GameView, args: Any) -> dict[str, Any]:
            "cannot_reserve": len(state.players[state.current_player].reserved) >= duel.MAX_RESERVED
            or (view.row.game == "duel" and not state.board.get("gold"))}
     if view.row.game == "splendor":  # the rules say when a player can take no action (S-2 ruling)
+        # S-2.1's ruling: with fewer than 3 colours in the supply, fewer than 3 gems (the heading
+        # said "3 different gems" with two colours left: a tester)
+        out["colours_left"] = sum(1 for c in GEM_COLORS if state.board.get(c) > 0)
+        out["two_alike"] = any(state.board.get(c) >= splendor.TAKE_TWO_MIN_SUPPLY for c in GEM_COLORS)
         passing = {"type": "pass", "player": state.current_player}
         allowed = preview(view, passing)
         out["pass"] = {"data": passing, "preview": allowed} if allowed.ok else None

@@ -509,3 +509,31 @@ def test_a_noble_choice_on_the_games_last_turn_promises_no_later_visit(client):
 def _no_ids(body: str) -> str:
     """A sheet without the ids a refused save's reason carries (``aria-describedby``)."""
     return re.sub(r' id="why-[^"]*"', "", body)
+
+
+def test_the_take_sheet_says_how_many_colours_are_left_when_fewer_than_three(client):
+    """A tester: with two colours left in the supply the Take sheet still read "takes 3 different
+    gems or 2 alike" (S-2.1's ruling then allows fewer than 3). It names what is left, and "2
+    alike" only while a colour has 4 in the supply (S-2.2)."""
+    gid = client.post("/api/games", json={"game": "splendor", "players": ["Ana", "Ben"], "first_player": 0,
+                                          "nobles": ["N-01", "N-02", "N-03"]}).get_json()["id"]
+
+    def heading() -> str:
+        sheet = client.get(f"/games/{gid}/sheet/take", headers=HX).get_data(as_text=True)
+        return re.search(r'<h3 class="sheet-for">(.*?)</h3>', sheet, re.S).group(1).strip()
+
+    def fix(player: int, tokens: dict, board: dict) -> None:
+        resp = client.post(f"/api/games/{gid}/events", json={"type": "correction", "player": player,
+                                                              "set": {"tokens": tokens, "board": board}})
+        assert resp.status_code == 200, resp.get_json()
+
+    assert heading() == "Ana takes 3 different gems or 2 alike"
+    # Ben holds 4 white and 4 blue: red, green and black are left (3 colours)
+    fix(1, {"white": 4, "blue": 4}, {"white": 0, "blue": 0, "green": 4, "red": 4, "black": 4, "gold": 5})
+    assert heading() == "Ana takes 3 different gems or 2 alike"
+    fix(0, {"green": 4, "red": 2}, {"white": 0, "blue": 0, "green": 0, "red": 2, "black": 4, "gold": 5})
+    assert heading() == "Ana takes 1 gem of each colour (2 left) or 2 alike"
+    fix(0, {"green": 4, "red": 2, "black": 3}, {"white": 0, "blue": 0, "green": 0, "red": 2, "black": 1, "gold": 5})
+    assert heading() == "Ana takes 1 gem of each colour (2 left)"
+    fix(0, {"green": 4, "red": 4, "black": 2}, {"white": 0, "blue": 0, "green": 0, "red": 0, "black": 2, "gold": 5})
+    assert heading() == "Ana takes 1 gem (1 colour left)"
