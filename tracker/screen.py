@@ -381,6 +381,27 @@ def royal_view(royal_id: str) -> dict[str, Any]:
             "ability_name": ABILITY_NAMES.table()[royal.ability]}
 
 
+def _steal_choice(args: Any, stealable: Sequence[str]) -> tuple[str | None, str | None]:
+    """The token to steal a sheet's query names (D-8, DR-4), ``(steal, gone)``: ``steal`` the
+    one named while the other player holds it (else the only one they hold); ``gone`` a kind
+    named that they no longer hold (another phone's Fix or entry meanwhile): then nothing is
+    chosen for the player (a tester's "black", gone, became "white" without a word)."""
+    asked = args.get("steal")
+    if asked in stealable:
+        return asked, None
+    if asked in GEM_COLORS + (PEARL,):
+        return None, asked
+    return (stealable[0] if len(stealable) == 1 else None), None
+
+
+def _steal_gone(victim: Any, kind: str | None) -> str:
+    """What a sheet says of a token to steal that its holder no longer has ("" for none)."""
+    if kind is None:
+        return ""
+    return _("%(other)s no longer holds %(kind)s: name the token to steal again.", other=victim.name,
+             kind=narrate.TOKEN_NAMES[kind])
+
+
 def steal_options(letters: Mapping[str, str], victim: Any, kinds: Sequence[str]) -> list[tuple[str, str, str, int]]:
     """The tokens a steal may take (D-8, DR-4), each as ``(kind, letter, name, count held)``."""
     names = CHIP_NAMES.table()
@@ -821,9 +842,7 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
         if is_joker and wild is None and len(jokers) == 1:
             wild = jokers[0]
         stealable = duel.stealable(other) if getattr(card, "ability", "") == catalog.STEAL_TOKEN else []
-        steal = args.get("steal") if args.get("steal") in stealable else None
-        if steal is None and len(stealable) == 1:
-            steal = stealable[0]
+        steal, steal_gone = _steal_choice(args, stealable)
         data = {"type": "purchase", "player": seat, "card": card.id, "from_reserve": from_reserve,
                 "payment": payment.to_dict(skip_zero=True)}
         if wild:
@@ -842,6 +861,7 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
             "wild": wild,
             "steal_options": steal_options(letters, other, stealable),
             "steal": steal,
+            "steal_gone": _steal_gone(other, steal_gone) if stealable else "",
             # (a joker with no bonus colour to join is not bought, whatever the tokens: no payment shown)
             "affordable": affordable and (not is_joker or bool(jokers)),
             # a card of a level the buyer holds a secret card of, tapped on its level's tab: it may be
@@ -932,13 +952,12 @@ def royal_sheet(view: GameView, args: Any) -> dict[str, Any]:
         royals.append(royal)
     # DR-4: the token chosen, then what taking the card records (said before it happens, as a buy's steal)
     steals = any(r["id"] == choice and r["needs_steal"] for r in royals)
-    steal = args.get("steal") if steals and args.get("steal") in stealable else None
-    if steals and steal is None and len(stealable) == 1:
-        steal = stealable[0]
+    steal, steal_gone = _steal_choice(args, stealable) if steals else (None, None)
     steal_preview = preview(view, {"type": "take_royal", "player": seat, "royal": choice, "steal": steal}) \
         if steal else None
     return {"sheet": "royal", "royals": royals, "choice": choice, "choice_steals": steals,
             "steal_options": steal_options(letters, other, stealable), "steal": steal, "steal_preview": steal_preview,
+            "steal_gone": _steal_gone(other, steal_gone) if stealable else "",
             "steal_name": CHIP_NAMES.table().get(steal, "") if steal else "",
             "other_name": other.name}
 

@@ -177,6 +177,36 @@ def test_the_buy_sheet_shows_costs_after_bonuses_and_prefills_the_payment(client
     assert event["payment"] == {"blue": 1, "red": 1} and event["card"] == "D2-02"
 
 
+def test_a_token_to_steal_that_is_gone_is_asked_again_not_swapped_for_another(client):
+    """A tester picked Ben's black to steal (D-8); the other phone's Fix then set Ben's black to
+    0, and the sheet, redrawn, said "stealing 1 white" and saved it: a token nobody picked. The
+    sheet now says the black is gone and asks again, even with one kind left (DR-4 the same)."""
+    game = new_game(client, ("Ana", "Ben"))
+    gid = game["id"]
+    fix = {"type": "correction", "player": 0, "set": {
+        "tokens": {"blue": 4, "red": 3},
+        "board": {"white": 4, "blue": 0, "green": 4, "red": 1, "black": 4, "pearl": 2, "gold": 3}}}
+    assert client.post(f"/api/games/{gid}/events", json=fix).status_code == 200
+    state = client.get(f"/api/games/{gid}").get_json()
+    bens = {"type": "correction", "player": 1, "set": {
+        "tokens": {"white": 2, "black": 1}, "board": dict(state["board"], white=2, black=3)}}
+    assert client.post(f"/api/games/{gid}/events", json=bens).status_code == 200
+    sheet = client.get(f"/games/{gid}/sheet/buy?src=board&card=D2-02&steal=black", headers=HX).get_data(as_text=True)
+    assert "stealing 1 black from Ben" in sheet and 'id="steal-gone"' not in sheet and "&#34;steal&#34;: &#34;black&#34;" in sheet
+    state = client.get(f"/api/games/{gid}").get_json()
+    gone = {"type": "correction", "player": 1, "set": {
+        "tokens": {"white": 2}, "board": dict(state["board"], black=state["board"]["black"] + 1)}}
+    assert client.post(f"/api/games/{gid}/events", json=gone).status_code == 200
+    sheet = client.get(f"/games/{gid}/sheet/buy?src=board&card=D2-02&steal=black", headers=HX).get_data(as_text=True)
+    assert '<p class="hint steal-gone" id="steal-gone" role="status">Ben no longer holds black: name the token ' \
+           'to steal again.</p>' in sheet
+    assert "stealing 1 white" not in sheet and "&#34;steal&#34;" not in sheet  # nothing chosen for Ana
+    assert "Name the token to take from Ben." in sheet
+    # opened afresh (no token named), the only kind Ben holds is chosen for Ana, as before
+    fresh = client.get(f"/games/{gid}/sheet/buy?src=board&card=D2-02", headers=HX).get_data(as_text=True)
+    assert "stealing 1 white from Ben" in fresh and 'id="steal-gone"' not in fresh
+
+
 def test_an_entry_from_a_form_is_stored_and_announced(client):
     game = new_game(client, ("Ana", "Ben"))
     resp = form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"pearl": 2}}, 0)

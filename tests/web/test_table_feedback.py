@@ -137,6 +137,19 @@ def test_the_royal_sheet_names_prestige_and_ability_and_the_steal_counts(client)
     assert client.get(f"/api/games/{state['id']}").get_json()["version"] == state["version"]  # nothing saved yet
 
 
+def test_the_royal_sheet_asks_again_for_a_token_to_steal_that_is_gone(client):
+    """DR-4 as D-8: a token named in the royal sheet's query that the other player no longer
+    holds (another phone's Fix) is not swapped for another: the sheet says so and asks again."""
+    log = load_fixture("duel-1012.json")
+    log = {**{k: log[k] for k in ("format", "game", "players", "first_player")}, "events": log["events"][:45], "result": None}
+    state = client.post("/api/games/import", json=log).get_json()
+    other = state["players"][1 - state["current_player"]]
+    missing = next(k for k in ("white", "blue", "green", "red", "black", "pearl") if not other["tokens"].get(k))
+    sheet = client.get(f"/games/{state['id']}/sheet/royal?royal=DR-4&steal={missing}", headers=HX).get_data(as_text=True)
+    assert f"{other['name']} no longer holds {missing}: name the token to steal again." in sheet
+    assert '<form class="entry-form" data-type="take_royal" data-steal=' not in sheet and "Tap the token to steal" in sheet
+
+
 def test_a_purchase_from_the_reserve_says_so_in_the_log(client):
     game = new_game(client)
     post(client, game["id"], {"type": "reserve", "player": 0, "card": "D1-01"})
