@@ -136,7 +136,7 @@ def test_an_undo_whose_answer_is_lost_says_it_may_have_been_made(browser: Browse
 def test_an_entry_waiting_to_be_sent_goes_when_a_later_tap_gets_through(browser: Browser, live_server: str):
     """The save failed (the banner says it will be sent again); the network comes back and the
     player taps a chip before the 3-second retry: the entry is sent then (it was dropped, and came
-    back much later as "another phone recorded this first")."""
+    back much later as "another phone recorded an entry first")."""
     page = phone(browser, offline_copy=False)
     table = start(page, live_server)
     table._tap_chips({"red": 1, "green": 1})
@@ -257,7 +257,7 @@ def test_an_entry_refused_when_sent_again_is_said_until_the_next_tap(browser: Br
                              data={"type": "take_tokens", "player": 0, "tokens": {"green": 1}}).ok
     page.unroute("**/events")
     notice = page.locator("#alerts .alert-notice")
-    expect(notice).to_contain_text("another phone recorded this first: Ana took 1 green.", timeout=10000)
+    expect(notice).to_contain_text("another phone recorded an entry first: Ana took 1 green.", timeout=10000)
     pass_seconds(page, 6)  # (a toast fades after 4 s)
     expect(notice).to_be_visible()
     assert _version(page, live_server) == 1

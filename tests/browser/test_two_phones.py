@@ -164,7 +164,7 @@ def test_a_conflicting_entry_is_refused_with_a_notice(browser: Browser, live_ser
     table.enter({"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
     second.locator('#sheet form[data-type="take_tokens"] button.save').click()
     notice = second.locator(".alert-notice")
-    expect(notice).to_contain_text("another phone recorded this first: Ana took 1 red.")
+    expect(notice).to_contain_text("another phone recorded an entry first: Ana took 1 red.")
     expect(second.locator(".whose-turn")).to_have_text("Ben's turn")
     second.screenshot(path=str(shots / "conflict.png"))
     game_id = first.url.rsplit("/", 1)[-1]
@@ -376,7 +376,7 @@ def test_a_fix_saved_after_the_other_phone_s_entry_keeps_what_was_typed(browser:
     form.locator('input[name="board-blue"]').fill("3")
     ana.enter({"type": "take_tokens", "player": 0, "tokens": {"blue": 1}})
     form.locator("button.save").click()
-    expect(ben_phone.locator(".alert-notice")).to_contain_text("another phone recorded this first")
+    expect(ben_phone.locator(".alert-notice")).to_contain_text("another phone recorded an entry first")
     expect(form.locator('input[name="player"]')).to_have_value("1")
     expect(form.locator('input[name="tokens-blue"]')).to_have_value("1")
     expect(form.locator('input[name="board-blue"]')).to_have_value("3")  # Ana's move made it 3: no longer his to type
@@ -407,7 +407,7 @@ def test_an_entry_refused_because_the_other_phone_s_raised_a_prompt_is_still_sai
     second.locator('#sheet form[data-type="take_tokens"] button.save').click()
     expect(second.locator('#sheet .prompt[data-sheet="discard"]')).to_be_visible()
     notice = second.locator(".alert-notice")
-    expect(notice).to_contain_text("another phone recorded this first: Ana took")
+    expect(notice).to_contain_text("another phone recorded an entry first: Ana took")
     expect(notice).to_be_visible()
     expect(second.locator(".alert-done")).to_be_hidden()  # the entry itself: the prompt says what is due
     # a tap on the notice only clears it: passing through, a tester's tap to dismiss it took the
@@ -626,7 +626,7 @@ def test_an_entry_waiting_to_be_sent_again_is_not_lost_to_a_poll(browser: Browse
     ana_phone.wait_for_timeout(2500)  # a poll is due: it must not drop the waiting entry
     expect(ana_phone.locator('#sheet form[data-type="take_tokens"]')).to_be_visible()
     ana_phone.unroute("**/events")
-    expect(ana_phone.locator(".alert-notice")).to_contain_text("another phone recorded this first", timeout=8000)
+    expect(ana_phone.locator(".alert-notice")).to_contain_text("another phone recorded an entry first", timeout=8000)
     expect(ana_phone.locator("#connection")).to_be_hidden()
 
 

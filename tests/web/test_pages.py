@@ -249,7 +249,7 @@ def test_a_stale_form_is_refused_with_a_notice_and_the_fresh_screen(client):
     form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}, 0)
     resp = form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}, 0, entry_id="f9")
     body = resp.get_data(as_text=True)
-    assert resp.status_code == 409 and "another phone recorded this first: Ana took 1 red." in body
+    assert resp.status_code == 409 and "another phone recorded an entry first: Ana took 1 red." in body
 
 
 def test_a_form_version_too_long_to_be_any_game_s_is_ahead_of_it_not_malformed(client):
@@ -625,7 +625,7 @@ def test_a_phone_whose_write_lost_to_an_undo_is_told_an_undo_came_first(client):
     late = form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"green": 1}}, 2, entry_id="f3")
     body = late.get_data(as_text=True)
     assert late.status_code == 409 and "Another phone undid an entry first, so this was not recorded. Undone: Ben took 1 blue." in body
-    assert "recorded this first" not in body
+    assert "recorded an entry first" not in body
     second = client.post(f"/games/{game['id']}/undo", data={"expected_version": "2"}, headers=HX)
     body = second.get_data(as_text=True)
     assert second.status_code == 409 and "Another phone undid that entry first; nothing more was undone." in body
@@ -633,7 +633,7 @@ def test_a_phone_whose_write_lost_to_an_undo_is_told_an_undo_came_first(client):
     assert state["version"] == 3 and state["players"][0]["tokens"]["red"] == 1 and state["players"][1]["tokens"]["blue"] == 0
     form_post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"black": 1}}, 3, entry_id="f4")
     stale = form_post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"white": 1}}, 3, entry_id="f5")
-    assert stale.status_code == 409 and "another phone recorded this first: Ben took 1 black." in stale.get_data(as_text=True)
+    assert stale.status_code == 409 and "another phone recorded an entry first: Ben took 1 black." in stale.get_data(as_text=True)
 
 
 def test_the_log_says_from_whom_a_token_is_stolen_and_when_nothing_can_be(client):

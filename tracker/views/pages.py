@@ -504,9 +504,11 @@ UNDONE_NOTICE = N_("The last entry was undone.")
 UNDONE_ENTRY_NOTICE = N_("Undone: %(entry)s")
 UNDONE_SEVERAL_NOTICE = N_("The last %(n)s entries were undone.")
 MIXED_NOTICE = N_("Since this screen: entries undone %(undone)s, entered %(entered)s.")  # (app.js: "On another phone:")
-CONFLICT_NOTICE = N_("Not recorded, because another phone recorded this first: %(entry)s The screen is up to "
-                     "date: if that is not what happened, undo it; else go on from here.")
-OVER_CONFLICT_NOTICE = N_("Not recorded, because another phone recorded this first: %(entry)s The game is over; "
+#: (not "recorded this first": the other phone's entry may be another one, a Fix of another
+#: player, and a tester was pointed to undoing it; what to do with one's own is said too)
+CONFLICT_NOTICE = N_("Not recorded, because another phone recorded an entry first: %(entry)s The screen is up to "
+                     "date: if yours still needs recording, make it again; if theirs did not happen, undo it.")
+OVER_CONFLICT_NOTICE = N_("Not recorded, because another phone recorded an entry first: %(entry)s The game is over; "
                           "nothing more is recorded.")
 UNDO_CONFLICT_NOTICE = N_("The game changed on another phone first, so nothing was undone. "
                           "The screen is up to date; check and try again.")
