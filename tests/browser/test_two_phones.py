@@ -1419,3 +1419,21 @@ def test_fix_ben_first_opens_bens_own_counts_and_fix_says_no_turn_is_entered(bro
     expect(ben_phone.locator('#sheet [data-sheet="correction"]')).to_have_count(0)
     state = ben_phone.request.get(f"{live_server}/api/games/{gid}").json()
     assert [p["tokens"]["blue"] for p in state["players"]] == [2, 0] and state["board"]["blue"] == 2
+
+
+def test_toasts_that_come_while_the_phone_sleeps_wait_to_be_seen(browser: Browser, live_server: str):
+    """A tester's phone was in the background while the other phone entered for its player: the
+    poll brought the toast, which faded unseen. A toast drawn while the page is hidden holds
+    still (its fade paused) until the page shows again, then fades as any."""
+    ben_phone, gid = bens_phone(browser, live_server)
+    ben_phone.evaluate("""() => { Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+        document.dispatchEvent(new Event('visibilitychange')); }""")
+    _api(ben_phone, live_server, {"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    toast = ben_phone.locator("#alerts .alert-done")
+    expect(toast).to_contain_text("Ana took 1 red.", timeout=8000)
+    expect(ben_phone.locator("#alerts")).to_have_class(re.compile(r"\bheld\b"))
+    assert toast.evaluate("p => p.getAnimations().map(a => a.playState)") == ["paused"]
+    ben_phone.evaluate("""() => { Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
+        document.dispatchEvent(new Event('visibilitychange')); }""")
+    expect(ben_phone.locator("#alerts")).not_to_have_class(re.compile(r"\bheld\b"))
+    assert toast.evaluate("p => p.getAnimations().map(a => a.playState)") == ["running"]

@@ -178,8 +178,21 @@
     try { sessionStorage.setItem(toastedKey, JSON.stringify(toasted)); } catch (e) { /* private mode: this page only */ }
   }
   noteToasts();
+  // Toasts that came while the page was hidden (the phone asleep on the table, another app in
+  // front) wait for it to be looked at: they faded unseen, and Ben never read "On another phone:
+  // Ben returned 2 green" (a tester). Their fade starts when the page shows again.
+  function holdToasts() {
+    var alerts = document.getElementById("alerts");
+    if (alerts) { alerts.classList.toggle("held", document.visibilityState === "hidden"); }
+  }
+  holdToasts();
+  document.addEventListener("visibilitychange", holdToasts);
   document.body.addEventListener("htmx:afterSwap", function (evt) {
-    if (evt.detail.target && evt.detail.target.id === "game") { noteToasts(); }
+    if (evt.detail.target && evt.detail.target.id === "game") { noteToasts(); holdToasts(); }
+  });
+  // (again once settled: htmx's settle gives the new #alerts its class as drawn, "held" dropped)
+  document.body.addEventListener("htmx:afterSettle", function (evt) {
+    if (evt.detail.target && evt.detail.target.id === "game") { holdToasts(); }
   });
   var announcer = document.getElementById("announcer");
   // A near-win warning ("Ben: 19 prestige — 1 more to win") is a line of the screen, no alert:
