@@ -131,6 +131,10 @@ def test_an_undo_whose_answer_is_lost_says_it_may_have_been_made(browser: Browse
     page.unroute("**/undo")
     expect(page.locator("#connection")).to_be_hidden(timeout=5000)  # the next poll shows it
     expect(page.locator(".whose-turn")).to_have_text("Ana's turn")
+    # this phone's own undo, not another phone's (a tester read "On another phone: Undone: …")
+    notice = page.locator("#alerts .alert-notice")
+    expect(notice).to_contain_text("Undone: Ana took 1 white.")
+    expect(notice.locator(".other-phone")).to_have_count(0)
 
 
 def test_an_entry_waiting_to_be_sent_goes_when_a_later_tap_gets_through(browser: Browser, live_server: str):

@@ -628,7 +628,7 @@ def test_a_phone_whose_write_lost_to_an_undo_is_told_an_undo_came_first(client):
     assert "recorded an entry first" not in body
     second = client.post(f"/games/{game['id']}/undo", data={"expected_version": "2"}, headers=HX)
     body = second.get_data(as_text=True)
-    assert second.status_code == 409 and "Another phone undid that entry first; nothing more was undone." in body
+    assert second.status_code == 409 and "That entry was undone already (by a tap whose answer was lost, or on another phone); nothing more was undone." in body
     state = client.get(f"/api/games/{game['id']}").get_json()
     assert state["version"] == 3 and state["players"][0]["tokens"]["red"] == 1 and state["players"][1]["tokens"]["blue"] == 0
     form_post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"black": 1}}, 3, entry_id="f4")

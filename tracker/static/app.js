@@ -94,7 +94,13 @@
   // entry, made on their own phone, is said as it is. Of several entries missed at once, only
   // those of this phone's player are marked (each sentence names its seat: data-player).
   // (registered before the read-out below, which then says it too)
+  // An undo of this phone's whose answer was lost (undoInDoubt, set by lost() below) and that
+  // did reach the server comes back as the next screen's "Undone: …": this phone's own, not
+  // another phone's (a tester, with one phone, read "On another phone: Undone: …").
+  var undoInDoubt = false;
   document.body.addEventListener("htmx:afterSettle", function (evt) {
+    var ownUndo = undoInDoubt;
+    if (evt.detail.target && evt.detail.target.id === "game") { undoInDoubt = false; }
     var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
     var verb = evt.detail.requestConfig && evt.detail.requestConfig.verb;
     var game = document.getElementById("game"), box = document.getElementById("alerts");
@@ -113,7 +119,7 @@
     // spectator's screen, which records nothing, says nothing of phones: a tester)
     if (game.classList.contains("watching")) { return; }
     var tapAgain = box.getAttribute("data-tap-again");
-    var notice = Array.prototype.filter.call(box.querySelectorAll(".alert-notice"), function (p) {
+    var notice = ownUndo ? null : Array.prototype.filter.call(box.querySelectorAll(".alert-notice"), function (p) {
       return p.className === "alert alert-notice" && p.textContent.trim() !== tapAgain;
     })[0];
     marked.concat([notice]).forEach(function (p) {
@@ -433,6 +439,7 @@
     var form = savedForm(evt);
     if (form && form.id !== "undo-form") { pending = form; keep(form); }
     var undo = !!(form && form.id === "undo-form");
+    if (undo) { undoInDoubt = true; }
     showOffline(undo ? "undo" : elt && elt.id === "poller" ? "poll" : "tap");
     clearInterval(retryTimer);
     retryTimer = setInterval(function () {

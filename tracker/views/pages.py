@@ -517,7 +517,10 @@ UNDO_CONFLICT_ENTRY_NOTICE = N_("Another phone recorded an entry first, so nothi
 #: A tap aimed at the screen before the other phone's entry: the new screen comes instead (also
 #: said by app.js, from the alerts' ``data-tap-again``, for a tap the redraw guard drops).
 TAP_AGAIN_NOTICE = N_("The screen just changed with a new entry: tap again on what it shows now.")
-UNDO_TWICE_NOTICE = N_("Another phone undid that entry first; nothing more was undone.")
+#: (the first undo may be this phone's own, its answer lost and the tap made again: a tester with
+#: one phone read "Another phone undid that entry first")
+UNDO_TWICE_NOTICE = N_("That entry was undone already (by a tap whose answer was lost, or on another phone); "
+                       "nothing more was undone.")
 UNDONE_FIRST_ENTRY_NOTICE = N_("Another phone undid an entry first, so this was not recorded. Undone: %(entry)s "
                                "The screen is up to date; check and try again.")
 UNDONE_FIRST_NOTICE = N_("Another phone undid an entry first, so this was not recorded. "
