@@ -826,9 +826,11 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
         ctx["level_out"] = state.cards_on_table(level) <= 0
         ctx["grid"] = [] if ctx["level_out"] else _payable_first(_catalogue_grid(kind, state, level, color, me))
     card = kind.card(args.get("card"))
-    if card is not None and planner is not None and card.id in state.taken_cards() \
+    if card is not None and "plan" in args and card.id in state.taken_cards() \
             and card.id not in {r.card for r in me.reserved}:
-        card = None  # a plan kept across the others' entries: the card it looked at went to someone
+        # a plan kept across the others' entries, or carried into the real sheet once the
+        # planner's turn came: the card it looked at went to someone (no refusal to offer)
+        card = None
     if card is not None:
         owed = kind.engine.cost_after_bonuses(me, card)
         payment, affordable = suggest_payment(owed, me.tokens)

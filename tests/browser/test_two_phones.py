@@ -981,8 +981,8 @@ def test_one_phone_each_a_player_plans_their_purchase_during_the_other_s_turn(br
     expect(real).to_be_visible(timeout=3500)
     expect(real.locator("h3")).to_have_text("Ben buys: costs after Ben's bonuses")
     expect(ben_phone.locator("#waiting-other")).to_be_hidden()
-    # the card the plan looked at is not carried into the real sheet (one taken meanwhile came with its refusal)
-    expect(real.locator(".selected-card")).to_have_count(0)
+    # the card the plan looked at is chosen in the real sheet (a tester had to find it again)
+    expect(real.locator(f'.selected-card [data-card="{card_id}"]')).to_be_visible()
 
 
 def test_a_plan_stays_open_while_the_other_player_chooses_their_royal_card(browser: Browser, live_server: str):

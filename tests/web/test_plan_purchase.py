@@ -234,3 +234,26 @@ def test_a_plan_s_card_that_someone_took_meanwhile_is_no_longer_shown(client):
     free = next(c for c in catalog.jewels().values() if c.id not in taken and c.level == 1)
     body = client.get(f"/games/{gid}/sheet/buy?plan={planner}&src=1&card={free.id}", headers=HX).get_data(as_text=True)
     assert 'class="selected-card"' in body
+
+
+def test_a_plan_carried_into_the_real_buy_sheet_keeps_its_card_unless_someone_took_it(client):
+    """Once the planner's turn comes, app.js asks the real Buy sheet with the plan's address
+    (``plan=<seat>`` and its card): the card is chosen there (a tester had to find it again), or,
+    taken by the other player meanwhile, left out, with no refusal to read."""
+    gid, planner, me, taken, state = _planner_at_30(client)
+    free = [c for c in catalog.jewels().values() if c.id not in taken and c.level == 1]
+    looked, bought = free[0], free[1]
+    # the player to act reserves ``bought`` (out of the pyramid: taken), and the turn passes
+    actor = state.current_player
+    resp = client.post(f"/api/games/{gid}/events", json={"type": "reserve", "player": actor, "card": bought.id})
+    assert resp.status_code == 200, resp.get_json()
+    now = client.get(f"/api/games/{gid}").get_json()
+    assert now["current_player"] == planner, now["pending"]
+    body = client.get(f"/games/{gid}/sheet/buy?plan={planner}&src=1&card={looked.id}", headers=HX).get_data(as_text=True)
+    assert 'data-plan=' not in body and f'{me.name} buys' in body  # the real sheet
+    assert re.search(rf'class="selected-card">\s*<div class="card[^"]*"[^>]*data-card="{looked.id}"', body)
+    body = client.get(f"/games/{gid}/sheet/buy?plan={planner}&src=1&card={bought.id}", headers=HX).get_data(as_text=True)
+    assert 'class="selected-card"' not in body
+    # chosen afresh (no plan), a taken card is still shown, with its refusal
+    direct = client.get(f"/games/{gid}/sheet/buy?src=1&card={bought.id}", headers=HX).get_data(as_text=True)
+    assert 'class="selected-card"' in direct

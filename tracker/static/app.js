@@ -820,9 +820,9 @@
     var kept = new URLSearchParams();
     // (a plan of this phone's own purchase goes on: "plan", the seat; and the card it looks at,
     // which nobody's entry makes wrong: dropped, a tester lost it at every entry of the others;
-    // the server leaves it out once someone took it; not into the real Buy sheet once the turn
-    // comes, where a card taken meanwhile was offered with its refusal: a tester)
-    BROWSING.concat(url.searchParams.has("plan") && !mineToAct() ? ["card"] : []).forEach(function (k) {
+    // also into the real Buy sheet once the turn comes, chosen there (a tester had to find it
+    // again); the server leaves it out once someone took it, as "plan" still says)
+    BROWSING.concat(url.searchParams.has("plan") ? ["card"] : []).forEach(function (k) {
       if (url.searchParams.has(k)) { kept.set(k, url.searchParams.get(k)); }
     });
     return url.pathname + (kept.toString() ? "?" + kept.toString() : "");
