@@ -2,6 +2,15 @@
 (function () {
   "use strict";
 
+  // htmx.ajax, whose promise rejects (with nothing) when the request fails: offline, a reload's
+  // kept entry sent again left "Uncaught (in promise) undefined" (a tester). The failure is the
+  // connection banner's to say (htmx:sendError); what follows the answer waits for one.
+  function ajax(verb, path, options) {
+    var asked = htmx.ajax(verb, path, options);
+    if (!asked || !asked.then) { return asked; }
+    return new Promise(function (resolve) { asked.then(resolve, function () { /* said by the banner */ }); });
+  }
+
   // The phone's own large text (its font size at 125% or more, which sizes the page's rem): the
   // action tabs take two rows, their words then grow too (app.css, "Large text").
   var rootPx = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
@@ -547,7 +556,7 @@
     // sent once more, kept until answered: stored once by its entry_id, or refused with the news
     // if the game moved on; failing again, it is tried again with the connection banner
     resending = true;
-    htmx.ajax("POST", kept.action, { target: "#game", swap: "outerHTML", values: kept.values });
+    ajax("POST", kept.action, { target: "#game", swap: "outerHTML", values: kept.values });
   }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", sendKept); } else { sendKept(); }
   // While an entry waits to be sent again, a poll must not redraw the screen under it (its form
@@ -922,7 +931,7 @@
     if (fixSeat !== null) {
       // A fix under way is about the tokens on the table, whoever's turn it is now.
       openSheet = fixAddress(fixSeat);
-      if (openSheet) { htmx.ajax("GET", openSheet, { target: "#sheet" }); } else { fixSeat = null; }
+      if (openSheet) { ajax("GET", openSheet, { target: "#sheet" }); } else { fixSeat = null; }
       return;
     }
     if (!document.querySelector("#sheet [data-sheet]")) { return; }
@@ -961,7 +970,7 @@
     // (said once the plan is back over the prompt: no notice is drawn over a prompt)
     if (cleared && !overPrompt) { sayNotice(cleared); }
     if (!openSheet) { return; }
-    var asked = htmx.ajax("GET", openSheet, { target: "#sheet" });
+    var asked = ajax("GET", openSheet, { target: "#sheet" });
     if (cleared && overPrompt && asked && asked.then) { asked.then(function () { sayNotice(cleared); }); }
     var readAt = planning ? planScroll : null;
     if (readAt !== null && asked && asked.then) {
@@ -1195,7 +1204,7 @@
     if (want.hasAttribute("data-enter-here") && closePlan && window.htmx) {
       // a plan of this phone's own purchase was open: the move to enter is the other player's
       history.replaceState(history.state, "", closePlan.getAttribute("href"));
-      htmx.ajax("GET", closePlan.getAttribute("hx-get"), { target: "#sheet" });
+      ajax("GET", closePlan.getAttribute("hx-get"), { target: "#sheet" });
       return;
     }
     if (want.hasAttribute("data-enter-here")) {
@@ -1416,7 +1425,7 @@
     if (el && el.matches("a[hx-get]")) { el.click(); return true; }
     var card = cardAddress[key];
     if (!el && card && document.querySelector('#sheet [data-sheet="' + card.sheet + '"]')) {
-      htmx.ajax("GET", card.href, { target: "#sheet" });
+      ajax("GET", card.href, { target: "#sheet" });
       return true;
     }
     return false;
