@@ -451,7 +451,15 @@ def near_wins(view: GameView, seat: int) -> list[str]:
         # tester read the two as two warnings); a colour's line stays (the card's may be another colour)
         winning = duel.winning_reserve(state, seat)
         said_by_card = {route for _card, routes in winning for route in routes}
-        if "prestige" not in said_by_card and 0 < duel.PRESTIGE_TO_WIN - p.prestige <= distance:
+        # prestige and a colour, as the crowns below: from as far as one card can bring them (7
+        # red with a 4-point red card out, a tester's table was not warned), while enough is left
+        reach = duel.points_within_reach(state, seat)
+
+        def reachable(left: int, color: str | None = None) -> bool:
+            most, whole = reach[color]
+            return 0 < left <= (max(distance, most) if distance else 0) and (left <= distance or whole >= left)
+
+        if "prestige" not in said_by_card and reachable(duel.PRESTIGE_TO_WIN - p.prestige):
             out.append(_("%(name)s: %(n)s prestige — %(left)s more to win", name=p.name, n=p.prestige,
                          left=duel.PRESTIGE_TO_WIN - p.prestige))
         left = duel.CROWNS_TO_WIN - p.crowns
@@ -460,10 +468,14 @@ def near_wins(view: GameView, seat: int) -> list[str]:
         if "crowns" not in said_by_card and 0 < left <= (max(distance, duel.most_crowns_on_one_card(state, seat)) if distance else 0) \
                 and duel.crowns_within_reach(state, seat, left):
             out.append(_("%(name)s: %(n)s crowns — %(left)s more to win", name=p.name, n=p.crowns, left=left))
-        color, points = p.best_color
-        if color and 0 < duel.COLOR_POINTS_TO_WIN - points <= distance:
+        # the nearest colour one card or a few can complete (the best colour first)
+        colors = p.color_points
+        near_color = next((c for c in sorted(colors, key=lambda c: -colors[c]) if colors[c]
+                           and reachable(duel.COLOR_POINTS_TO_WIN - colors[c], c)), None)
+        if near_color is not None:
+            points = colors[near_color]
             out.append(_("%(name)s: %(n)s in %(color)s — %(left)s more in %(color)s to win", name=p.name, n=points,
-                         color=narrate.TOKEN_NAMES[color], left=duel.COLOR_POINTS_TO_WIN - points))
+                         color=narrate.TOKEN_NAMES[near_color], left=duel.COLOR_POINTS_TO_WIN - points))
         for card_id, routes in winning:
             said = {"name": p.name, "card": narrate.card_summary(card_id),
                     "routes": ", ".join(str(narrate.ROUTE_NAMES[r]) for r in routes)}

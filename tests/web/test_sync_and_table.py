@@ -453,6 +453,65 @@ def test_seven_crowns_are_announced_while_the_3_crown_card_is_still_out(app, cli
         assert warnings(ben) == []
 
 
+def test_a_colour_or_prestige_one_card_can_complete_is_warned_from_that_far(app, client):
+    """A Korean tester's player reached 7 red with a 4-point red card still out and won with it,
+    unwarned (the colour and prestige routes were said within 2 only, the crowns' from as far as
+    one card brings them). D-11.3 and D-11.1 now as D-11.2: from the most points one card can
+    still bring (a joker's in a colour its buyer has a bonus of), while enough points are left;
+    the cards gone to the other player no longer count."""
+    from tracker import screen, service
+    from tracker.rules import catalog, duel
+    from tracker.rules.common import Reserved
+
+    game = new_game(client)
+    jewels = catalog.jewels()
+    reds = sorted((cid for cid, c in jewels.items() if c.color == "red" and c.points), key=lambda c: jewels[c].points)
+    four = [cid for cid in reds if jewels[cid].points == 4]
+    assert four, reds
+    owned = []  # red cards worth 7 points in all, none of the 4-point ones
+    for cid in reds:
+        if jewels[cid].points < 4 and sum(jewels[c].points for c in owned) + jewels[cid].points <= 7:
+            owned.append(cid)
+    assert sum(jewels[c].points for c in owned) == 7, owned
+    with app.test_request_context(f"/games/{game['id']}"):
+        view = service.load(game["id"])
+        ana = duel._replace(view.state.players[0], cards=tuple(duel.Owned(c, "red") for c in owned))
+        assert ana.color_points["red"] == 7
+
+        def warnings(ben):  # type: ignore[no-untyped-def]
+            state = duel._replace(view.state, players=(ana, ben))
+            return [w for w in screen.near_wins(service.GameView(view.row, view.events, state), 0) if " in red" in w]
+
+        assert warnings(view.state.players[1]) == ["Ana: 7 in red — 3 more in red to win"]
+        # every red card of 3 points or more, and every joker, with Ben: 3 more is two cards away
+        big = tuple(Reserved(level=c.level, card=cid) for cid, c in jewels.items() if cid not in owned
+                    and ((c.color == "red" and c.points >= 3) or c.is_joker))
+        ben = duel._replace(view.state.players[1], reserved=big)
+        assert warnings(ben) == []
+        reach = duel.points_within_reach(duel._replace(view.state, players=(ana, ben)), 0)
+        assert reach["red"][0] == max((c.points for cid, c in jewels.items() if c.color == "red" and cid not in owned
+                                       and cid not in {r.card for r in big}), default=0) < 3
+        # prestige: 15 with a 5-point card still out is one purchase from 20; none left, 5 are two away
+        plain = sorted((cid for cid, c in jewels.items() if c.points and not c.is_joker), key=lambda c: -jewels[c].points)
+        most = jewels[plain[0]].points
+        assert most >= 5
+        cards, total = [], 0
+        for cid in reversed(plain):  # small ones first: exactly 20 - most
+            if total + jewels[cid].points <= 20 - most:
+                cards.append(cid)
+                total += jewels[cid].points
+        assert total == 20 - most, total
+        rich = duel._replace(view.state.players[0], cards=tuple(duel.Owned(c, jewels[c].color) for c in cards))
+
+        def prestige(ben):  # type: ignore[no-untyped-def]
+            state = duel._replace(view.state, players=(rich, ben))
+            return [w for w in screen.near_wins(service.GameView(view.row, view.events, state), 0) if "prestige" in w]
+
+        assert prestige(view.state.players[1]) == [f"Ana: {20 - most} prestige — {most} more to win"]
+        tops = tuple(Reserved(level=jewels[c].level, card=c) for c in plain if jewels[c].points == most and c not in cards)
+        assert prestige(duel._replace(view.state.players[1], reserved=tops)) == []
+
+
 def test_table_mode_choices_name_who_sits_across_in_a_game_of_two(client):
     """A first-time player could not tell "on" from "on, sides swapped": in a game of two the
     choices name the player across the table ("on" turns seat 1's side, the second name); away

@@ -403,6 +403,30 @@ def _crowned_cards() -> tuple[tuple[str, int], ...]:
     """The catalogue's crowned jewel cards as ``(id, crowns)``, most crowns first (19 of 67)."""
     return tuple(sorted(((cid, c.crowns) for cid, c in catalog.jewels().items() if c.crowns), key=lambda x: -x[1]))
 
+def points_within_reach(state: DuelState, seat: int) -> dict[str | None, tuple[int, int]]:
+    """D-11.1 and D-11.3: ``{None: (most, all)}`` the prestige points one jewel card can still
+    bring ``seat`` and all those cards together, and the same per gem colour (``{"red": …}``):
+    the points that would count in it (cards of it, and jokers while ``seat`` holds a bonus of
+    it to join: D-7). Over the cards nobody has bought or reserved and those in their own
+    reserve; a secret reserve of theirs may be any card: then the whole catalogue. Royal cards
+    (prestige by crowns) are left out. Pure: the near-win warning announces the prestige and
+    colour routes from this far (7 red with a 4-point red card still out: one purchase wins),
+    as the crowns'."""
+    player = state.players[seat]
+    secret = any(r.card is None for r in player.reserved)
+    taken = set() if secret else state.taken_cards() - {r.card for r in player.reserved}
+    joins = {c for c, n in player.bonuses.items() if n > 0}
+    reach: dict[str | None, list[int]] = {key: [0, 0] for key in (None,) + GEM_COLORS}
+    for cid, card in catalog.jewels().items():
+        if not card.points or cid in taken:
+            continue
+        for key in (None, card.color) if not card.is_joker else (None, *joins):
+            if key in reach:
+                most, whole = reach[key]
+                reach[key] = [max(most, card.points), whole + card.points]
+    return {key: (most, whole) for key, (most, whole) in reach.items()}
+
+
 def winning_reserve(state: DuelState, seat: int) -> list[tuple[str, tuple[str, ...]]]:
     """D-11 with D-7: the named cards in ``seat``'s reserve it can pay for now whose purchase
     alone meets a victory route (a joker in the colour that serves best), as
