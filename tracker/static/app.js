@@ -295,6 +295,28 @@
     el.hidden = !open;
     if (el.id === "victory") { open ? focusVictory() : victoryClosed(); }
   });
+  // A banner closed stays closed for that game's result, on this tab: the page loaded again or
+  // its log opened in full brought it back over the log each time (a tester). A result reached
+  // again (undone, then won anew) is another version: shown again.
+  function victoryKey() {
+    var game = document.getElementById("game");
+    return game ? "tracker-victory-closed-" + location.pathname : null;
+  }
+  function keepVictoryClosed(closed) {
+    var key = victoryKey(), game = document.getElementById("game");
+    try {
+      if (closed && key) { sessionStorage.setItem(key, game.getAttribute("data-version")); }
+      else if (key) { sessionStorage.removeItem(key); }
+    } catch (e) { /* no storage: closed until the page is drawn again */ }
+  }
+  function closedBefore() {
+    var el = document.getElementById("victory"), key = victoryKey();
+    var version = document.getElementById("game") && document.getElementById("game").getAttribute("data-version");
+    try {
+      if (el && !el.hidden && key && sessionStorage.getItem(key) === version) { el.hidden = true; }
+    } catch (e) { /* no storage */ }
+  }
+  closedBefore();
   function openVictory() {
     var el = document.getElementById("victory");
     return el && !el.hidden ? el : null;
@@ -303,6 +325,7 @@
   // tap; the focus is there for a keyboard's Tab and a screen reader all the same)
   function focusVictory(fresh) {
     var el = openVictory(), close = el && el.querySelector("#dismiss-victory");
+    if (el && !fresh) { keepVictoryClosed(false); }  // ("Show the result", or a win just made)
     // turned to the winner across the table and taller than the screen (a phone on its side):
     // shown from the winner's start, "★ Ben wins!", at the screen's far end (it opened on its
     // buttons, and neither player saw who won: a tester)
@@ -313,6 +336,7 @@
     if (close && !el.contains(document.activeElement)) { close.focus(fresh ? { preventScroll: true, focusVisible: false } : { preventScroll: true }); }
   }
   function victoryClosed() {
+    keepVictoryClosed(true);
     var show = document.getElementById("show-result");
     if (show) { show.focus({ preventScroll: true }); }
   }
@@ -333,7 +357,7 @@
     }
   });
   document.body.addEventListener("htmx:afterSettle", function (evt) {
-    if (evt.detail.target && evt.detail.target.id === "game") { focusVictory(); }
+    if (evt.detail.target && evt.detail.target.id === "game") { closedBefore(); focusVictory(); }
   });
   focusVictory(true);
 
