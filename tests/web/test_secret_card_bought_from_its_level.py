@@ -19,7 +19,7 @@ def test_a_card_of_a_secret_cards_level_offers_to_be_bought_as_that_card(client)
                        {"type": "take_tokens", "player": 1, "tokens": {"red": 1}}])
     sheet = client.get(f"/games/{gid}/sheet/buy?src=1&card=D1-04", headers=HX).get_data(as_text=True)
     said = re.sub(r"\s+", " ", re.search(r'id="secret-match">(.*?)<a', sheet, re.S)[1]).strip()
-    assert said == "Ana holds a secret level 1 card. If this is it, buy it from the reserve: it leaves the reserve then."
+    assert said == "Ana holds a secret level 1 card. If this is it, tap “It is the secret card”: it is bought from the reserve, and leaves it."
     link = re.search(r'<a class="small-btn" id="buy-as-secret" href="([^"]+)"', sheet)[1].replace("&amp;", "&")
     assert link == f"/games/{gid}/sheet/buy?src=reserve&card=D1-04&v=4"  # (v: the version the sheet was drawn at)
     as_secret = client.get(link, headers=HX).get_data(as_text=True)
@@ -41,6 +41,6 @@ def test_the_secret_card_button_keeps_the_payment_chosen_and_counts_two_secret_c
                        {"type": "reserve", "player": 0, "level": 1},
                        {"type": "take_tokens", "player": 1, "tokens": {"red": 1}}])
     sheet = client.get(f"/games/{gid}/sheet/buy?src=1&card=D1-09&gold_for=green", headers=HX).get_data(as_text=True)
-    assert "Ana holds 2 secret level 1 cards. If this is one of them, buy it from the reserve" in re.sub(r"\s+", " ", sheet)
+    assert "Ana holds 2 secret level 1 cards. If this is one of them, tap “It is the secret card”: it is bought from the reserve" in re.sub(r"\s+", " ", sheet)
     link = re.search(r'id="buy-as-secret" href="([^"]+)"', sheet)[1].replace("&amp;", "&")
     assert "gold_for=green" in link
