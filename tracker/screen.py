@@ -168,6 +168,8 @@ def card_label(context: Any, c: Mapping[str, Any]) -> str:
     names = _names(context)
     t = render_translations(context)
     parts = [plain_gettext(t, "%(color)s card", color=names.get(c["color"], c["color"]))]
+    if c.get("bonus") == 2:  # (drawn as a doubled letter, "WW": not said, a tester)
+        parts.append(plain_gettext(t, "2 bonuses"))
     if c["points"]:
         parts.append(plain_ngettext(t, "%(num)s prestige", "%(num)s prestige", c["points"]))
     if c["crowns"]:

@@ -964,6 +964,9 @@ def test_a_catalogue_card_is_named_for_a_screen_reader(client):
     sheet = client.get(f"/games/{game['id']}/sheet/buy", headers=HX).get_data(as_text=True)
     assert 'aria-label="white card, 1 crown, costs blue 3"' in sheet
     assert 'aria-label="white card, take a token, costs red 2, black 2"' in sheet
+    # a card of 2 bonuses, drawn "WW", says so (a tester)
+    level2 = client.get(f"/games/{game['id']}/sheet/buy?src=2", headers=HX).get_data(as_text=True)
+    assert re.search(r'aria-label="white card, 2 bonuses, 1 prestige, costs [^"]*"', level2), level2[:300]
 
 
 def test_the_fix_sheet_s_counts_are_named_in_words(client):
