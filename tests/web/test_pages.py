@@ -177,16 +177,22 @@ def test_the_buy_sheet_shows_costs_after_bonuses_and_prefills_the_payment(client
     assert event["payment"] == {"blue": 1, "red": 1} and event["card"] == "D2-02"
 
 
-def test_a_token_to_steal_that_is_gone_is_asked_again_not_swapped_for_another(client):
-    """A tester picked Ben's black to steal (D-8); the other phone's Fix then set Ben's black to
-    0, and the sheet, redrawn, said "stealing 1 white" and saved it: a token nobody picked. The
-    sheet now says the black is gone and asks again, even with one kind left (DR-4 the same)."""
-    game = new_game(client, ("Ana", "Ben"))
-    gid = game["id"]
+def _ana_pays_for_the_steal_card(client) -> str:
+    """A new Duel where Ana (to act) holds 4 blue and 3 red: D2-02 (steal a token, D-8) is hers
+    to buy; Ben holds nothing. The game's id."""
+    gid = new_game(client, ("Ana", "Ben"))["id"]
     fix = {"type": "correction", "player": 0, "set": {
         "tokens": {"blue": 4, "red": 3},
         "board": {"white": 4, "blue": 0, "green": 4, "red": 1, "black": 4, "pearl": 2, "gold": 3}}}
     assert client.post(f"/api/games/{gid}/events", json=fix).status_code == 200
+    return gid
+
+
+def test_a_token_to_steal_that_is_gone_is_asked_again_not_swapped_for_another(client):
+    """A tester picked Ben's black to steal (D-8); the other phone's Fix then set Ben's black to
+    0, and the sheet, redrawn, said "stealing 1 white" and saved it: a token nobody picked. The
+    sheet now says the black is gone and asks again, even with one kind left (DR-4 the same)."""
+    gid = _ana_pays_for_the_steal_card(client)
     state = client.get(f"/api/games/{gid}").get_json()
     bens = {"type": "correction", "player": 1, "set": {
         "tokens": {"white": 2, "black": 1}, "board": dict(state["board"], white=2, black=3)}}
@@ -639,12 +645,7 @@ def test_a_phone_whose_write_lost_to_an_undo_is_told_an_undo_came_first(client):
 def test_the_log_says_from_whom_a_token_is_stolen_and_when_nothing_can_be(client):
     """D-8 steal: the sentence names the opponent robbed; with nothing to steal (no gem or pearl
     held, gold never) it says so, as "take a token" does; pearls are counted in the plural."""
-    game = new_game(client, ("Ana", "Ben"))
-    gid = game["id"]
-    fix = {"type": "correction", "player": 0, "set": {
-        "tokens": {"blue": 4, "red": 3},
-        "board": {"white": 4, "blue": 0, "green": 4, "red": 1, "black": 4, "pearl": 2, "gold": 3}}}
-    assert client.post(f"/api/games/{gid}/events", json=fix).status_code == 200
+    gid = _ana_pays_for_the_steal_card(client)
     buy = {"type": "purchase", "player": 0, "card": "D2-02", "payment": {"blue": 4, "red": 3}}
     sheet = client.get(f"/games/{gid}/sheet/buy?src=board&card=D2-02", headers=HX).get_data(as_text=True)
     assert "(nothing to steal: Ben holds no gem or pearl)" in sheet
