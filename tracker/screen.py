@@ -453,27 +453,26 @@ def near_wins(view: GameView, seat: int) -> list[str]:
         # tester read the two as two warnings); a colour's line stays (the card's may be another colour)
         winning = duel.winning_reserve(state, seat)
         said_by_card = {route for _card, routes in winning for route in routes}
-        # prestige and a colour, as the crowns below: from as far as one card can bring them (7
-        # red with a 4-point red card out, a tester's table was not warned), while enough is left
-        reach = duel.points_within_reach(state, seat)
+        # each route from as far as one card still to come can bring it (7 crowns with the 3-crown
+        # card out; 7 red with a 4-point red card: a tester's table was not warned), while enough
+        # is left; prestige within ``distance`` all the same (royal cards bring it too)
+        reach = duel.route_reach(state, seat)
 
-        def reachable(left: int, color: str | None = None) -> bool:
-            most, whole = reach[color]
-            return 0 < left <= (max(distance, most) if distance else 0) and (left <= distance or whole >= left)
+        def reachable(route: str, left: int) -> bool:
+            most, whole = reach[route]
+            return 0 < left <= (max(distance, most) if distance else 0) \
+                and (whole >= left or (route == "prestige" and left <= distance))
 
-        if "prestige" not in said_by_card and reachable(duel.PRESTIGE_TO_WIN - p.prestige):
-            out.append(_("%(name)s: %(n)s prestige — %(left)s more to win", name=p.name, n=p.prestige,
-                         left=duel.PRESTIGE_TO_WIN - p.prestige))
+        left = duel.PRESTIGE_TO_WIN - p.prestige
+        if "prestige" not in said_by_card and reachable("prestige", left):
+            out.append(_("%(name)s: %(n)s prestige — %(left)s more to win", name=p.name, n=p.prestige, left=left))
         left = duel.CROWNS_TO_WIN - p.crowns
-        # from as far as one card can bring them (7 crowns with the 3-crown card out: it wins);
-        # a distance of 0 turns the warnings off
-        if "crowns" not in said_by_card and 0 < left <= (max(distance, duel.most_crowns_on_one_card(state, seat)) if distance else 0) \
-                and duel.crowns_within_reach(state, seat, left):
+        if "crowns" not in said_by_card and reachable("crowns", left):
             out.append(_("%(name)s: %(n)s crowns — %(left)s more to win", name=p.name, n=p.crowns, left=left))
-        # the nearest colour one card or a few can complete (the best colour first)
+        # the nearest colour the cards to come can complete (the best colour first)
         colors = p.color_points
         near_color = next((c for c in sorted(colors, key=lambda c: -colors[c]) if colors[c]
-                           and reachable(duel.COLOR_POINTS_TO_WIN - colors[c], c)), None)
+                           and reachable(c, duel.COLOR_POINTS_TO_WIN - colors[c])), None)
         if near_color is not None:
             points = colors[near_color]
             out.append(_("%(name)s: %(n)s in %(color)s — %(left)s more in %(color)s to win", name=p.name, n=points,

@@ -213,11 +213,11 @@ def test_the_most_crowns_one_card_can_still_bring():
     from tracker.rules.common import Reserved
 
     state = position()
-    assert duel.most_crowns_on_one_card(state, ANA) == 3
+    assert duel.route_reach(state, ANA)["crowns"][0] == 3
     three = next(cid for cid, card in catalog.jewels().items() if card.crowns == 3)
     ben = duel._replace(state.players[BEN], reserved=(Reserved(level=3, card=three),))
     held = duel._replace(state, players=(state.players[ANA], ben))
-    assert duel.most_crowns_on_one_card(held, ANA) == 2 and duel.most_crowns_on_one_card(held, BEN) == 3
+    assert duel.route_reach(held, ANA)["crowns"][0] == 2 and duel.route_reach(held, BEN)["crowns"][0] == 3
     crowned = [duel.Owned(cid, card.color) for cid, card in catalog.jewels().items() if card.crowns]
     gone = duel._replace(state, players=(duel._replace(state.players[ANA], cards=tuple(crowned)), state.players[BEN]))
-    assert duel.most_crowns_on_one_card(gone, BEN) == 0
+    assert duel.route_reach(gone, BEN)["crowns"][0] == 0

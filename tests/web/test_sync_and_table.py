@@ -445,7 +445,7 @@ def test_seven_crowns_are_announced_while_the_3_crown_card_is_still_out(app, cli
 
         def warnings(ben):  # type: ignore[no-untyped-def]
             state = duel._replace(view.state, players=(ana, ben))
-            assert duel.most_crowns_on_one_card(state, 0) in (2, 3)
+            assert duel.route_reach(state, 0)["crowns"][0] in (2, 3)
             return [w for w in screen.near_wins(service.GameView(view.row, view.events, state), 0) if "crowns" in w]
 
         assert warnings(view.state.players[1]) == ["Ana: 7 crowns — 3 more to win"]
@@ -488,7 +488,7 @@ def test_a_colour_or_prestige_one_card_can_complete_is_warned_from_that_far(app,
                     and ((c.color == "red" and c.points >= 3) or c.is_joker))
         ben = duel._replace(view.state.players[1], reserved=big)
         assert warnings(ben) == []
-        reach = duel.points_within_reach(duel._replace(view.state, players=(ana, ben)), 0)
+        reach = duel.route_reach(duel._replace(view.state, players=(ana, ben)), 0)
         assert reach["red"][0] == max((c.points for cid, c in jewels.items() if c.color == "red" and cid not in owned
                                        and cid not in {r.card for r in big}), default=0) < 3
         # prestige: 15 with a 5-point card still out is one purchase from 20; none left, 5 are two away

@@ -7,7 +7,6 @@ Every rule id below refers to ``RULES.md`` (D-1 … D-12).
 
 from __future__ import annotations
 
-import functools
 import operator
 from dataclasses import dataclass, fields, replace
 from enum import Enum
@@ -377,54 +376,34 @@ def can_buy(player: Player, card: JewelCard) -> bool:
     return affordable and (not card.is_joker or bool(joker_colors(player)))
 
 
-def crowns_within_reach(state: DuelState, seat: int, more: int) -> bool:
-    """D-11.2: whether ``more`` crowns can still come to ``seat`` from the jewel cards nobody has
-    bought or reserved and those in their own reserve (a secret reserve of theirs may bring any).
-    Pure: the near-win warning asks it before announcing the crowns route."""
+#: The victory routes ``route_reach`` measures besides the colours (D-11.1, D-11.2).
+REACH_ROUTES = ("prestige", "crowns")
+
+
+def route_reach(state: DuelState, seat: int) -> dict[str, tuple[int, int]]:
+    """D-11: how far the jewel cards still to come can take ``seat`` on each route, as
+    ``{route: (most, all)}``: the most one card can bring and all of them together, for
+    ``"prestige"``, ``"crowns"`` and each gem colour (the points that would count in it: cards of
+    it, and jokers while ``seat`` holds a bonus of it to join, D-7). The cards still to come: those
+    nobody has bought or named in a reserve, and those in ``seat``'s own reserve (a secret reserve,
+    of either player, is one of the former). Royal cards (prestige by crowns) are left out. Pure:
+    the near-win warning announces a route from as far as one card can bring it (7 crowns with the
+    3-crown card still out, 7 red with a 4-point red card: one purchase wins), while enough is left."""
     player = state.players[seat]
-    if any(r.card is None for r in player.reserved):
-        return True
     taken = state.taken_cards() - {r.card for r in player.reserved}
-    return sum(card.crowns for cid, card in catalog.jewels().items() if cid not in taken) >= more
-
-
-
-def most_crowns_on_one_card(state: DuelState, seat: int) -> int:
-    """D-11.2: the most crowns a single jewel card can still bring ``seat``: over the cards nobody
-    has bought or reserved and those in their own reserve (a secret one of theirs is one of the
-    former). 0 when no crowned card is left. Pure: the near-win warning announces the crowns
-    route from this far (7 crowns with the 3-crown card still out: one purchase wins)."""
-    taken = state.taken_cards() - {r.card for r in state.players[seat].reserved}
-    return next((crowns for cid, crowns in _crowned_cards() if cid not in taken), 0)
-
-
-@functools.lru_cache(maxsize=1)
-def _crowned_cards() -> tuple[tuple[str, int], ...]:
-    """The catalogue's crowned jewel cards as ``(id, crowns)``, most crowns first (19 of 67)."""
-    return tuple(sorted(((cid, c.crowns) for cid, c in catalog.jewels().items() if c.crowns), key=lambda x: -x[1]))
-
-def points_within_reach(state: DuelState, seat: int) -> dict[str | None, tuple[int, int]]:
-    """D-11.1 and D-11.3: ``{None: (most, all)}`` the prestige points one jewel card can still
-    bring ``seat`` and all those cards together, and the same per gem colour (``{"red": …}``):
-    the points that would count in it (cards of it, and jokers while ``seat`` holds a bonus of
-    it to join: D-7). Over the cards nobody has bought or reserved and those in their own
-    reserve; a secret reserve of theirs may be any card: then the whole catalogue. Royal cards
-    (prestige by crowns) are left out. Pure: the near-win warning announces the prestige and
-    colour routes from this far (7 red with a 4-point red card still out: one purchase wins),
-    as the crowns'."""
-    player = state.players[seat]
-    secret = any(r.card is None for r in player.reserved)
-    taken = set() if secret else state.taken_cards() - {r.card for r in player.reserved}
-    joins = {c for c, n in player.bonuses.items() if n > 0}
-    reach: dict[str | None, list[int]] = {key: [0, 0] for key in (None,) + GEM_COLORS}
+    joins = [c for c, n in player.bonuses.items() if n > 0]
+    most = dict.fromkeys(REACH_ROUTES + GEM_COLORS, 0)
+    whole = dict(most)
     for cid, card in catalog.jewels().items():
-        if not card.points or cid in taken:
+        if cid in taken:
             continue
-        for key in (None, card.color) if not card.is_joker else (None, *joins):
-            if key in reach:
-                most, whole = reach[key]
-                reach[key] = [max(most, card.points), whole + card.points]
-    return {key: (most, whole) for key, (most, whole) in reach.items()}
+        gains = [("crowns", card.crowns), ("prestige", card.points)]
+        gains += [(color, card.points) for color in (joins if card.is_joker else (card.color,)) if color in most]
+        for route, n in gains:
+            if n:
+                most[route] = max(most[route], n)
+                whole[route] += n
+    return {route: (most[route], whole[route]) for route in most}
 
 
 def winning_reserve(state: DuelState, seat: int) -> list[tuple[str, tuple[str, ...]]]:
