@@ -79,8 +79,7 @@ def _splendor_panel(state: Any, seat: int) -> dict[str, Any]:
         "tokens": screen.token_row(p.tokens, GEM_COLORS + ("gold",)),
         "token_total": p.tokens.total, "cards": len(p.cards), "nobles": len(p.nobles),
         # which cards were reserved, as the game screen shows them (a tester's review said only "res 2")
-        "reserved": [screen.card_view(catalog.development_cards()[r.card], p) if r.card else {"secret": True, "level": r.level}
-                     for r in p.reserved],
+        "reserved": screen.reserved_views(p, catalog.development_cards()),
         "noble_tiles": [screen.noble_view(n) for n in p.nobles], "is_current": False,
         # S-4: the winner's panel framed as in a Duel (a shared win frames each)
         "is_winner": state.winner is not None and seat in screen.winning_seats(state.winner),

@@ -342,8 +342,7 @@ def panel(state: duel.DuelState, seat: int) -> dict[str, Any]:
         "tokens": token_row(p.tokens),
         "token_total": p.tokens.total,
         "privileges": p.privileges,
-        "reserved": [card_view(catalog.jewels()[r.card], p) if r.card else {"secret": True, "level": r.level}
-                     for r in p.reserved],
+        "reserved": reserved_views(p, catalog.jewels()),
         "royals": [royal_view(r) for r in p.royals],
         "cards": len(p.cards),
     }
@@ -381,6 +380,14 @@ def royal_view(royal_id: str) -> dict[str, Any]:
     royal = catalog.royals()[royal_id]
     return {"id": royal_id, "points": royal.points, "ability": royal.ability,
             "ability_name": ABILITY_NAMES.table()[royal.ability]}
+
+
+def reserved_views(player: Any, cards: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A player's reserved cards as a panel draws them (D-6, S-2.3): each named one as
+    ``card_view`` for that player (its cost after their bonuses, a tick when affordable), a
+    secret one as ``{"secret": True, "level": n}``; ``cards`` the game's catalogue by id."""
+    return [card_view(cards[r.card], player) if r.card else {"secret": True, "level": r.level}
+            for r in player.reserved]
 
 
 def _steal_choice(args: Any, stealable: Sequence[str]) -> tuple[str | None, str | None]:
@@ -1135,8 +1142,7 @@ def splendor_panel(state: splendor.SplendorState, seat: int) -> dict[str, Any]:
         "bonuses": [{"kind": c, "letter": letters[c], "count": bonuses[c]} for c in GEM_COLORS],
         "tokens": token_row(p.tokens, KINDS["splendor"].token_kinds),
         "token_total": p.tokens.total,
-        "reserved": [card_view(catalog.development_cards()[r.card], p) if r.card else {"secret": True, "level": r.level}
-                     for r in p.reserved],
+        "reserved": reserved_views(p, catalog.development_cards()),
         "nobles": [noble_view(n) for n in p.nobles],
         "near": near,
         "cards": len(p.cards),
