@@ -67,9 +67,18 @@ def player_for(name: str) -> Player:
     return _kept(player)
 
 
+def _key_of(name: Any) -> str:
+    """The ``person_key`` of a name as typed (blanks inside it single, ends stripped)."""
+    return person_key(" ".join(str(name).split()) or "?")
+
+
 def _named(name: str) -> Player | None:
     """The player row a typed name matches (a person, or an alias a merge or rename left), if any."""
-    return db.session.scalar(select(Player).where(Player.normalized == person_key(" ".join(str(name).split()) or "?")))
+    return _named_by_key(_key_of(name))
+
+
+def _named_by_key(key: str) -> Player | None:
+    return db.session.scalar(select(Player).where(Player.normalized == key))
 
 
 def check_seats(names: Sequence[str]) -> None:
@@ -106,9 +115,9 @@ def identities(names: Sequence[str], memo: dict[str, tuple[str, Any]] | None = N
     memo = {} if memo is None else memo
     out = []
     for name in names:
-        key = person_key(" ".join(str(name).split()) or "?")
+        key = _key_of(name)
         if key not in memo:
-            player = None if "\x00" in key else _named(name)
+            player = None if "\x00" in key else _named_by_key(key)
             memo[key] = ("person", _kept(player).id) if player is not None else ("name", key)
         out.append(memo[key])
     return out
