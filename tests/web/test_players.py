@@ -456,7 +456,8 @@ def test_a_game_in_progress_and_its_review_keep_the_names_as_recorded_until_it_e
     assert client.post(f"/players/{dan}/merge", data={"other": str(ben), "confirm": "yes"}).status_code == 303
     assert "Ben's turn" in client.get(f"/games/{game['id']}").get_data(as_text=True)
     review = client.get(f"/games/{game['id']}/review").get_data(as_text=True)
-    assert f'<a href="/players/{dan}">Ben</a>' in review and "Dan" not in review
+    # (the game's random id may hold "Dan" by chance: CI's did, "8NJgDan-…")
+    assert f'<a href="/players/{dan}">Ben</a>' in review and "Dan" not in review.replace(game["id"], "")
     assert client.get(f"/api/games/{game['id']}").get_json()["players"][1]["name"] == "Ben"
 
 
@@ -491,8 +492,8 @@ def test_the_home_pages_games_show_players_renamed_or_merged_since(client):
     kai, kai_s, tomas = (player_id(client, n) for n in ("Kai", "Kai S.", "Tomas"))
     assert client.post(f"/players/{kai}/merge", data={"other": str(kai_s), "confirm": "yes"}).status_code == 303
     assert client.post(f"/players/{tomas}/rename", data={"name": "Tomás"}).status_code == 303
-    home = client.get("/").get_data(as_text=True)
-    row = home[home.index(f'/games/{game["id"]}'):][:600]
+    home = client.get("/").get_data(as_text=True).replace(game["id"], "GAME")  # (a random id may hold any name)
+    row = home[home.index('/games/GAME'):][:600]
     assert "Kai · Tomás" in row and "Tomás won" in row and "Kai S." not in home and "Tomas" not in home
     listed = {g["id"]: g for g in client.get("/api/games").get_json()}[game["id"]]
     assert listed["players"] == ["Kai S.", "Tomas"] and listed["winner_names"] == ["Tomas"]
@@ -579,7 +580,7 @@ def test_the_entry_that_ends_a_renamed_players_game_says_the_name_of_now(client)
     assert client.post(f"/players/{player_id(client, 'Pia')}/rename", data={"name": "Pina"}).status_code == 303
     resp = client.post(f"/games/{game['id']}/events", headers={"HX-Request": "true"},
                        data={"event": json.dumps(last), "expected_version": str(game["version"])})
-    body = resp.get_data(as_text=True)
+    body = resp.get_data(as_text=True).replace(game["id"], "")  # (a random id may hold "Pia")
     assert resp.status_code == 200 and 'id="victory"' in body
     alerts = json.loads(resp.headers["HX-Trigger"])["tracker:alerts"]
     victory = next(a for a in alerts if a["kind"] == "victory")
