@@ -333,6 +333,54 @@ def test_the_back_button_closes_an_open_sheet_before_it_leaves_the_game(page: Pa
     page.wait_for_function("u => location.href === u", arg=live_server + "/")
 
 
+def test_the_back_button_puts_the_picked_tokens_down_before_it_leaves_the_game(page: Page, live_server: str):
+    """A tester on Android picked two tokens, changed their mind and used the back gesture: it
+    left the game, picks and all. The first pick is a step Back takes away (the Take sheet
+    empty again, the game's own address); a save, or the last pick put down by hand, leaves
+    no step behind: then one Back leaves the game."""
+    table = start_game(page, live_server, ("Ana", "Ben"), 0, via_home=True)  # Back leads home
+    game_url = page.url.split("?")[0]
+    take = page.locator('#sheet [data-sheet="take"]')
+    for kind, count in (("red", 1), ("blue", 2)):
+        page.locator(f"#add-{kind}").click()
+        expect(take.locator(".pick-count")).to_have_text(f"{count}/3")
+    assert "t=red&t=blue" in page.url
+    page.go_back()
+    expect(take.locator(".pick-count")).to_have_text("0/3")
+    assert page.url == game_url
+    # picks put down one by one: the step goes with the last, and Back leaves the game
+    page.locator("#add-green").click()
+    expect(take.locator(".pick-count")).to_have_text("1/3")
+    page.locator("#remove-1").click()
+    expect(take.locator(".pick-count")).to_have_text("0/3")
+    page.wait_for_function("u => location.href === u && !(history.state && history.state.trackerSheetFrom)",
+                           arg=game_url)
+    # picks, then the Buy tab, then Back: the game's plain screen (one step, not two)
+    page.locator("#add-white").click()
+    expect(take.locator(".pick-count")).to_have_text("1/3")
+    table.open("buy")
+    assert page.url == game_url + "?sheet=buy"
+    page.go_back()
+    expect(take.locator(".pick-count")).to_have_text("0/3")
+    assert page.url == game_url
+    # picks the other phone's entry made void (Ana's take recorded there): the step goes with them
+    page.locator("#add-black").click()
+    expect(take.locator(".pick-count")).to_have_text("1/3")
+    page.request.post(f"{live_server}/api/games/{game_url.rsplit('/', 1)[-1]}/events",
+                      data={"type": "take_tokens", "player": 0, "tokens": {"blue": 1}})
+    page.wait_for_function("() => document.querySelector('#game').dataset.version === '1'", timeout=8000)
+    expect(take.locator(".pick-count")).to_have_text("0/3")
+    page.wait_for_function("u => location.href === u && !(history.state && history.state.trackerSheetFrom)",
+                           arg=game_url)
+    # picks saved: the step goes with them, and one Back leaves the game
+    table.enter({"type": "take_tokens", "player": 1, "tokens": {"red": 1, "green": 1}})
+    expect(page.locator(".alert-done")).to_contain_text("Ben took")
+    page.wait_for_function("u => location.href === u && !(history.state && history.state.trackerSheetFrom)",
+                           arg=game_url)
+    page.go_back()
+    page.wait_for_function("u => location.href === u", arg=live_server + "/")
+
+
 def test_a_poll_answered_just_after_a_save_never_takes_the_phone_out_of_the_game(page: Page, live_server: str):
     """A tester's phone left the game after a save from a tab's sheet: a poll sent before the
     save, answered just after it (its element gone with the old screen), took the sheet's step

@@ -43,8 +43,15 @@ def test_a_sheet_opened_from_the_plain_game_screen_is_a_step_back_closes(client)
     inside = {**HX, "HX-Current-URL": f"http://localhost/games/{gid}?sheet=buy", "HX-Trigger": "reserved-1"}
     resp = client.get(f"/games/{gid}/sheet/buy?src=reserve&card=D1-04&v=0&n=0", headers=inside)
     assert "HX-Replace-Url" in resp.headers and "HX-Push-Url" not in resp.headers
-    resp = client.get(f"/games/{gid}/sheet/take?t=red&v=0&n=0", headers=plain)  # the game's own sheet
-    assert "HX-Replace-Url" in resp.headers
+    # the first token picked on the game's own sheet is a step (Back puts the picks down), the next
+    # replaces it, and the last put down names the game's plain address
+    resp = client.get(f"/games/{gid}/sheet/take?t=red&v=0&n=0", headers=plain)
+    assert resp.headers["HX-Push-Url"] == f"/games/{gid}?t=red&v=0" and "HX-Replace-Url" not in resp.headers
+    picking = {**HX, "HX-Current-URL": f"http://localhost/games/{gid}?t=red&v=0"}
+    resp = client.get(f"/games/{gid}/sheet/take?t=red&t=blue&v=0&n=0", headers=picking)
+    assert resp.headers["HX-Replace-Url"] == f"/games/{gid}?t=red&t=blue&v=0" and "HX-Push-Url" not in resp.headers
+    resp = client.get(f"/games/{gid}/sheet/take?v=0&n=0", headers=picking)
+    assert resp.headers["HX-Replace-Url"] == f"/games/{gid}" and "HX-Push-Url" not in resp.headers
     # an address the browser could not have sent (a security tester's "http://[") is no plain one: no 500
     broken = {**HX, "HX-Current-URL": "http://[", "HX-Trigger": "reserved-1"}
     resp = client.get(f"/games/{gid}/sheet/buy?src=reserve&card=D1-04&v=0&n=0", headers=broken)

@@ -1586,7 +1586,8 @@
     if (box.bottom > bottom || box.top < Math.max(0, entry.top)) { shown.scrollIntoView({ block: "center" }); }
   });
 
-  // Back: a sheet opened by a tab is a history step (the phone's back gesture closes it). When this
+  // Back: a sheet opened by a tab is a history step (the phone's back gesture closes it), and so
+  // is the first token picked on the Take sheet (Back puts the picks down). When this
   // phone closes the sheet (its entry, undo or fix saved, or the Take tab), htmx only rewrites that
   // step's address to the game's own: the step before it has the same address, so Back reloaded
   // the same screen before it left the game. The step is taken back instead (the screen stays).
@@ -1661,9 +1662,10 @@
   }, true);
   // A sheet's step that no longer shows a sheet (the other phone's entry closed it, a race lost,
   // a prompt raised, a tap on a screen that had moved on) goes too, once nothing is on its way.
-  function sheetShown() {
+  function sheetShown() {  // (Take's step is its picks: the step goes once none is left)
     var sheet = document.querySelector("#sheet [data-sheet]");
-    return !!sheet && sheet.getAttribute("data-sheet") !== "take" && !sheet.classList.contains("prompt");
+    if (sheet && sheet.getAttribute("data-sheet") === "take") { return !!sheet.querySelector(".pick-chosen a.chosen"); }
+    return !!sheet && !sheet.classList.contains("prompt");
   }
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     var target = evt.detail.target;

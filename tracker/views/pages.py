@@ -379,12 +379,16 @@ def sheet(game_id: str, name: str):  # type: ignore[no-untyped-def]
     ctx = _game_context(view, name)
     if _is_htmx():
         resp = make_response(render_template("partials/entry.html", **ctx))
-        if any(key not in ("v", "n") for key in request.args):  # a tap inside the sheet, not its tab
+        # a tap inside the sheet, not its tab (but Take's last pick put down names the plain address)
+        if name == "take" or any(key not in ("v", "n") for key in request.args):
             # Opened by a reserved card in the panel from the game's plain screen it is a step Back
             # closes, as a tab's is; any other tap (inside a sheet, or app.js reopening the sheet
             # after the other phone's entry) takes the current step's place.
             # so is a plan opened from the waiting line ("Plan my purchase")
-            opened = (request.headers.get("HX-Trigger", "").startswith(("reserved-", "plan-link-"))
+            # The first token picked on the Take sheet is one too: the phone's back gesture puts
+            # the picks down (it left the game, picks and all: a tester on Android).
+            opened = ((request.headers.get("HX-Trigger", "").startswith(("reserved-", "plan-link-"))
+                       or (name == "take" and "t" in request.args))
                       and _plain_address(request.headers.get("HX-Current-URL")))
             resp.headers["HX-Push-Url" if opened else "HX-Replace-Url"] = sheet_address(game_id, name, request.args)
         return resp
@@ -411,6 +415,8 @@ def sheet_address(game_id: str, name: str, args: Any) -> str:
         query.append(("v", str(screen.seen_version(args))))
     if name != "take":
         query.insert(0, ("sheet", name))
+    elif all(key == "v" for key, _value in query):  # Take with nothing picked: the game's own address
+        query = []
     address = url_for("pages.game", game_id=game_id)
     return f"{address}?{urlencode(query)}" if query else address
 
