@@ -1673,7 +1673,13 @@
     var from = history.state && history.state.trackerSheetFrom;
     if (!from || from !== here() || sheetShown()) { return; }
     if (ownRequests.some(function (xhr) { return xhr.readyState > 0 && xhr.readyState < 4; })) { return; }
+    if (leaving) { return; }  // (a link followed as the screen came: going back would stop it)
     stepBack(false);
+  });
+  var leaving = false;
+  window.addEventListener("beforeunload", function () {
+    leaving = true;
+    setTimeout(function () { leaving = false; }, 3000);  // (a leave the player called off)
   });
   // A page loaded afresh (a display choice, a step come back to) keeps where its sheet came from.
   function carryStep(from, to) {
