@@ -143,3 +143,16 @@ class JoinCode(db.Model):  # type: ignore[name-defined,misc]
     code: Mapped[str] = mapped_column(String(8), primary_key=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     expires_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class PhoneClaim(db.Model):  # type: ignore[name-defined,misc]
+    """A phone that answered "Whose phone is this?" for a game: the seat it took (one phone
+    each). Another phone asked the same question is told which seats are taken; the answer is
+    never refused (a phone may be replaced). ``phone`` is the random id of the ``phone`` cookie."""
+
+    __tablename__ = "phone_claims"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    phone: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    claimed: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

@@ -17,7 +17,7 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 from flask import current_app
-from sqlalchemy import and_, bindparam, func, insert, or_, select, update
+from sqlalchemy import and_, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.util import identity_key
 from sqlalchemy.orm.attributes import set_committed_value
@@ -25,7 +25,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from . import archive, people
 from .db import db
 from .snapshots import Snapshot, SnapshotCache
-from .models import Event, Game, JoinCode, utcnow
+from .models import Event, Game, JoinCode, PhoneClaim, utcnow
 from .rules import duel, splendor
 from .rules.errors import N_, Phrase, RuleError
 from .rules.events import Event as RuleEvent
@@ -1633,3 +1633,30 @@ def game_id_for_spectator(sid: str) -> str:
     if found is None:
         raise GameNotFound(sid)
     return found
+
+
+def claim_seat(game_id: str, phone: str, key: str | None) -> None:
+    """One phone each: record that ``phone`` (the random id of its ``phone`` cookie) answered
+    "Whose phone is this?" in game ``game_id`` with the person whose ``person_key`` is ``key``;
+    ``key`` None ("Everyone's") or nobody seated there takes its earlier answer back. An unknown
+    game records nothing; two answers racing keep one (never an error)."""
+    row = db.session.get(Game, game_id)
+    if row is None:
+        return
+    seat = people.seat_of(key, row.setup["players"]) if key else None
+    try:
+        db.session.execute(delete(PhoneClaim).where(PhoneClaim.game_id == game_id, PhoneClaim.phone == phone))
+        if seat is not None:
+            db.session.add(PhoneClaim(game_id=game_id, phone=phone, seat=seat))
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+
+
+def seats_taken(game_id: str, phone: str | None) -> set[int]:
+    """The seats of game ``game_id`` that a phone other than ``phone`` answered "Whose phone is
+    this?" with (``claim_seat``): what the question tells a phone joining the game."""
+    query = select(PhoneClaim.seat).where(PhoneClaim.game_id == game_id)
+    if phone:
+        query = query.where(PhoneClaim.phone != phone)
+    return set(db.session.scalars(query))

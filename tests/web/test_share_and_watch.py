@@ -545,3 +545,38 @@ def test_the_share_sheet_of_a_finished_game_shows_its_result_link_and_no_join_co
     assert client.post(f"/api/games/{gid}/undo", json={"expected_version": version}).status_code == 200
     page = share_page(client, gid)
     assert re.search(r'id="join-code">([A-Z0-9]{6})<', page) and 'id="share-finished"' not in page
+
+
+def test_a_seat_another_phone_took_is_said_when_the_next_phone_is_asked(app, client):
+    """Two phones had both taken Ben's seat with no word (a tester): the question tells a joining
+    phone which seats another phone took, and still lets it take one (a phone may be replaced).
+    A phone that answers again, or answers "Everyone's", gives its seat back."""
+    game = new_game(client, players=("Ana", "Ben"))
+    asking = f"/games/{game['id']}?whose=ask"
+
+    def choices(phone) -> dict[str, str]:
+        page = phone.get(asking).get_data(as_text=True)
+        found = re.findall(r'<a class="small-btn[^"]*" id="phone-(\d)"[^>]*href="([^"]+)">(.*?)</a>', page)
+        return {seat: (href.replace("&amp;", "&"), label) for seat, href, label in found}
+
+    assert {seat: label for seat, (_, label) in choices(client).items()} == {"0": "Ana", "1": "Ben"}
+    assert client.get(choices(client)["1"][0]).status_code == 303  # the first phone: Ben's
+    other = app.test_client()
+    asked = choices(other)
+    assert asked["0"][1] == "Ana" and asked["1"][1] == "Ben <small>(on another phone)</small>"
+    assert 'class="small-btn taken" id="phone-1"' in other.get(asking).get_data(as_text=True)
+    # the second takes Ben's anyway
+    assert other.get(asked["1"][0]).status_code == 303
+    third = app.test_client()
+    assert choices(third)["1"][1] == "Ben <small>(on another phone)</small>"
+    # the first phone turns out to be Ana's, the second gives Ben's back ("Everyone's")
+    assert client.get(asked["0"][0]).status_code == 303  # (the same choices on every phone)
+    shared = re.search(r'id="phone-shared" href="([^"]+)"', third.get(asking).get_data(as_text=True))[1]
+    assert other.get(shared.replace("&amp;", "&")).status_code == 303
+    assert {seat: label for seat, (_, label) in choices(third).items()} == {
+        "0": "Ana <small>(on another phone)</small>", "1": "Ben"}
+    # a forged phone id is no phone's: a new one is given, the seat taken all the same
+    forged = app.test_client()
+    forged.set_cookie("phone", "x" * 200)
+    assert forged.get(choices(forged)["1"][0]).status_code == 303
+    assert choices(third)["1"][1] == "Ben <small>(on another phone)</small>"

@@ -52,7 +52,7 @@ def register_template_helpers(app: Flask) -> None:
                                  poll_marks=screen.poll_marks,
                                  pips=screen.pips, card_label=screen.card_label, noble_label=screen.noble_label, readonly=False,
                                  rule_label=narrate.rule_label, slash_breaks=screen.slash_breaks,
-                                 mine_seat=pass_context(mine_seat),
+                                 mine_seat=pass_context(mine_seat), seats_taken=seats_taken,
                                  tap_again=TAP_AGAIN_NOTICE)  # app.js says it too (alerts' data-tap-again)
 
 
@@ -856,6 +856,23 @@ ASK_WHOSE = "ask_whose"
 #: Cookie: the game this phone last said whose phone it is in (a player, or everyone's): back from
 #: that game's share sheet it is not asked again (a tester's sharing phone was, having answered).
 WHOSE_ANSWERED = "whose_answered"
+#: Cookie: this phone's own random id, kept with the seat it took in a game (``service.claim_seat``).
+PHONE = "phone"
+_PHONE_ID = re.compile(r"[A-Za-z0-9_-]{16,32}")
+
+
+def _phone_id() -> str:
+    """This phone's id (its ``phone`` cookie), or a new one when it has none (or a forged one)."""
+    kept = request.cookies.get(PHONE, "")
+    return kept if _PHONE_ID.fullmatch(kept) else secrets.token_urlsafe(16)
+
+
+def seats_taken(game_id: str) -> set[int]:
+    """For "Whose phone is this?": the seats of ``game_id`` another phone has taken."""
+    kept = request.cookies.get(PHONE, "")
+    return service.seats_taken(game_id, kept if _PHONE_ID.fullmatch(kept) else None)
+
+
 #: Cookie: whose phone this was (the ``mine`` cookie's value) while table mode is on; table mode
 #: turned off gives it back.
 MINE_PARKED = "mine_parked"
@@ -901,6 +918,10 @@ def settings():  # type: ignore[no-untyped-def]
     answered = request.args.get("game", "")
     if mine is not None and service.ID_PATTERN.match(answered):  # (its share sheet then asks nothing)
         resp.set_cookie(WHOSE_ANSWERED, answered, max_age=YEAR, samesite="Lax", httponly=True)
+        # the seat it took, told to the next phone asked (two phones had both taken Ben's: a tester)
+        phone = _phone_id()
+        resp.set_cookie(PHONE, phone, max_age=YEAR, samesite="Lax", httponly=True)
+        service.claim_seat(answered, phone, person_key(" ".join(mine.split())) if mine and name_refusal(mine) is None else None)
     table = request.args.get("table")
     if mine == "" or table in ("on", "turned"):
         resp.delete_cookie("mine", samesite="Lax", httponly=True)
