@@ -36,7 +36,7 @@ LOG_FORMAT = "splendor-tracker/1"
 HISTORY_FORMAT = "splendor-tracker-history/1"
 #: Engines by game kind (GAME-LOG.md ``game``).
 ENGINES = {"duel": duel, "splendor": splendor}
-ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{22,64}$")
+ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{22,64}")
 
 
 def is_game_id(value: Any) -> bool:
@@ -1643,7 +1643,20 @@ def claim_seat(game_id: str, phone: str, key: str | None) -> None:
     row = db.session.get(Game, game_id)
     if row is None:
         return
-    seat = people.seat_of(key, row.setup["players"]) if key else None
+    _put_claim(game_id, phone, people.seat_of(key, row.setup["players"]) if key else None)
+
+
+def keep_claim(game_id: str, phone: str, seat: int) -> None:
+    """One phone each: a phone already ``seat``'s player (its ``mine`` cookie, from an earlier
+    game) opened game ``game_id``: its seat is kept as if it had answered "Whose phone is
+    this?" (``claim_seat``). Writes only when that is news (one indexed read otherwise)."""
+    kept = db.session.scalar(select(PhoneClaim.seat).where(PhoneClaim.game_id == game_id, PhoneClaim.phone == phone))
+    if kept != seat:
+        _put_claim(game_id, phone, seat)
+
+
+def _put_claim(game_id: str, phone: str, seat: int | None) -> None:
+    """``phone``'s seat in ``game_id`` is ``seat`` (None: none); two writes racing keep one."""
     try:
         db.session.execute(delete(PhoneClaim).where(PhoneClaim.game_id == game_id, PhoneClaim.phone == phone))
         if seat is not None:

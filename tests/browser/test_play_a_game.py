@@ -381,6 +381,26 @@ def test_the_back_button_puts_the_picked_tokens_down_before_it_leaves_the_game(p
     page.wait_for_function("u => location.href === u", arg=live_server + "/")
 
 
+def test_picks_kept_through_the_other_phone_s_fix_are_still_one_back_step(page: Page, live_server: str):
+    """A tester: the other phone's Fix redrew the screen, the picks opened again on it, and that
+    reopening was taken for a first pick: a second step, two Backs on the same screen."""
+    start_game(page, live_server, ("Ana", "Ben"), 0, via_home=True)  # Back leads home
+    game_url = page.url.split("?")[0]
+    take = page.locator('#sheet [data-sheet="take"]')
+    page.locator("#add-red").click()
+    expect(take.locator(".pick-count")).to_have_text("1/3")
+    page.request.post(f"{live_server}/api/games/{game_url.rsplit('/', 1)[-1]}/events",
+                      data={"type": "correction", "player": 1, "set": {"privileges": 1}})
+    page.wait_for_function("() => document.querySelector('#game').dataset.version === '1'", timeout=8000)
+    expect(take.locator(".pick-count")).to_have_text("1/3")  # a Fix leaves the turn and its picks
+    page.wait_for_function("() => location.search.indexOf('t=red') >= 0")
+    page.go_back()
+    expect(take.locator(".pick-count")).to_have_text("0/3")
+    assert page.url == game_url
+    page.go_back()
+    page.wait_for_function("u => location.href === u", arg=live_server + "/")
+
+
 def test_a_poll_answered_just_after_a_save_never_takes_the_phone_out_of_the_game(page: Page, live_server: str):
     """A tester's phone left the game after a save from a tab's sheet: a poll sent before the
     save, answered just after it (its element gone with the old screen), took the sheet's step

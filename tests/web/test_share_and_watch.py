@@ -569,6 +569,11 @@ def test_a_seat_another_phone_took_is_said_when_the_next_phone_is_asked(app, cli
     assert other.get(asked["1"][0]).status_code == 303
     third = app.test_client()
     assert choices(third)["1"][1] == "Ben <small>(on another phone)</small>"
+    # a name refused (a tab in it) changes nothing: neither the phone's player nor its seat
+    refused = asked["1"][0].replace("mine=Ben", "mine=Be%09n")
+    assert refused != asked["1"][0] and other.get(refused).status_code == 303
+    assert 'class="small-btn on" aria-current="true" id="mine-1"' in other.get(f"/games/{game['id']}").get_data(as_text=True)
+    assert choices(third)["1"][1] == "Ben <small>(on another phone)</small>"
     # the first phone turns out to be Ana's, the second gives Ben's back ("Everyone's")
     assert client.get(asked["0"][0]).status_code == 303  # (the same choices on every phone)
     shared = re.search(r'id="phone-shared" href="([^"]+)"', third.get(asking).get_data(as_text=True))[1]
@@ -580,3 +585,22 @@ def test_a_seat_another_phone_took_is_said_when_the_next_phone_is_asked(app, cli
     forged.set_cookie("phone", "x" * 200)
     assert forged.get(choices(forged)["1"][0]).status_code == 303
     assert choices(third)["1"][1] == "Ben <small>(on another phone)</small>"
+
+
+def test_a_phone_already_a_players_from_an_earlier_game_takes_that_seat_in_the_next(app, client):
+    """A phone that is Ben's since an earlier game is asked nothing in the next one (or answers
+    nothing): opening it takes Ben's seat all the same, and the next phone asked is told (a
+    tester's second game: both phones were Ben's, the question said nothing)."""
+    first = new_game(client, players=("Ana", "Ben"))
+    page = client.get(f"/games/{first['id']}?whose=ask").get_data(as_text=True)
+    ben = re.search(r'id="phone-1" href="([^"]+)"', page)[1].replace("&amp;", "&")
+    assert client.get(ben).status_code == 303
+    second = new_game(client, players=("Ben", "Cy"))  # Ben now sits first
+    assert "This phone: Ben" in client.get(f"/games/{second['id']}").get_data(as_text=True)
+    other = app.test_client()
+    asked = other.get(f"/games/{second['id']}?whose=ask").get_data(as_text=True)
+    assert re.search(r'id="phone-0"[^>]*>Ben <small>\(on another phone\)</small></a>', asked)
+    assert re.search(r'id="phone-1"[^>]*>Cy</a>', asked)
+    # read again: nothing new to write (one indexed read), the seat still taken
+    assert client.get(f"/games/{second['id']}").status_code == 200
+    assert "Ben <small>(on another phone)</small>" in other.get(f"/games/{second['id']}?whose=ask").get_data(as_text=True)

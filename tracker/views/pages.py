@@ -310,6 +310,10 @@ def game(game_id: str):  # type: ignore[no-untyped-def]
     if not ctx["finished"] and not ctx["deleted"]:
         # the home page leads back to it first (the phone's Back, or the browser opened again)
         resp.set_cookie(LAST_GAME, game_id, max_age=LAST_GAME_HOURS * 3600, samesite="Lax", httponly=True)
+        seat = mine_seat(ctx)
+        if seat is not None:  # a phone already this player's (an earlier game): the seat is taken
+            service.keep_claim(game_id, _phone_id(), seat)
+            resp.set_cookie(PHONE, _phone_id(), max_age=YEAR, samesite="Lax", httponly=True)
     return resp
 
 
@@ -387,8 +391,9 @@ def sheet(game_id: str, name: str):  # type: ignore[no-untyped-def]
             # so is a plan opened from the waiting line ("Plan my purchase")
             # The first token picked on the Take sheet is one too: the phone's back gesture puts
             # the picks down (it left the game, picks and all: a tester on Android).
-            opened = ((request.headers.get("HX-Trigger", "").startswith(("reserved-", "plan-link-"))
-                       or (name == "take" and "t" in request.args))
+            # (app.js opening the picks again on a screen the other phone's Fix redrew is no first pick)
+            trigger = request.headers.get("HX-Trigger", "")
+            opened = ((trigger.startswith(("reserved-", "plan-link-")) or (name == "take" and trigger.startswith("add-")))
                       and _plain_address(request.headers.get("HX-Current-URL")))
             resp.headers["HX-Push-Url" if opened else "HX-Replace-Url"] = sheet_address(game_id, name, request.args)
         return resp
@@ -862,9 +867,13 @@ _PHONE_ID = re.compile(r"[A-Za-z0-9_-]{16,32}")
 
 
 def _phone_id() -> str:
-    """This phone's id (its ``phone`` cookie), or a new one when it has none (or a forged one)."""
-    kept = request.cookies.get(PHONE, "")
-    return kept if _PHONE_ID.fullmatch(kept) else secrets.token_urlsafe(16)
+    """This phone's id (its ``phone`` cookie), or a new one when it has none (or a forged one):
+    the same one all through a request."""
+    kept = request.environ
+    if "tracker.phone" not in kept:
+        cookie = request.cookies.get(PHONE, "")
+        kept["tracker.phone"] = cookie if _PHONE_ID.fullmatch(cookie) else secrets.token_urlsafe(16)
+    return str(kept["tracker.phone"])
 
 
 def seats_taken(game_id: str) -> set[int]:
@@ -916,12 +925,12 @@ def settings():  # type: ignore[no-untyped-def]
     if mine is not None or request.args.get("table") is not None:  # answered: not asked again
         resp.delete_cookie(ASK_WHOSE, samesite="Lax", httponly=True)
     answered = request.args.get("game", "")
-    if mine is not None and service.ID_PATTERN.match(answered):  # (its share sheet then asks nothing)
+    if mine is not None and service.is_game_id(answered):  # (its share sheet then asks nothing)
         resp.set_cookie(WHOSE_ANSWERED, answered, max_age=YEAR, samesite="Lax", httponly=True)
-        # the seat it took, told to the next phone asked (two phones had both taken Ben's: a tester)
-        phone = _phone_id()
-        resp.set_cookie(PHONE, phone, max_age=YEAR, samesite="Lax", httponly=True)
-        service.claim_seat(answered, phone, person_key(" ".join(mine.split())) if mine and name_refusal(mine) is None else None)
+        if mine == "" or name_refusal(mine) is None:  # (a refused name changes nothing)
+            # the seat it took, told to the next phone asked (two phones had both taken Ben's: a tester)
+            resp.set_cookie(PHONE, _phone_id(), max_age=YEAR, samesite="Lax", httponly=True)
+            service.claim_seat(answered, _phone_id(), person_key(" ".join(mine.split())) if mine else None)
     table = request.args.get("table")
     if mine == "" or table in ("on", "turned"):
         resp.delete_cookie("mine", samesite="Lax", httponly=True)
