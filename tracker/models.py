@@ -39,6 +39,10 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     started: Mapped[datetime] = mapped_column(DateTime, default=utcnow, index=True)
     finished: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    #: Listing summary of a game in progress, written with ``status``: its turn (1 at the start)
+    #: and the seat to act; None once it is finished (and for games stored before they were kept).
+    turn: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    to_play: Mapped[int | None] = mapped_column(Integer, nullable=True)
     #: The read-only key (>= 128 random bits) of the spectator link; never reveals ``id``.
     spectator_id: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True, index=True)
     #: The game the same table started from this one's victory banner ("New game, same players"):

@@ -425,7 +425,7 @@ def create_game(payload: Mapping[str, Any], *, after: str | None = None, start_k
         if earlier is not None:  # played (or deleted) since: the key passes to the new game
             db.session.execute(update(Game).where(Game.id == earlier.id, Game.start_key == start_key)
                                .values(start_key=None), execution_options={"synchronize_session": False})
-    row = Game(id=new_id(), game=kind, setup=setup, version=0, status="active", started=utcnow(), start_key=start_key)
+    row = Game(id=new_id(), game=kind, setup=setup, version=0, started=utcnow(), start_key=start_key, **_summary(state))
     db.session.add(row)
     if start_key is not None:
         try:
@@ -543,14 +543,15 @@ def next_game(row: Game) -> str | None:
 
 
 def _summary(state: Any) -> dict[str, Any]:
-    """The listing columns a state implies (status, result, finished)."""
+    """The listing columns a state implies (status, result, finished; while in progress the
+    turn and the seat to act, what History says of it)."""
     if state.status != "finished":
-        return {"status": "active", "result": None, "finished": None}
+        return {"status": "active", "result": None, "finished": None, "turn": state.turn, "to_play": state.current_player}
     winner = ENGINES[state.game].to_json(state)["winner"]
     result = {"winner": winner, "turns": state.turn}
     if state.game == "splendor" and splendor.beaten_on_cards(state):
         result["tie_break"] = True  # S-4: History says the win came from fewer development cards
-    return {"status": "finished", "result": result, "finished": utcnow()}
+    return {"status": "finished", "result": result, "finished": utcnow(), "turn": None, "to_play": None}
 
 
 _GAMES = Game.__table__
@@ -568,6 +569,7 @@ def _bump_statement(finished: bool) -> Any:
                _GAMES.c.deleted_at.is_(None))  # a deleted game takes no entry (see ``_refuse_deleted``)
         .values(version=bindparam("new_version"), status=bindparam("new_status"),
                 result=bindparam("new_result", type_=_GAMES.c.result.type),
+                turn=bindparam("new_turn", type_=_GAMES.c.turn.type), to_play=bindparam("new_to_play", type_=_GAMES.c.to_play.type),
                 finished=func.coalesce(_GAMES.c.finished, end) if finished else end)
         .returning(*_GAMES.c)
     )
@@ -593,6 +595,7 @@ def _bump(game_id: str, seen: int, state: Any) -> Game | None:
     found = db.session.execute(_BUMP[summary["finished"] is not None], {
         "game_id": game_id, "seen": seen, "new_version": seen + 1, "new_status": summary["status"],
         "new_result": summary["result"], "new_finished": summary["finished"],
+        "new_turn": summary["turn"], "new_to_play": summary["to_play"],
     }).first()
     if found is None:
         return None

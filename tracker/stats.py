@@ -77,6 +77,15 @@ class GameRecord:
         return bool((self.row.result or {}).get("tie_break")) and self.row.game == "splendor"
 
     @property
+    def to_play(self) -> str | None:
+        """While in progress (and not deleted): the name of the player to act, by the listing
+        column written with the game's last entry; None otherwise or when unknown."""
+        seat = self.row.to_play
+        if self.row.status == "finished" or self.row.deleted_at is not None or seat is None:
+            return None
+        return self.names[seat] if 0 <= seat < len(self.names) else None
+
+    @property
     def turns(self) -> int | None:
         """Turns played, for a finished game."""
         return (self.row.result or {}).get("turns")

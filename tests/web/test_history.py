@@ -1378,3 +1378,33 @@ def test_a_shared_win_in_an_evenings_tally_is_nobody_s_win_alone(client):
     flask_babel.refresh()
     korean = client.get("/history", headers={"Accept-Language": "ko"}).get_data(as_text=True)
     assert re.findall(r'data-field="tally">([^<]+)<', korean) == ["Odile 0 – 1 Quinn · 공동 승리 1회"]
+
+
+def test_a_game_in_progress_says_whose_turn_and_which_turn_it_is(client):
+    """History's rows of games in progress said "in progress" only: four games of the same two
+    people could not be told apart (a tester). Each now says whose turn and which turn, as the
+    home page does, from the listing columns written with each entry (an undo, an import, a rename
+    and the game's end too); a finished game says its turns played instead."""
+    game = new_game(client, ("Ana", "Ben"))
+    standing = lambda: re.search(r'data-field="standing">([^<]*)<', row_of(client.get("/history").get_data(as_text=True), game["id"]))
+    assert standing()[1] == "Ana's turn · Turn 1"
+    play(client, game["id"], [{"type": "take_tokens", "player": 0, "tokens": {"red": 1}}])
+    assert standing()[1] == "Ben's turn · Turn 2"
+    assert client.post(f"/api/games/{game['id']}/undo").status_code == 200
+    assert standing()[1] == "Ana's turn · Turn 1"
+    ben = client.get("/players").get_data(as_text=True)
+    ben_id = re.search(r'href="/players/(\d+)">Ben<', ben)[1]
+    assert client.post(f"/players/{ben_id}/rename", data={"name": "Benny"}).status_code == 303
+    play(client, game["id"], [{"type": "take_tokens", "player": 0, "tokens": {"red": 1}}])
+    assert standing()[1] == "Benny's turn · Turn 2"
+    home = client.get("/").get_data(as_text=True)
+    assert "Benny's turn · Turn 2" in home[home.index(f'/games/{game["id"]}'):][:800]
+    # imported half-way: the import writes them too; once finished, none
+    log = fixture_log("duel-1102.json", ["Cy", "Dee"])
+    ongoing = import_log(client, {**log, "events": log["events"][:10], "result": None})
+    state = client.get(f"/api/games/{ongoing['id']}").get_json()
+    page = client.get("/history").get_data(as_text=True)
+    said = re.search(r'data-field="standing">([^<]*)<', row_of(page, ongoing["id"]))[1]
+    assert said == f"{['Cy', 'Dee'][state['current_player']]}'s turn · Turn {state['turn']}"
+    finished = import_log(client, fixture_log("own-prestige.json", ["Eve", "Fay"]))
+    assert 'data-field="standing"' not in row_of(client.get("/history").get_data(as_text=True), finished["id"])

@@ -181,9 +181,12 @@ def _where_it_stands(row: Any, names: list[str]) -> dict[str, Any]:
     four identical "Ana · Ben … resume"). A finished game: nothing."""
     if row.status != "active":
         return {}
-    state = service.load_row(row).state
-    seat = state.current_player
-    return {"to_play": names[seat] if 0 <= seat < len(names) else None, "turn": state.turn}
+    if row.turn is not None and row.to_play is not None:  # kept with the game's last entry
+        seat, turn = row.to_play, row.turn
+    else:  # a game stored before they were kept: its replay says
+        state = service.load_row(row).state
+        seat, turn = state.current_player, state.turn
+    return {"to_play": names[seat] if 0 <= seat < len(names) else None, "turn": turn}
 
 
 def _home(form: Any, error: str | None = None, status: int = 200, *, join_error: str | None = None,
