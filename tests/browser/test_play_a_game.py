@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from driver import Table, late, open_new_game
+from driver import Table, import_part, late, open_new_game
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -399,6 +399,37 @@ def test_picks_kept_through_the_other_phone_s_fix_are_still_one_back_step(page: 
     assert page.url == game_url
     page.go_back()
     page.wait_for_function("u => location.href === u", arg=live_server + "/")
+
+
+def test_the_back_button_puts_the_tokens_picked_to_return_down_and_keeps_the_discard(page: Page, live_server: str):
+    """The discard the rules raised (down to 10 tokens) is the game's plain screen: Back with
+    tokens picked to return left the game, picks and all. The first pick is a step Back takes
+    away (the prompt stays, nothing picked); saved, one Back leaves the game."""
+    from tracker.rules import duel
+
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / "table-ben-wins.json").read_text())
+    setup = {"players": log["players"], "first_player": log["first_player"]}
+    at = next(n for n in range(1, len(log["events"]))
+              if (s := duel.replay(setup, log["events"][:n])).pending is not None and s.pending.kind == "discard")
+    gid = import_part(page, live_server, "table-ben-wins.json", at)
+    page.goto(live_server + "/history")
+    page.goto(f"{live_server}/games/{gid}")
+    prompt = page.locator('#sheet [data-sheet="discard"]')
+    expect(prompt).to_be_visible()
+    game_url = page.url
+    chip = prompt.locator(".pick-source a.chip-btn").first
+    chip.click()
+    expect(prompt.locator(".pick-chosen a.chosen")).to_have_count(1)
+    assert "sheet=discard" in page.url
+    page.go_back()
+    expect(prompt.locator(".pick-chosen a.chosen")).to_have_count(0)
+    assert page.url == game_url
+    # picked again, then saved: no step left behind
+    Table(page).enter(log["events"][at])
+    page.wait_for_function("u => location.href === u && !(history.state && history.state.trackerSheetFrom)", arg=game_url)
+    expect(prompt).to_have_count(0)
+    page.go_back()
+    page.wait_for_function("u => location.href === u", arg=live_server + "/history")
 
 
 def test_a_poll_answered_just_after_a_save_never_takes_the_phone_out_of_the_game(page: Page, live_server: str):

@@ -1587,7 +1587,7 @@
   });
 
   // Back: a sheet opened by a tab is a history step (the phone's back gesture closes it), and so
-  // is the first token picked on the Take sheet (Back puts the picks down). When this
+  // is the first token picked on the Take sheet or a discard (Back puts the picks down). When this
   // phone closes the sheet (its entry, undo or fix saved, or the Take tab), htmx only rewrites that
   // step's address to the game's own: the step before it has the same address, so Back reloaded
   // the same screen before it left the game. The step is taken back instead (the screen stays).
@@ -1662,9 +1662,9 @@
   }, true);
   // A sheet's step that no longer shows a sheet (the other phone's entry closed it, a race lost,
   // a prompt raised, a tap on a screen that had moved on) goes too, once nothing is on its way.
-  function sheetShown() {  // (Take's step is its picks: the step goes once none is left)
+  function sheetShown() {  // (Take's step, or a discard's, is its picks: the step goes once none is left)
     var sheet = document.querySelector("#sheet [data-sheet]");
-    if (sheet && sheet.getAttribute("data-sheet") === "take") { return !!sheet.querySelector(".pick-chosen a.chosen"); }
+    if (sheet && /^(take|discard)$/.test(sheet.getAttribute("data-sheet"))) { return !!sheet.querySelector(".pick-chosen a.chosen"); }
     return !!sheet && !sheet.classList.contains("prompt");
   }
   document.body.addEventListener("htmx:afterSettle", function (evt) {

@@ -387,20 +387,26 @@ def sheet(game_id: str, name: str):  # type: ignore[no-untyped-def]
     if _is_htmx():
         resp = make_response(render_template("partials/entry.html", **ctx))
         # a tap inside the sheet, not its tab (but Take's last pick put down names the plain address)
-        if name == "take" or any(key not in ("v", "n") for key in request.args):
+        if name in PICKS_ARE_A_STEP or any(key not in ("v", "n") for key in request.args):
             # Opened by a reserved card in the panel from the game's plain screen it is a step Back
             # closes, as a tab's is; any other tap (inside a sheet, or app.js reopening the sheet
             # after the other phone's entry) takes the current step's place.
             # so is a plan opened from the waiting line ("Plan my purchase")
-            # The first token picked on the Take sheet is one too: the phone's back gesture puts
-            # the picks down (it left the game, picks and all: a tester on Android).
+            # The first token picked on the Take sheet (or the discard prompt, the game's plain
+            # screen too) is one too: the phone's back gesture puts the picks down (it left the
+            # game, picks and all: a tester on Android).
             # (app.js opening the picks again on a screen the other phone's Fix redrew is no first pick)
             trigger = request.headers.get("HX-Trigger", "")
-            opened = ((trigger.startswith(("reserved-", "plan-link-")) or (name == "take" and trigger.startswith("add-")))
+            opened = ((trigger.startswith(("reserved-", "plan-link-")) or (name in PICKS_ARE_A_STEP and trigger.startswith("add-")))
                       and _plain_address(request.headers.get("HX-Current-URL")))
             resp.headers["HX-Push-Url" if opened else "HX-Replace-Url"] = sheet_address(game_id, name, request.args)
         return resp
     return render_template(ctx["template"], **ctx)
+
+
+#: The sheets the game's plain address shows by itself (Take, or the discard the rules raised)
+#: whose first token picked is a step of the phone's history (Back puts the picks down).
+PICKS_ARE_A_STEP = ("take", "discard")
 
 
 def _plain_address(url: str | None) -> bool:
@@ -421,10 +427,10 @@ def sheet_address(game_id: str, name: str, args: Any) -> str:
     query = [(key, value) for key, value in args.items(multi=True) if key not in ("n", "sheet", "v")]
     if screen.seen_version(args) is not None:  # once (a link's own and app.js's, the same version)
         query.append(("v", str(screen.seen_version(args))))
-    if name != "take":
+    if name in PICKS_ARE_A_STEP and all(key == "v" for key, _value in query):
+        query = []  # nothing picked: the game's own address (which shows that sheet)
+    elif name != "take":
         query.insert(0, ("sheet", name))
-    elif all(key == "v" for key, _value in query):  # Take with nothing picked: the game's own address
-        query = []
     address = url_for("pages.game", game_id=game_id)
     return f"{address}?{urlencode(query)}" if query else address
 
