@@ -1030,7 +1030,8 @@ def _result_text(players: Sequence[str], result: Any) -> Phrase:
 CREATED, STORED, EXTENDED = "created", "stored", "extended"
 
 
-def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False) -> tuple[GameView, str]:
+def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False,
+               others: frozenset[str] = frozenset()) -> tuple[GameView, str]:
     """Store a game from its log; returns ``(view, outcome)``, ``outcome`` one of ``CREATED``,
     ``STORED`` (the log's game is stored already: its id, or the same game spelled otherwise; a
     log with no id, no ``started`` and no entry is never found again: each is a new game)
@@ -1039,6 +1040,7 @@ def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False) -> 
 
     With ``commit`` False the game is only flushed: the caller commits a whole file at once.
     ``skip_deleted``: a log with more entries of a game deleted here leaves it as it is (``STORED``).
+    ``others``: the ids of the games of the backup this log is part of: games apart from it.
     Raises ``RuleError``: ``bad_log`` (malformed: its setup, id or an event that is no entry at
     all), ``import_mismatch`` (an event the rules refuse, or a replay whose outcome differs from
     ``result``), ``game_deleted`` (the log would add entries to a stored game that was deleted).
@@ -1092,7 +1094,7 @@ def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False) -> 
         keys = (content_key, archive.log_key(kind, setup, events, logged_start, exact=True), archive.legacy_log_key(log))
         stored_id = _imported_as(keys)
         if stored_id is None and logged_start is not None:
-            stored_id = _stored_same_game(kind, setup, events, logged_start)
+            stored_id = _stored_same_game(kind, setup, events, logged_start, others)
         if stored_id is not None:
             found = _extend(stored_id, parsed, events, state, finished, commit, skip_deleted,
                             start_given=logged_start is not None)
@@ -1293,13 +1295,17 @@ def _same_game(row: Game, kind: str, setup: Mapping[str, Any], events: list[dict
     return stored[:shorter] == events[:shorter] or _was_once(row.id, events)[1]
 
 
-def _stored_same_game(kind: str, setup: Mapping[str, Any], events: list[dict[str, Any]], started: datetime) -> str | None:
+def _stored_same_game(kind: str, setup: Mapping[str, Any], events: list[dict[str, Any]], started: datetime,
+                      others: frozenset[str] = frozenset()) -> str | None:
     """The id of a stored game that an id-less log records (see ``_same_game``), found by its
-    start: an export gives it to the second, the database keeps a finer time."""
+    start: an export gives it to the second, the database keeps a finer time. ``others``: the
+    ids of a backup's games (this log's own id, stored, was found before), never this log's
+    game, however alike (a backup's games started in one second, their entries each the
+    beginning of the next's, were restored as one game: a tester)."""
     second = started.replace(microsecond=0)  # (a file may give a fraction of it)
     rows = db.session.scalars(select(Game).where(
         Game.game == kind, Game.started >= second, Game.started < second + timedelta(seconds=1)))
-    return next((row.id for row in rows if _same_game(row, kind, setup, events)), None)
+    return next((row.id for row in rows if row.id not in others and _same_game(row, kind, setup, events)), None)
 
 
 #: Games in one page of ``GET /api/games``.
@@ -1462,9 +1468,12 @@ def _import_any(data: Any) -> ImportResult:
     try:  # the whole file or nothing
         if backup:  # a history backup's people: its aliases and renames lead to the same persons here
             aliases = people.restore_aliases(logs, data.get("aliases"))
+        # a backup's games are games apart, each with its id: one is never found as another (a
+        # log's own id, stored here, finds its game before any other is looked for)
+        others = frozenset(log.get("id") for log in logs if backup and is_game_id(log.get("id")))
         for i, log in enumerate(logs, start=1):
             try:
-                view, outcome = import_log(log, commit=False, skip_deleted=True)
+                view, outcome = import_log(log, commit=False, skip_deleted=True, others=others)
             except PlayedOtherwise:
                 if not backup:
                     raise

@@ -224,3 +224,34 @@ def test_people_whose_names_differ_by_invisible_marks_become_one_after_upgrading
         db.session.remove()
         db.engine.dispose()
 
+
+
+def test_a_backups_games_started_in_one_second_are_restored_apart(app, client, tmp_path):
+    """A tester: logs imported without a start (all "now", one second) and a new game of the same
+    people, their entries each the beginning of the next's, were four games; restored from their
+    backup into an empty install they became one (its id, the longest entries). Each has its own
+    id in the backup: a stored game with an id of its own is never another log's."""
+    log = load_fixture("duel-1012.json")
+    cut = {k: v for k, v in log.items() if k not in ("id", "started", "finished")}
+    ids = []
+    for count in (0, 20, 40):
+        resp = client.post("/api/games/import", json={**cut, "events": log["events"][:count], "result": None})
+        assert resp.status_code == 201, resp.get_json()
+        ids.append(resp.get_json()["id"])
+    ids.append(new_game(client, tuple(log["players"]), log["first_player"])["id"])
+    before = states(client)
+    assert len(before) == 4
+    backup = tmp_path / "backup.json"
+    assert app.test_cli_runner().invoke(args=["export", str(backup)]).exit_code == 0
+    data = json.loads(backup.read_text())
+    assert len({g["started"] for g in data["games"]}) < 4  # (some in one second, as the tester's)
+
+    restored = create_app(app_config(f"sqlite:///{tmp_path / 'restored.sqlite3'}"))
+    with restored.app_context():
+        result = restored.test_cli_runner().invoke(args=["import", str(backup)])
+        assert result.exit_code == 0 and "imported 4 game(s), 0 already stored" in result.output, result.output
+        assert states(restored.test_client()) == before
+        again = restored.test_cli_runner().invoke(args=["import", str(backup)])
+        assert "imported 0 game(s), 4 already stored" in again.output
+        db.session.remove()
+        db.engine.dispose()
