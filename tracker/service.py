@@ -1647,6 +1647,23 @@ def game_id_for_spectator(sid: str) -> str:
     return found
 
 
+def sync_standing() -> int:
+    """Write the listing's turn and seat to act (``_summary``) of every game in progress stored
+    before they were kept (``games.turn`` NULL), from its replay, as ``people.sync`` attaches
+    old games' seats: History then says whose turn it is in each (a tester: it said nothing for
+    them while the home page said "Ana's turn · Turn 19"). One query when none is left; a game
+    written meanwhile keeps what its write stored. Returns how many were written."""
+    rows = list(db.session.scalars(select(Game).where(Game.status == "active", Game.turn.is_(None))))
+    for row in rows:
+        state = load_row(row).state
+        db.session.execute(update(Game).where(Game.id == row.id, Game.version == row.version)
+                           .values(turn=state.turn, to_play=state.current_player)
+                           .execution_options(synchronize_session=False))
+    if rows:
+        db.session.commit()
+    return len(rows)
+
+
 def claim_seat(game_id: str, phone: str, key: str | None) -> None:
     """One phone each: record that ``phone`` (the random id of its ``phone`` cookie) answered
     "Whose phone is this?" in game ``game_id`` with the person whose ``person_key`` is ``key``;

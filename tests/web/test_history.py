@@ -1387,24 +1387,45 @@ def test_a_game_in_progress_says_whose_turn_and_which_turn_it_is(client):
     and the game's end too); a finished game says its turns played instead."""
     game = new_game(client, ("Ana", "Ben"))
     standing = lambda: re.search(r'data-field="standing">([^<]*)<', row_of(client.get("/history").get_data(as_text=True), game["id"]))
-    assert standing()[1] == "Ana's turn · Turn 1"
+    assert standing()[1] == "Ana's turn · Turn 1"
     play(client, game["id"], [{"type": "take_tokens", "player": 0, "tokens": {"red": 1}}])
-    assert standing()[1] == "Ben's turn · Turn 2"
+    assert standing()[1] == "Ben's turn · Turn 2"
     assert client.post(f"/api/games/{game['id']}/undo").status_code == 200
-    assert standing()[1] == "Ana's turn · Turn 1"
+    assert standing()[1] == "Ana's turn · Turn 1"
     ben = client.get("/players").get_data(as_text=True)
     ben_id = re.search(r'href="/players/(\d+)">Ben<', ben)[1]
     assert client.post(f"/players/{ben_id}/rename", data={"name": "Benny"}).status_code == 303
     play(client, game["id"], [{"type": "take_tokens", "player": 0, "tokens": {"red": 1}}])
-    assert standing()[1] == "Benny's turn · Turn 2"
+    assert standing()[1] == "Benny's turn · Turn 2"
     home = client.get("/").get_data(as_text=True)
-    assert "Benny's turn · Turn 2" in home[home.index(f'/games/{game["id"]}'):][:800]
+    assert "Benny's turn · Turn 2" in home[home.index(f'/games/{game["id"]}'):][:800]
     # imported half-way: the import writes them too; once finished, none
     log = fixture_log("duel-1102.json", ["Cy", "Dee"])
     ongoing = import_log(client, {**log, "events": log["events"][:10], "result": None})
     state = client.get(f"/api/games/{ongoing['id']}").get_json()
     page = client.get("/history").get_data(as_text=True)
     said = re.search(r'data-field="standing">([^<]*)<', row_of(page, ongoing["id"]))[1]
-    assert said == f"{['Cy', 'Dee'][state['current_player']]}'s turn · Turn {state['turn']}"
+    assert said == f"{['Cy', 'Dee'][state['current_player']]}'s turn · Turn {state['turn']}"
     finished = import_log(client, fixture_log("own-prestige.json", ["Eve", "Fay"]))
     assert 'data-field="standing"' not in row_of(client.get("/history").get_data(as_text=True), finished["id"])
+
+
+def test_a_game_in_progress_stored_before_its_turn_was_kept_says_it_too(client):
+    """A game in progress stored before the listing kept its turn (the migration leaves them
+    empty): History said only "in progress" where the home page said "Ana's turn · Turn 19" (a
+    tester). The first visit writes them from the game's replay, once."""
+    from tracker.db import db
+    from tracker.models import Game
+
+    game = new_game(client, ("Ana", "Ben"))
+    play(client, game["id"], [{"type": "take_tokens", "player": 0, "tokens": {"red": 1}}])
+    db.session.execute(db.update(Game).where(Game.id == game["id"]).values(turn=None, to_play=None))
+    db.session.commit()
+    page = client.get("/history").get_data(as_text=True)
+    assert re.search(r'data-field="standing">([^<]*)<', row_of(page, game["id"]))[1] == "Ben's turn · Turn 2"
+    db.session.expire_all()
+    assert (db.session.get(Game, game["id"]).turn, db.session.get(Game, game["id"]).to_play) == (2, 1)
+    db.session.execute(db.update(Game).where(Game.id == game["id"]).values(turn=None, to_play=None))
+    db.session.commit()
+    home = client.get("/").get_data(as_text=True)
+    assert "Ben's turn · Turn 2" in home[home.index(f'/games/{game["id"]}'):][:800]

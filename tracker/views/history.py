@@ -122,6 +122,7 @@ def _page_url(filters: dict[str, Any], older: str | None = None) -> str:
 
 def _history_page(status: int = 200, **extra: Any):  # type: ignore[no-untyped-def]
     people.sync()
+    service.sync_standing()
     f = _filters()
     after = request.args.get("older") or None
     records, last = stats.history(**{k: v for k, v in f.items() if k != "unknown_player"}, older=after)

@@ -179,14 +179,10 @@ def _where_it_stands(row: Any, names: list[str]) -> dict[str, Any]:
     """A game in progress on the home page: whose turn (``to_play``, a name) and which turn
     (``turn``): games of the same people, a café's tables, told apart at a glance (a tester saw
     four identical "Ana · Ben … resume"). A finished game: nothing."""
-    if row.status != "active":
+    if row.status != "active" or row.turn is None or row.to_play is None:
         return {}
-    if row.turn is not None and row.to_play is not None:  # kept with the game's last entry
-        seat, turn = row.to_play, row.turn
-    else:  # a game stored before they were kept: its replay says
-        state = service.load_row(row).state
-        seat, turn = state.current_player, state.turn
-    return {"to_play": names[seat] if 0 <= seat < len(names) else None, "turn": turn}
+    seat = row.to_play  # kept with the game's last entry (``service.sync_standing``: older games)
+    return {"to_play": names[seat] if 0 <= seat < len(names) else None, "turn": row.turn}
 
 
 def _home(form: Any, error: str | None = None, status: int = 200, *, join_error: str | None = None,
@@ -198,6 +194,7 @@ def _home(form: Any, error: str | None = None, status: int = 200, *, join_error:
     player suggested to start this one (named, not "the next player": a tester); ``started`` is the id
     of the next game this table already started (the form then leads to it); ``playing`` a game
     the same people began since from this page, still in progress (mentioned, not imposed)."""
+    service.sync_standing()
     rows = service.list_games(limit=20)
     names = people.names_of(rows)  # as History shows them: a rename or merge shows at once
     games = [{**service.game_summary(row, names[row.id]), "started_at": row.started, **_where_it_stands(row, names[row.id])}
