@@ -1672,7 +1672,14 @@ def claim_seat(game_id: str, phone: str, key: str | None) -> None:
     row = db.session.get(Game, game_id)
     if row is None:
         return
-    _put_claim(game_id, phone, people.seat_of(key, row.setup["players"]) if key else None)
+    _put_claim(game_id, phone, seat_in(game_id, key) if key else None)
+
+
+def seat_in(game_id: str, key: str) -> int | None:
+    """The seat of game ``game_id`` where the person whose ``person_key`` is ``key`` sits
+    (through renames and merges, ``people.seat_of``); None for nobody there or no such game."""
+    row = db.session.get(Game, game_id)
+    return people.seat_of(key, row.setup["players"]) if row is not None else None
 
 
 def keep_claim(game_id: str, phone: str, seat: int) -> None:

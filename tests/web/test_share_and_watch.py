@@ -604,3 +604,31 @@ def test_a_phone_already_a_players_from_an_earlier_game_takes_that_seat_in_the_n
     # read again: nothing new to write (one indexed read), the seat still taken
     assert client.get(f"/games/{second['id']}").status_code == 200
     assert "Ben <small>(on another phone)</small>" in other.get(f"/games/{second['id']}?whose=ask").get_data(as_text=True)
+
+
+def test_a_seat_taken_on_another_phone_after_the_question_was_drawn_is_asked_again(app, client):
+    """Both phones answered at once (a Korean tester's pair): the second never saw that the first
+    had just taken 민준's seat. Its answer is asked again, saying so, and "yes" takes it all the
+    same; a seat its question named taken is no surprise (one tap, as before)."""
+    game = new_game(client, players=("민준", "서연"))
+    asking = f"/games/{game['id']}?whose=ask"
+    other = app.test_client()
+    drawn = other.get(asking).get_data(as_text=True)  # before the first phone answers
+    first = re.search(r'id="phone-0" href="([^"]+)"', client.get(asking).get_data(as_text=True))[1]
+    assert client.get(first.replace("&amp;", "&")).status_code == 303  # the first phone: 민준's
+    late = re.search(r'id="phone-0" href="([^"]+)"', drawn)[1].replace("&amp;", "&")
+    resp = other.get(late)
+    assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{game['id']}?whose=ask&taken=0"
+    again = other.get(resp.headers["Location"]).get_data(as_text=True)
+    assert "Another phone has just been made 민준's. Is this phone 민준's too?" in again
+    assert 'id="whose-phone"' in again and "mine-0\" aria-current" not in again  # (not 민준's yet)
+    yes = re.search(r'id="phone-again" href="([^"]+)"', again)[1].replace("&amp;", "&")
+    assert "again=1" in yes and other.get(yes).status_code == 303
+    assert 'class="small-btn on" aria-current="true" id="mine-0"' in other.get(f"/games/{game['id']}").get_data(as_text=True)
+    # a third phone, its question drawn now: 민준's named taken, one tap takes it, no second question
+    third = app.test_client()
+    link = re.search(r'id="phone-0" href="([^"]+)"', third.get(asking).get_data(as_text=True))[1].replace("&amp;", "&")
+    assert "again=1" in link and third.get(link).headers["Location"] == f"/games/{game['id']}"
+    # a taken= naming no taken seat (or none at all) says nothing
+    for odd in ("1", "7", "x", "-1"):
+        assert 'id="seat-taken"' not in app.test_client().get(f"{asking}&taken={odd}").get_data(as_text=True), odd

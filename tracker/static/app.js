@@ -1707,6 +1707,7 @@
       // "Whose phone is this?" is asked on arrival: any choice here answers it, but "This phone: … ✎"
       // (data-ask-whose) asks it again
       if (link.hasAttribute("data-ask-whose")) { search.set("whose", "ask"); } else { search.delete("whose"); }
+      search.delete("taken");  // (the seat another phone had just taken: answered now)
       var query = search.toString();
       url.searchParams.set("next", location.pathname.slice(prefix.length) + (query ? "?" + query : ""));
     }

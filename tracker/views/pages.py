@@ -923,14 +923,20 @@ def settings():  # type: ignore[no-untyped-def]
         # a link on another site setting this phone's player or table mode (a prank from the
         # next table: a security tester): followed, nothing changed (a scanned QR code is "none")
         return resp
+    mine = request.args.get("mine")  # "" (no name is empty): the player to act
+    answered = request.args.get("game", "")
+    if mine and name_refusal(mine) is None and service.is_game_id(answered) and request.args.get("again") != "1":
+        seat = service.seat_in(answered, person_key(" ".join(mine.split())))
+        if seat is not None and seat in seats_taken(answered):
+            # another phone took that seat after the question was drawn (both phones answering at
+            # once, a tester): asked again, saying so; a seat the question named taken is not
+            return redirect(url_for("pages.game", game_id=answered, whose="ask", taken=seat), code=303)
     for name, allowed in SETTINGS.items():
         value = request.args.get(name)
         if value in allowed:
             resp.set_cookie(name, value, max_age=YEAR, samesite="Lax", httponly=True)
-    mine = request.args.get("mine")  # "" (no name is empty): the player to act
     if mine is not None or request.args.get("table") is not None:  # answered: not asked again
         resp.delete_cookie(ASK_WHOSE, samesite="Lax", httponly=True)
-    answered = request.args.get("game", "")
     if mine is not None and service.is_game_id(answered):  # (its share sheet then asks nothing)
         resp.set_cookie(WHOSE_ANSWERED, answered, max_age=YEAR, samesite="Lax", httponly=True)
         if mine == "" or name_refusal(mine) is None:  # (a refused name changes nothing)
