@@ -2,7 +2,8 @@
 
 History said only "in progress" of a game not finished: its rows now say whose turn it is and
 which turn (as the home page did, by replaying each game), from two listing columns written with
-``status``. Games stored before keep none until their next entry.
+``status``. Games stored before get theirs from their replay on the first History or home
+visit (``tracker.service.sync_standing``), as ``tracker.people.sync`` attaches old games' seats.
 
 Revision ID: c7f1a3e9d260
 Revises: b9e4d27c5a13
