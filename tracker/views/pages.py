@@ -917,7 +917,10 @@ def settings():  # type: ignore[no-untyped-def]
     alert sound, table mode, and whose panel stays at the bottom of a Duel (``mine``: this
     phone's player by name, or empty: the player to act). Table mode (one phone between the
     players) and ``mine`` (one phone each) exclude each other: choosing one turns the other off;
-    table mode turned off again gives the phone back to the player it was (``MINE_PARKED``)."""
+    table mode turned off again gives the phone back to the player it was (``MINE_PARKED``).
+    ``mine`` with ``game`` (the "Whose phone is this?" answer) keeps the seat taken for the next
+    phone asked (``service.claim_seat``); a seat another phone took since the question was drawn
+    leads back to it, asking again (``taken=<seat>``), unless ``again=1`` (the answer knew)."""
     resp = redirect(access.next_url(request.args.get("next")), code=303)
     if request.headers.get("Sec-Fetch-Site") == "cross-site":
         # a link on another site setting this phone's player or table mode (a prank from the
