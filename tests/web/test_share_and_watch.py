@@ -632,3 +632,19 @@ def test_a_seat_taken_on_another_phone_after_the_question_was_drawn_is_asked_aga
     # a taken= naming no taken seat (or none at all) says nothing
     for odd in ("1", "7", "x", "-1"):
         assert 'id="seat-taken"' not in app.test_client().get(f"{asking}&taken={odd}").get_data(as_text=True), odd
+
+
+def test_asking_again_whose_phone_this_is_frees_its_seat_meanwhile(app, client):
+    """"This phone: 서연 ✎" asks the question again: another phone asked meanwhile saw 서연's
+    seat still taken (a Korean tester). Asking again frees it until this phone answers."""
+    game = new_game(client, players=("민준", "서연"))
+    asking = f"/games/{game['id']}?whose=ask"
+    seoyeon = re.search(r'id="phone-1" href="([^"]+)"', client.get(asking).get_data(as_text=True))[1]
+    assert client.get(seoyeon.replace("&amp;", "&")).status_code == 303
+    other = app.test_client()
+    assert "서연 <small>(on another phone)</small>" in other.get(asking).get_data(as_text=True)
+    page = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    again = re.search(r'class="this-phone this-phone-1" href="([^"]+)"', page)[1].replace("&amp;", "&")
+    assert f"game={game['id']}" in again and client.get(again).status_code == 303
+    assert "(on another phone)" not in other.get(asking).get_data(as_text=True)
+    assert 'id="whose-phone"' in client.get(asking).get_data(as_text=True)  # asked again, as before
