@@ -238,6 +238,28 @@ def test_a_save_tapped_with_touch_leaves_the_focus_in_the_new_sheet_quietly(brow
     context.close()
 
 
+def test_the_focus_given_as_the_other_phone_s_entry_arrives_draws_no_ring_until_a_key(browser, live_server: str):
+    """A Korean tester's second phone, not yet tapped: the other phone's entry redrew its screen
+    and a dashed ring lay round the white chip (the focus given for a screen reader), taken for a
+    chip chosen. No ring then; the first key brings it back (a keyboard player sees where it is)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"],
+                                                             "first_player": 0}).json()["id"]
+    page.goto(f"{live_server}/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    post_event(page, live_server, gid, {"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    page.wait_for_function("() => document.querySelector('#game').dataset.version === '1'", timeout=10000)
+    page.wait_for_function("() => !!document.activeElement.closest('#sheet .sheet-body')")
+    ring = "() => getComputedStyle(document.activeElement).outlineStyle"
+    assert page.evaluate("() => document.activeElement.classList.contains('quiet-focus')")
+    assert page.evaluate(ring) == "none"
+    page.keyboard.press("Shift")  # a key: the ring is back where the focus is
+    assert not page.evaluate("() => document.activeElement.classList.contains('quiet-focus')")
+    assert page.evaluate(ring) != "none"
+    context.close()
+
+
 def test_a_near_win_warning_a_new_screen_brings_is_read_out(page: Page, live_server: str):
     """An audit: "⚠ Ana: 8 crowns — 2 more to win" is a line of the screen, not an alert, and was
     never read out. Entry 64 of own-crowns brings Ana's first near-win warning: the screen the

@@ -1076,6 +1076,7 @@
   var byKey = false;
   document.addEventListener("keydown", function (evt) {
     byKey = true;
+    if (document.activeElement && document.activeElement.classList) { document.activeElement.classList.remove("quiet-focus"); }
     var link = evt.key === " " && evt.target.closest ? evt.target.closest("a.chip-btn, a.action, a.filter, a.tab, a.card, a.small-btn, a.button, a.royal-card, a.mini-card") : null;
     if (link) { evt.preventDefault(); link.click(); }
   }, true);
@@ -1089,7 +1090,12 @@
     if (focused && focused !== document.body && document.body.contains(focused)) { return; }
     var first = firstControl();
     if (!first || (!byKey && first.matches("input, select, textarea"))) { return; }
-    if (byKey) { first.focus(); } else { first.focus({ preventScroll: true }); }
+    if (byKey) { first.focus(); return; }
+    // no ring drawn by it (a phone not yet tapped took it for a chosen chip, a tester): the
+    // ring comes back with the first key
+    first.classList.add("quiet-focus");
+    first.addEventListener("blur", function () { first.classList.remove("quiet-focus"); }, { once: true });
+    first.focus({ preventScroll: true });
   });
   function firstControl() {
     // (nothing to press in the sheet, say an empty board: the tabs, where the next step is; a
