@@ -1664,17 +1664,6 @@ def sync_standing() -> int:
     return len(rows)
 
 
-def claim_seat(game_id: str, phone: str, key: str | None) -> None:
-    """One phone each: record that ``phone`` (the random id of its ``phone`` cookie) answered
-    "Whose phone is this?" in game ``game_id`` with the person whose ``person_key`` is ``key``;
-    ``key`` None ("Everyone's") or nobody seated there takes its earlier answer back. An unknown
-    game records nothing; two answers racing keep one (never an error)."""
-    row = db.session.get(Game, game_id)
-    if row is None:
-        return
-    _put_claim(game_id, phone, seat_in(game_id, key) if key else None)
-
-
 def seat_in(game_id: str, key: str) -> int | None:
     """The seat of game ``game_id`` where the person whose ``person_key`` is ``key`` sits
     (through renames and merges, ``people.seat_of``); None for nobody there or no such game."""
@@ -1682,17 +1671,14 @@ def seat_in(game_id: str, key: str) -> int | None:
     return people.seat_of(key, row.setup["players"]) if row is not None else None
 
 
-def keep_claim(game_id: str, phone: str, seat: int) -> None:
-    """One phone each: a phone already ``seat``'s player (its ``mine`` cookie, from an earlier
-    game) opened game ``game_id``: its seat is kept as if it had answered "Whose phone is
-    this?" (``claim_seat``). Writes only when that is news (one indexed read otherwise)."""
+def claim_seat(game_id: str, phone: str, seat: int | None) -> None:
+    """One phone each: ``phone`` (the random id of its ``phone`` cookie) is ``seat``'s in game
+    ``game_id`` (it answered "Whose phone is this?", or it was that player's already from an
+    earlier game); None ("Everyone's") takes its earlier seat back. Writes only when that is
+    news (one indexed read otherwise); two writes racing keep one (never an error)."""
     kept = db.session.scalar(select(PhoneClaim.seat).where(PhoneClaim.game_id == game_id, PhoneClaim.phone == phone))
-    if kept != seat:
-        _put_claim(game_id, phone, seat)
-
-
-def _put_claim(game_id: str, phone: str, seat: int | None) -> None:
-    """``phone``'s seat in ``game_id`` is ``seat`` (None: none); two writes racing keep one."""
+    if kept == seat:
+        return
     try:
         db.session.execute(delete(PhoneClaim).where(PhoneClaim.game_id == game_id, PhoneClaim.phone == phone))
         if seat is not None:

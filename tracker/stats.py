@@ -78,12 +78,8 @@ class GameRecord:
 
     @property
     def to_play(self) -> str | None:
-        """While in progress (and not deleted): the name of the player to act, by the listing
-        column written with the game's last entry; None otherwise or when unknown."""
-        seat = self.row.to_play
-        if self.row.status == "finished" or self.row.deleted_at is not None or seat is None:
-            return None
-        return self.names[seat] if 0 <= seat < len(self.names) else None
+        """While in progress (and not deleted): the name of the player to act (``to_play``)."""
+        return to_play(self.row, self.names) if self.row.deleted_at is None else None
 
     @property
     def turns(self) -> int | None:
@@ -97,6 +93,16 @@ class GameRecord:
         if end is None or (end - self.row.started).total_seconds() < 60:
             return None  # imported games carry no real times
         return end - self.row.started
+
+
+def to_play(row: Game, names: list[str]) -> str | None:
+    """The name (of ``names``, by seat) of the player to act in a game in progress, by its
+    listing columns (``games.to_play``, ``games.turn``, written with its last entry); None for
+    a finished game, or one whose columns are not written yet (``service.sync_standing``)."""
+    seat = row.to_play
+    if row.status != "active" or row.turn is None or seat is None:
+        return None
+    return names[seat] if 0 <= seat < len(names) else None
 
 
 def history(player: int | None = None, kind: str | None = None, status: str | None = None,

@@ -24,7 +24,7 @@ from jinja2_fragments.flask import render_block
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
 
-from .. import access, archive, narrate, people, screen, screens, service, serving
+from .. import access, archive, narrate, people, screen, screens, service, serving, stats
 from ..i18n import error_message
 from ..rules import catalog, splendor
 from ..rules.errors import N_, RuleError
@@ -179,10 +179,8 @@ def _where_it_stands(row: Any, names: list[str]) -> dict[str, Any]:
     """A game in progress on the home page: whose turn (``to_play``, a name) and which turn
     (``turn``): games of the same people, a café's tables, told apart at a glance (a tester saw
     four identical "Ana · Ben … resume"). A finished game: nothing."""
-    if row.status != "active" or row.turn is None or row.to_play is None:
-        return {}
-    seat = row.to_play  # kept with the game's last entry (``service.sync_standing``: older games)
-    return {"to_play": names[seat] if 0 <= seat < len(names) else None, "turn": row.turn}
+    name = stats.to_play(row, names)
+    return {"to_play": name, "turn": row.turn} if name is not None else {}
 
 
 def _home(form: Any, error: str | None = None, status: int = 200, *, join_error: str | None = None,
@@ -312,7 +310,7 @@ def game(game_id: str):  # type: ignore[no-untyped-def]
         resp.set_cookie(LAST_GAME, game_id, max_age=LAST_GAME_HOURS * 3600, samesite="Lax", httponly=True)
         seat = mine_seat(ctx)
         if seat is not None:  # a phone already this player's (an earlier game): the seat is taken
-            service.keep_claim(game_id, _phone_id(), seat)
+            service.claim_seat(game_id, _phone_id(), seat)
             resp.set_cookie(PHONE, _phone_id(), max_age=YEAR, samesite="Lax", httponly=True)
     return resp
 
@@ -928,12 +926,13 @@ def settings():  # type: ignore[no-untyped-def]
         return resp
     mine = request.args.get("mine")  # "" (no name is empty): the player to act
     answered = request.args.get("game", "")
-    if mine and name_refusal(mine) is None and service.is_game_id(answered) and request.args.get("again") != "1":
-        seat = service.seat_in(answered, person_key(" ".join(mine.split())))
-        if seat is not None and seat in seats_taken(answered):
-            # another phone took that seat after the question was drawn (both phones answering at
-            # once, a tester): asked again, saying so; a seat the question named taken is not
-            return redirect(url_for("pages.game", game_id=answered, whose="ask", taken=seat), code=303)
+    answering = mine is not None and service.is_game_id(answered) and (mine == "" or name_refusal(mine) is None)
+    # the seat the answer takes in that game (None: "Everyone's", or nobody of that name there)
+    seat = service.seat_in(answered, person_key(" ".join(mine.split()))) if answering and mine else None
+    if seat is not None and request.args.get("again") != "1" and seat in seats_taken(answered):
+        # another phone took that seat after the question was drawn (both phones answering at
+        # once, a tester): asked again, saying so; a seat the question named taken is not
+        return redirect(url_for("pages.game", game_id=answered, whose="ask", taken=seat), code=303)
     for name, allowed in SETTINGS.items():
         value = request.args.get(name)
         if value in allowed:
@@ -942,10 +941,10 @@ def settings():  # type: ignore[no-untyped-def]
         resp.delete_cookie(ASK_WHOSE, samesite="Lax", httponly=True)
     if mine is not None and service.is_game_id(answered):  # (its share sheet then asks nothing)
         resp.set_cookie(WHOSE_ANSWERED, answered, max_age=YEAR, samesite="Lax", httponly=True)
-        if mine == "" or name_refusal(mine) is None:  # (a refused name changes nothing)
+        if answering:  # (a refused name changes nothing)
             # the seat it took, told to the next phone asked (two phones had both taken Ben's: a tester)
             resp.set_cookie(PHONE, _phone_id(), max_age=YEAR, samesite="Lax", httponly=True)
-            service.claim_seat(answered, _phone_id(), person_key(" ".join(mine.split())) if mine else None)
+            service.claim_seat(answered, _phone_id(), seat)
     table = request.args.get("table")
     if mine == "" or table in ("on", "turned"):
         resp.delete_cookie("mine", samesite="Lax", httponly=True)
