@@ -157,7 +157,7 @@ def test_duel_game_screen_in_korean(client) -> None:
     assert "Ben 차례" in page and "2턴" in page and "되돌리기" in page
     # The log line and the alert the rules raised (Ben gains a privilege for Ana's three reds).
     assert "Ana: 토큰 집기 — 빨간색 3개." in page
-    assert "Ana 님의 행동으로 Ben 님이 특권 1개를 받습니다." in page
+    assert "Ben: Ana 님의 행동으로 특권 1개 획득." in page
     assert "Ben's turn" not in page and "Game log" not in page and "Undo the last entry" not in page
 
 
