@@ -634,6 +634,29 @@ def test_a_seat_taken_on_another_phone_after_the_question_was_drawn_is_asked_aga
         assert 'id="seat-taken"' not in app.test_client().get(f"{asking}&taken={odd}").get_data(as_text=True), odd
 
 
+def test_the_question_on_a_waiting_phone_shows_a_seat_as_another_phone_takes_it(app, client):
+    """Two phones asked at once: the first answer showed on the second only when it was tapped
+    (a tester). The question asks again every few seconds: 204 while the seats taken are those it
+    shows, the question redrawn alone when they change, then nothing until the next change."""
+    game = new_game(client, players=("Ana", "Ben"))
+    asking = f"/games/{game['id']}?whose=ask"
+    other = app.test_client()
+    drawn = other.get(asking).get_data(as_text=True)
+    check = re.search(r'<section class="whose-phone" id="whose-phone"[^>]*hx-get="([^"]+)"', drawn)[1].replace("&amp;", "&")
+    assert "part=whose" in check and "seats=-" in check and "whose=ask" in check
+    assert other.get(check, headers=HX).status_code == 204  # nothing taken yet
+    first = re.search(r'id="phone-1" href="([^"]+)"', client.get(asking).get_data(as_text=True))[1]
+    assert client.get(first.replace("&amp;", "&")).status_code == 303  # the first phone: Ben's
+    resp = other.get(check, headers=HX)
+    redrawn = resp.get_data(as_text=True)
+    assert resp.status_code == 200 and redrawn.lstrip().startswith('<section class="whose-phone"')
+    assert "Ben <small>(on another phone)</small>" in redrawn and 'id="game"' not in redrawn
+    again = re.search(r'hx-get="([^"]+)"', redrawn)[1].replace("&amp;", "&")
+    assert "seats=1" in again and other.get(again, headers=HX).status_code == 204
+    # the first phone's own question never names its own seat taken
+    assert client.get(check, headers=HX).status_code == 204
+
+
 def test_asking_again_whose_phone_this_is_frees_its_seat_meanwhile(app, client):
     """"This phone: 서연 ✎" asks the question again: another phone asked meanwhile saw 서연's
     seat still taken (a Korean tester). Asking again frees it until this phone answers."""

@@ -293,6 +293,13 @@ def game(game_id: str):  # type: ignore[no-untyped-def]
         if not _is_htmx():
             return redirect(url_for("pages.game", game_id=game_id), code=303)
         args = MultiDict()
+    if _is_htmx() and args.get("part") == "whose":
+        # the "Whose phone is this?" question, asked again while it shows: redrawn only when the
+        # seats other phones have taken differ from those it shows (``seats``)
+        if ("".join(map(str, sorted(seats_taken(game_id)))) or "-") == args.get("seats"):
+            return "", 204
+        ctx = _game_context(view, None, MultiDict())
+        return render_block(ctx["template"], "whose_phone", **ctx)
     ctx = _game_context(view, args.get("sheet"), args)
     if _is_htmx():
         return render_block(ctx["template"], "game", **ctx)
