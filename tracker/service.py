@@ -614,9 +614,15 @@ def _check_write_args(game_id: str, expected_version: Any, entry_id: Any = None)
     try:
         _check_write_fields(expected_version, entry_id)
     except RuleError:
-        if not is_game_id(game_id) or db.session.scalar(select(Game.id).where(Game.id == game_id)) is None:
-            raise GameNotFound(game_id) from None
+        require_game(game_id)
         raise
+
+
+def require_game(game_id: str) -> None:
+    """Raise ``GameNotFound`` unless a game ``game_id`` is stored (one indexed read): a write
+    refused for its body answers 404 first when its game does not exist (GAME-LOG.md)."""
+    if not is_game_id(game_id) or db.session.scalar(select(Game.id).where(Game.id == game_id)) is None:
+        raise GameNotFound(game_id)
 
 
 def _check_write_fields(expected_version: Any, entry_id: Any) -> None:

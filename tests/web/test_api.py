@@ -315,9 +315,18 @@ def test_a_write_to_no_game_is_404_whatever_its_version_or_entry_id(client):
         resp = post(client, "xxxxxxxxxxxxxxxxxxxx", event, **fields)
         assert error_of(resp, 404) == "not_found", fields
         assert error_of(client.post("/api/games/xxxxxxxxxxxxxxxxxxxx/undo", json=fields), 404) == "not_found"
+    # a body that is JSON but no object (``null``, a list): 404 too (it was 422, a breaker)
+    for body in ("null", "[]", '"x"', "3"):
+        for write in ("events", "undo"):
+            resp = client.post(f"/api/games/xxxxxxxxxxxxxxxxxxxx/{write}", data=body, content_type="application/json")
+            assert error_of(resp, 404) == "not_found", body
     game = new_game(client)
     assert error_of(post(client, game["id"], event, expected_version="a"), 422) == "bad_event"
     assert error_of(client.post(f"/api/games/{game['id']}/undo", json={"expected_version": "a"}), 422) == "bad_event"
+    for body in ("null", "[]", '"x"', "3"):
+        for write in ("events", "undo"):
+            resp = client.post(f"/api/games/{game['id']}/{write}", data=body, content_type="application/json")
+            assert error_of(resp, 422) == "bad_event", body
 
 
 def test_a_repeated_entry_id_is_stored_once_even_after_undo(client):

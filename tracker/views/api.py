@@ -129,6 +129,7 @@ def post_event(game_id: str):  # type: ignore[no-untyped-def]
     is 422 with its code and rule id (``RuleError``); a repeated ``entry_id`` stores nothing."""
     body = _body()
     if not isinstance(body, dict):
+        service.require_game(game_id)  # (an unknown game is 404 whatever the body: GAME-LOG.md)
         raise RuleError("bad_event", N_("An entry must be a JSON object."))
     view = service.post_event(
         game_id, body, expected_version=body.get("expected_version"), entry_id=body.get("entry_id")
@@ -143,6 +144,7 @@ def undo(game_id: str):  # type: ignore[no-untyped-def]
     ``nothing_to_undo``; a stale version, 409 ``version_conflict``."""
     body = _body(optional=True)
     if not isinstance(body, dict):
+        service.require_game(game_id)
         raise RuleError("bad_event", N_("An undo's body must be a JSON object (or empty)."))
     return jsonify(service.undo(game_id, expected_version=body.get("expected_version")).to_json(tr))
 
