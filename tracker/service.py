@@ -1161,7 +1161,8 @@ def _extend(game_id: str, parsed: list[RuleEvent], events: list[dict[str, Any]],
     A deleted game records nothing until it is restored: ``RuleError("game_deleted")``, or
     ``STORED`` with ``skip_deleted`` (a whole file goes on without it). Raises
     ``RuleError("import_mismatch")`` for entries the game never had in that order (it was played
-    otherwise since: entries undone, others recorded), ``RuleError("bad_log")`` for such
+    otherwise since: entries undone, others recorded) or that go on with an entry the table
+    undid here (an earlier export played on elsewhere), ``RuleError("bad_log")`` for such
     entries that never began as it did under the log's ``log_id`` (another game), for a
     ``finished`` before the stored game's start and ``VersionConflict`` when a phone wrote to
     the game meanwhile."""
@@ -1177,6 +1178,10 @@ def _extend(game_id: str, parsed: list[RuleEvent], events: list[dict[str, Any]],
     if events[:stored] != current:
         if not began and log_id is not None:  # the log's id names a game that never began so
             raise _another_game(log_id)
+        raise PlayedOtherwise()
+    if _was_once(game_id, events[:stored + 1])[0]:
+        # its next entry is one the table took back here (an export made before the undo, played
+        # on elsewhere): adding the log's entries would bring it back (a breaker)
         raise PlayedOtherwise()
     last = db.session.scalar(select(func.coalesce(func.max(Event.seq), 0)).where(Event.game_id == game_id))
     summary = _summary(state)

@@ -279,6 +279,28 @@ def test_an_export_made_before_undos_does_not_bring_the_undone_entries_back(clie
     assert state["version"] == 6 and len(client.get(f"/api/games/{game['id']}/log").get_json()["events"]) == 2
 
 
+def test_an_export_made_before_undos_and_played_on_elsewhere_is_refused_not_bringing_them_back(client):
+    """A breaker: the table undid two entries here; an export from before the undos, with one
+    more entry recorded elsewhere, was added after the two entries in force, bringing the undone
+    ones back. It is played otherwise: refused, nothing stored; a log going on with another
+    entry than the one undone continues the game as it stands."""
+    game = new_game(client)
+    play(client, game["id"], TAKES)
+    before = client.get(f"/api/games/{game['id']}/log").get_json()
+    for version in (4, 5):
+        assert client.post(f"/api/games/{game['id']}/undo", json={"expected_version": version}).status_code == 200
+    longer = {**before, "events": before["events"] + [{"type": "take_tokens", "player": 0, "tokens": {"blue": 1}}]}
+    resp = _import(client, longer)
+    assert resp.status_code == 422 and resp.get_json()["error"]["code"] == "import_mismatch"
+    state = client.get(f"/api/games/{game['id']}").get_json()
+    assert state["version"] == 6 and len(client.get(f"/api/games/{game['id']}/log").get_json()["events"]) == 2
+    # the game as it stands, with an entry other than the one undone after it: added
+    other = {**before, "events": before["events"][:2] + [{"type": "take_tokens", "player": 0, "tokens": {"red": 1}}]}
+    assert _import(client, other).status_code == 200
+    log = client.get(f"/api/games/{game['id']}/log").get_json()
+    assert log["events"] == other["events"] and client.get(f"/api/games/{game['id']}").get_json()["version"] == 7
+
+
 def test_a_backup_with_more_of_a_game_deleted_here_imports_the_rest(client, app):
     game = new_game(client)
     play(client, game["id"], TAKES[:2])
