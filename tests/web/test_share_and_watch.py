@@ -378,8 +378,28 @@ def test_a_sharing_phone_that_answered_is_not_asked_again_after_sharing_again(cl
         assert 'id="whose-phone"' not in again
         assert ('class=" mine-0"' in again) == (seat == 0)
         client.delete_cookie("whose_answered")  # (the next round asks again)
+        client.delete_cookie("mine")
     other = new_game(client, players=("Ola", "Per"))
     assert f'id="back-to-game" href="/games/{other["id"]}?whose=ask"' in share_page(client, other["id"])
+
+
+def test_a_phone_whose_player_sits_in_the_next_game_is_not_asked_back_from_sharing_it(client):
+    """A tester: "New game, same players" kept "This phone: Ana" on the phone that started it, but
+    Share, then "Back to the game", asked "Whose phone is this?" again. A phone whose player sits
+    in the game knows whose it is; a phone of nobody in it is still asked."""
+    done = client.post("/api/games/import", json={**fixture_log("duel-1069.json"), "players": ["Ana", "Ben"]})
+    client.get("/settings?mine=Ana&next=/")
+    started = client.post("/games", data={"game": "duel", "player0": "Ana", "player1": "Ben", "first": "1",
+                                          "after": done.get_json()["id"]})
+    gid = started.headers["Location"].rsplit("/", 1)[-1]
+    assert 'id="whose-phone"' not in client.get(f"/games/{gid}").get_data(as_text=True)
+    page = share_page(client, gid)
+    assert f'id="back-to-game" href="/games/{gid}"' in page
+    back = client.get(f"/games/{gid}").get_data(as_text=True)
+    assert 'id="whose-phone"' not in back and 'class="small-btn on" aria-current="true" id="mine-0"' in back
+    client.get("/settings?mine=Cleo&next=/")  # a phone of nobody at this table
+    assert f'id="back-to-game" href="/games/{gid}?whose=ask"' in share_page(client, gid)
+    assert 'id="whose-phone"' in client.get(f"/games/{gid}").get_data(as_text=True)
 
 
 def test_a_phone_that_is_one_player_s_is_asked_again_when_it_starts_a_game(client):

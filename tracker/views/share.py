@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import math
+from urllib.parse import unquote
 
 import segno
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
@@ -12,7 +13,7 @@ from flask_babel import gettext as _
 from jinja2_fragments.flask import render_block
 from werkzeug.datastructures import MultiDict
 
-from .. import access, screen, service
+from .. import access, people, screen, service
 from ..access import limiter, refused
 from ..models import utcnow
 from .pages import ASK_WHOSE, WHOSE_ANSWERED
@@ -32,7 +33,7 @@ def share(game_id: str):  # type: ignore[no-untyped-def]
     (15 when new; none for a finished game, whose link shows its result), the spectator link.
     Marks this phone (cookie ``ASK_WHOSE``, an hour) to be asked whose phone it is back on the
     game, until it answers (``pages.settings``); a phone that answered in this game already
-    (cookie ``WHOSE_ANSWERED``) is not asked again."""
+    (cookie ``WHOSE_ANSWERED``), or whose player (``mine``) sits in it, is not asked again."""
     try:
         sid = service.spectator_id(game_id)
     except service.GameNotFound:
@@ -42,7 +43,11 @@ def share(game_id: str):  # type: ignore[no-untyped-def]
     # a finished game records nothing more: its link shows the result, and no join code is given
     finished = row.status == "finished"
     code = None if finished else service.join_code(game_id)
-    answered = request.cookies.get(WHOSE_ANSWERED) == game_id
+    # (a phone whose player sits in this game knows whose it is: "New game, same players" keeps
+    # it, and back from sharing that game it was asked again, a tester)
+    mine = request.cookies.get("mine")
+    answered = request.cookies.get(WHOSE_ANSWERED) == game_id or (
+        bool(mine) and people.seat_of(unquote(mine)[:200], players) is not None)
     ctx = {
         "game_id": game_id,
         # the phones still to join, at most: one in a Duel, up to three at a Splendor table
