@@ -335,6 +335,9 @@ def panel(state: duel.DuelState, seat: int) -> dict[str, Any]:
         # every colour tied for the best is named (D-11.3 is as near in each): "white/blue/red";
         # all five are said so (the five names filled four lines of a 320-px victory table)
         "best_color_name": _("all five") if all_five else "/".join(CHIP_NAMES.table()[c] for c in tied),
+        # three or four tied are shown by their letters ("W/U/G/R"; named whole they took three
+        # lines of the panel's narrow column, and of the victory table: a tester), read out by name
+        "best_color_letters": "/".join(letters[c] for c in tied) if 3 <= len(tied) < len(GEM_COLORS) else "",
         "best_points": best_points,
         "best_color_tied": len(tied) > 1,
         "best_all_five": all_five,
