@@ -179,7 +179,8 @@ def test_another_player_s_folded_tokens_open_with_a_tap_and_stay_open_across_ent
 
 
 def test_the_nobles_ticked_are_counted_against_the_players_named_as_they_are_tapped(page: Page, live_server: str):
-    """A tester ticked six nobles for four players and heard of it only on "Start the game"."""
+    """A tester ticked six nobles for four players and heard of it only on "Start the game"; another
+    ticked five for three, told in red, every box still taking a tick."""
     page.goto(live_server + "/")
     page.locator("#game-splendor").check()
     count = page.locator("#noble-count")
@@ -188,11 +189,21 @@ def test_the_nobles_ticked_are_counted_against_the_players_named_as_they_are_tap
         page.fill(f"#player{i}", name)
     expect(count).to_have_text("0 of 5 chosen")
     nobles = page.locator("input[name=noble]")
-    for k in range(6):
+    for k in range(5):
         nobles.nth(k).check()
-    expect(count).to_have_text("6 of 5 chosen")
+    expect(count).to_have_text("5 of 5 chosen")
+    # enough: the others take no tick until one is unticked (a tester ticked five for three)
+    expect(nobles.nth(5)).to_be_disabled()
+    nobles.nth(5).tap(force=True)
+    expect(nobles.nth(5)).not_to_be_checked()
+    nobles.nth(4).uncheck()
+    expect(nobles.nth(5)).to_be_enabled()
+    nobles.nth(4).check()
+    # a name taken away calls for one fewer: the count says five are too many, as it did
+    page.fill("#player3", "")
+    expect(count).to_have_text("5 of 4 chosen")
     expect(count).to_have_class(re.compile(r"\bover\b"))
-    nobles.nth(5).uncheck()
+    page.fill("#player3", "Dee")
     expect(count).to_have_text("5 of 5 chosen")
     expect(count).not_to_have_class(re.compile(r"\bover\b"))
     page.get_by_role("button", name="Start the game").click()

@@ -1327,9 +1327,14 @@
       if (field && field.value.trim()) { players++; }
     }
     var need = Math.max(players, 2) + 1;
+    var boxes = box.closest("form").querySelectorAll("input[name=noble]");
     var ticked = box.closest("form").querySelectorAll("input[name=noble]:checked").length;
     box.textContent = box.getAttribute("data-template").replace("{n}", ticked).replace("{need}", need);
     box.classList.toggle("over", ticked > need);
+    // as many as the names call for: the others cannot be ticked until one is unticked (a tester
+    // ticked five for three players, the count said so in red and every box still took a tick);
+    // a name typed later calls for one more and frees them again
+    Array.prototype.forEach.call(boxes, function (input) { input.disabled = !input.checked && ticked >= need; });
   }
   noblesCounted();
   document.addEventListener("change", function (evt) { if (evt.target.name === "noble") { noblesCounted(); } });
