@@ -900,7 +900,16 @@ def _log_of(view: GameView) -> dict[str, Any]:
         "nobles": row.setup.get("nobles"),
         "events": [event_to_dict(e) for e in view.events],
         "result": result,
+        **_keys_of(row),
     }
+
+
+def _keys_of(row: Game) -> dict[str, Any]:
+    """``{"import_keys": {...}}`` for a game imported without our id (``content``: its content's
+    hash, ``id``: another tool's id's), else ``{}``: its export, imported elsewhere, is found there
+    by the file it came from (and that file by it), never stored twice (a breaker)."""
+    keys = {name: key for name, key in (("content", row.import_key), ("id", row.log_id_key)) if key}
+    return {"import_keys": keys} if keys else {}
 
 
 def _parse_time(value: Any) -> datetime | None:
@@ -1088,6 +1097,10 @@ def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False,
             _check_same_game(log_id, kind, setup, log_id)
             return _extend(log_id, parsed, events, state, finished, commit, skip_deleted,
                            start_given=logged_start is not None, log_id=log_id)
+    keyed = _found_by_keys(log.get("import_keys"), kind, setup, others)
+    if keyed is not None:  # another instance's export of a game imported here from the same file
+        return _extend(keyed, parsed, events, state, finished, commit, skip_deleted,
+                       start_given=logged_start is not None)
     if own_id is None and not events and logged_start is None:
         # no id, no entry, no start: nothing tells this table from another that sat down with
         # the same names (a setup sent twice is two games, never one table's game moved on)
@@ -1124,6 +1137,7 @@ def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False,
         db.session.add(Event(game_id=row.id, seq=seq, data=events[seq - 1], created=started))
     try:
         people.attach(row)
+        _restore_keys(row, log.get("import_keys"))  # (the file it came from finds it here too)
         if commit:
             db.session.commit()
         else:
@@ -1390,10 +1404,7 @@ def export_history() -> dict[str, Any]:
         log.update(per_game[row.id])
         if row.next_game_id:
             log["next_game"] = row.next_game_id
-        keys = {name: key for name, key in (("content", row.import_key), ("id", row.log_id_key)) if key}
-        if keys:  # how this game's log is found again when it comes without our id (_restore_keys)
-            log["import_keys"] = keys
-        games.append(log)
+        games.append(log)  # (with its ``import_keys``: found again when it comes without our id)
     return {"format": HISTORY_FORMAT, "exported": _iso(utcnow()), "aliases": aliases, "games": games}
 
 
@@ -1532,6 +1543,22 @@ def _import_any(data: Any) -> ImportResult:
 
 #: The shape of a key ``archive.log_key`` or ``archive.foreign_id_key`` gives.
 IMPORT_KEY = re.compile(r"log-[A-Za-z0-9_-]{28}")
+
+
+def _found_by_keys(keys: Any, kind: str, setup: Mapping[str, Any], others: frozenset[str]) -> str | None:
+    """The stored game a log's ``import_keys`` name (its export elsewhere of a game first
+    imported from a file: the file's content or id key), when it is the same table's (kind,
+    players and start player, nobles); None otherwise (the keys are then ignored)."""
+    if not isinstance(keys, Mapping):
+        return None
+    for name, column in (("id", Game.log_id_key), ("content", Game.import_key)):
+        key = keys.get(name)
+        if not isinstance(key, str) or not IMPORT_KEY.fullmatch(key):
+            continue
+        row = db.session.scalars(select(Game).where(column == key).limit(1)).first()
+        if row is not None and row.id not in others and row.game == kind and _same_setup(row.setup, setup):
+            return row.id
+    return None
 
 
 def _restore_keys(row: Game, keys: Any) -> None:

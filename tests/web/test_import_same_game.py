@@ -559,3 +559,34 @@ def test_a_later_backup_with_a_game_played_otherwise_imports_the_rest_of_the_fil
         assert client.get(f"/api/games/{gid}/log").get_json()["events"] == stored and _count(client) == 2
     else:
         raise AssertionError("the other instance's entry was refused by the rules")
+
+
+def test_the_export_of_a_game_imported_under_another_tools_id_is_found_by_that_file_elsewhere(client, app):
+    """A breaker: a log under another tool's id ("bga-table-998877") imported here is exported
+    under our id; on another instance that export, then the original file, were stored as two
+    games. The export carries the keys the file found the game by (``import_keys``): each finds
+    the other, in either order; keys naming another table's game are ignored."""
+    original = {**fixture_log("splendor-153.json", ["Hana", "Ben"]), "id": "bga-table-998877"}
+    original.pop("started", None)
+    first = _import(client, original)
+    assert first.status_code == 201
+    export = client.get(f"/api/games/{first.get_json()['id']}/log").get_json()
+    assert export["id"] == first.get_json()["id"] and "id" in export["import_keys"]
+
+    def forget_all() -> None:  # another instance: an empty database
+        with app.app_context():
+            from tracker.models import Event
+            db.session.query(Event).delete()
+            db.session.query(Game).delete()
+            db.session.commit()
+
+    forget_all()  # the export first, then the original file: one game
+    assert _import(client, export).status_code == 201
+    assert _import(client, original).status_code == 200 and _count(client) == 1
+    forget_all()  # the original file first, then an export made elsewhere (another of our ids)
+    assert _import(client, original).status_code == 201
+    elsewhere = {**export, "id": "Z" * len(export["id"])}
+    assert _import(client, elsewhere).status_code == 200 and _count(client) == 1
+    # keys naming a game of other players are no such game: a game of its own
+    other_players = {**elsewhere, "players": ["Ola", "Per"], "id": "Y" * len(export["id"])}
+    assert _import(client, other_players).status_code == 201 and _count(client) == 2
