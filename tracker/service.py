@@ -1546,18 +1546,17 @@ IMPORT_KEY = re.compile(r"log-[A-Za-z0-9_-]{28}")
 
 
 def _found_by_keys(keys: Any, kind: str, setup: Mapping[str, Any], others: frozenset[str]) -> str | None:
-    """The stored game a log's ``import_keys`` name (its export elsewhere of a game first
-    imported from a file: the file's content or id key), when it is the same table's (kind,
-    players and start player, nobles); None otherwise (the keys are then ignored)."""
-    if not isinstance(keys, Mapping):
+    """The stored game a log's ``import_keys`` name by another tool's id (its export elsewhere of
+    a game first imported from that tool's file), when it is the same table's (kind, players and
+    start player, nobles); None otherwise. (The content key is no identity: the same entries
+    with another start are another evening's game; it finds the game only as ``_restore_keys``
+    keeps it, for the file itself.)"""
+    key = keys.get("id") if isinstance(keys, Mapping) else None
+    if not isinstance(key, str) or not IMPORT_KEY.fullmatch(key):
         return None
-    for name, column in (("id", Game.log_id_key), ("content", Game.import_key)):
-        key = keys.get(name)
-        if not isinstance(key, str) or not IMPORT_KEY.fullmatch(key):
-            continue
-        row = db.session.scalars(select(Game).where(column == key).limit(1)).first()
-        if row is not None and row.id not in others and row.game == kind and _same_setup(row.setup, setup):
-            return row.id
+    row = db.session.scalars(select(Game).where(Game.log_id_key == key).limit(1)).first()
+    if row is not None and row.id not in others and row.game == kind and _same_setup(row.setup, setup):
+        return row.id
     return None
 
 

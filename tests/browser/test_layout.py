@@ -475,7 +475,7 @@ def test_the_victory_banner_fits_a_320_px_phone_with_long_names(browser, live_se
 
 def test_tied_best_colours_a_full_token_row_and_a_royal_ability_read_whole_at_390(page: Page, live_server: str):
     """A tester's game (tests/fixtures/tied-colours.json): Ana's best colour tied four ways read
-    "best colour whi…"; Ben's 10 tokens with a gold pushed "10/10" to a line of its own at 390 px;
+    "best colour whi…" (then, named whole, took three lines: W/U/R/K now); Ben's 10 tokens with a gold pushed "10/10" to a line of its own at 390 px;
     a royal card's ability wrapped into half the card ("take a / privilege")."""
     import json
     from pathlib import Path
@@ -486,8 +486,11 @@ def test_tied_best_colours_a_full_token_row_and_a_royal_ability_read_whole_at_39
     expect(page.locator("#victory")).to_be_visible()
     page.keyboard.press("Escape")
     label = page.locator(".panel", has_text="Ana").locator(".m-color .meter-label")
-    expect(label).to_contain_text("white/blue/red/black")
+    # four tied: their letters (named whole they took three lines of the column: a tester), read out by name
+    expect(label).to_contain_text("best colour W/U/R/K")
     assert label.evaluate("e => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight")
+    assert label.evaluate("e => e.getClientRects().length && e.getBoundingClientRect().height < 2.5 * parseFloat(getComputedStyle(e).lineHeight)")
+    expect(page.locator(".panel", has_text="Ana").locator(".m-color")).to_have_attribute("aria-valuetext", "2 of 10, white/blue/red/black")
     bars = page.locator(".panel", has_text="Ana").locator(".meter progress")
     tops = {round(bars.nth(i).bounding_box()["y"]) for i in range(3)}
     assert len(tops) == 1, tops  # the three bars stay level
@@ -497,7 +500,7 @@ def test_tied_best_colours_a_full_token_row_and_a_royal_ability_read_whole_at_39
         "r => [...r.children].map(c => c.getBoundingClientRect().height)")
     row_h = page.locator("#victory table.final tr").nth(1).bounding_box()["height"]
     assert max(heights) <= row_h + 2, (heights, row_h)
-    expect(page.locator("#victory table.final")).to_contain_text("2 white/blue/red/black")
+    expect(page.locator("#victory table.final")).to_contain_text("2 W/U/R/K")
     page.keyboard.press("Escape")
     page.set_viewport_size({"width": 390, "height": 844})
     row = page.locator(".panel", has_text="Ben").locator(".tokens")
