@@ -241,7 +241,8 @@ def test_a_save_tapped_with_touch_leaves_the_focus_in_the_new_sheet_quietly(brow
 def test_the_focus_given_as_the_other_phone_s_entry_arrives_draws_no_ring_until_a_key(browser, live_server: str):
     """A Korean tester's second phone, not yet tapped: the other phone's entry redrew its screen
     and a dashed ring lay round the white chip (the focus given for a screen reader), taken for a
-    chip chosen. No ring then; the first key brings it back (a keyboard player sees where it is)."""
+    chip chosen. No ring then, nor after the next entry; the first key brings it back (a keyboard
+    player sees where it is)."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
     page = context.new_page()
     gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"],
@@ -254,6 +255,17 @@ def test_the_focus_given_as_the_other_phone_s_entry_arrives_draws_no_ring_until_
     ring = "() => getComputedStyle(document.activeElement).outlineStyle"
     assert page.evaluate("() => document.activeElement.classList.contains('quiet-focus')")
     assert page.evaluate(ring) == "none"
+    # the other phone's next entry a moment later: htmx gives the focus back to the same chip,
+    # still without a ring (it was drawn then); and its toast tells both entries, the first one
+    # still up when the second came (it replaced it unread: a tester)
+    post_event(page, live_server, gid, {"type": "take_tokens", "player": 1, "tokens": {"black": 3}})
+    page.wait_for_function("() => document.querySelector('#game').dataset.version === '2'", timeout=10000)
+    page.wait_for_function("() => !!document.activeElement.closest('#sheet .sheet-body')")
+    assert page.evaluate("() => document.activeElement.classList.contains('quiet-focus')")
+    assert page.evaluate(ring) == "none"
+    told = page.locator("#alerts .alert-done span[data-player]")
+    expect(told).to_have_count(2)
+    assert told.all_inner_texts() == ["Ana took 1 red.", "Ben took 3 black."]
     page.keyboard.press("Shift")  # a key: the ring is back where the focus is
     assert not page.evaluate("() => document.activeElement.classList.contains('quiet-focus')")
     assert page.evaluate(ring) != "none"

@@ -106,6 +106,33 @@ def test_a_phone_that_missed_several_entries_is_told_each_of_them(app, client):
     assert 'data-kind="done"' not in after_undo and 'data-version="6"' in after_undo
 
 
+def test_a_poll_while_the_last_toast_is_up_tells_the_entries_since_the_screen_before_it(app, client):
+    """Another phone's entries a second or two apart: the second's screen replaced the first's
+    toast unread (a tester). While that toast is up the phone's poll says since when it tells
+    (app.js: ``since``, ``sn``): the new toast tells both; a ``since`` no earlier than the screen,
+    or more than three entries back, changes nothing."""
+    game = new_game(client, ("Ana", "Ben"))
+    gid = game["id"]
+    post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}})
+    other = app.test_client()
+    other.get(f"/games/{gid}")
+
+    def toast(url: str) -> str:
+        body = other.get(url, headers=HX).get_data(as_text=True)
+        return re.sub(r"<[^>]+>", "", re.search(r'data-kind="done"><span>(.*?)</span></p>', body).group(1))
+
+    assert toast(f"/games/{gid}/poll?v=1&n=1&since=0&sn=0") == "✓ Ana took 1 red. Ben took 1 blue."
+    assert toast(f"/games/{gid}/poll?v=1&n=1") == "✓ Ben took 1 blue."
+    for since in ("1", "2", "x", ""):  # not before the screen: as without it
+        assert toast(f"/games/{gid}/poll?v=1&n=1&since={since}&sn=0") == "✓ Ben took 1 blue.", since
+    assert other.get(f"/games/{gid}/poll?v=2&n=2&since=0&sn=0", headers=HX).status_code == 204  # nothing new
+    for event in ({"type": "take_tokens", "player": 0, "tokens": {"green": 1}},
+                  {"type": "take_tokens", "player": 1, "tokens": {"white": 1}}):
+        post(client, gid, event)
+    assert toast(f"/games/{gid}/poll?v=3&n=3&since=0&sn=0") == "✓ Ben took 1 white."  # four back: only the last
+
+
 def test_the_poll_of_an_unknown_game_is_404(client):
     assert client.get("/games/no-such-game/poll?v=0").status_code == 404
 

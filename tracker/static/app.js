@@ -909,6 +909,33 @@
     if (Object.keys(kept.typed).length) { form.dispatchEvent(new Event("input", { bubbles: true })); }  // its "Saving will record" line
   }
   function isPoll(path) { return !!path && path.indexOf("/poll") >= 0; }
+  // Entries another phone records a second or two apart: the second one's screen came while the
+  // first one's toast was still up and replaced it unread (a tester saw "✓ Ana took 1 white, 2
+  // green" and no word of the replenish before it). While a toast a poll brought is still up,
+  // the next poll asks for the news since the screen before it (since, sn: its version and
+  // entries), and its toast tells them all; a tap, or this phone's own write, ends it.
+  var toldSince = null;
+  function shownMarks() {
+    var poller = document.getElementById("poller"), url = poller && poller.getAttribute("hx-get") || "";
+    var v = /[?&]v=(\d+)/.exec(url), n = /[?&]n=(\d+)/.exec(url);
+    return v && n ? { v: v[1], n: n[1] } : null;
+  }
+  document.body.addEventListener("htmx:beforeSwap", function (evt) {
+    if (!evt.detail.target || evt.detail.target.id !== "game") { return; }
+    var polled = isPoll(evt.detail.pathInfo && evt.detail.pathInfo.requestPath);
+    var status = evt.detail.xhr ? evt.detail.xhr.status : 0;
+    if (polled && status !== 200) { return; }  // (nothing new: 204)
+    var still = toldSince && Date.now() < toldSince.until;
+    var marks = polled ? (still ? toldSince : shownMarks()) : null;
+    toldSince = marks ? { v: marks.v, n: marks.n, until: Date.now() + 3000 } : null;
+  });
+  document.addEventListener("click", function () { toldSince = null; }, true);
+  document.body.addEventListener("htmx:configRequest", function (evt) {
+    if (!toldSince || !evt.detail.elt || evt.detail.elt.id !== "poller") { return; }
+    if (Date.now() >= toldSince.until) { toldSince = null; return; }
+    evt.detail.parameters.since = toldSince.v;
+    evt.detail.parameters.sn = toldSince.n;
+  });
   var entriesBefore = NaN;
   function entriesShown() {  // the entries the screen shows: its poller's n (NaN on a spectator's)
     var poller = document.getElementById("poller");
@@ -1083,18 +1110,31 @@
   document.addEventListener("pointerdown", function () { byKey = false; }, true);
   // With touch too (a screen reader's swipes go on from the focus: it fell to the page's top, a
   // tester with TalkBack): quietly, no scroll, and never into a field (the keyboard would open).
+  function quietly(control) {
+    control.classList.add("quiet-focus");
+    control.addEventListener("blur", function () { control.classList.remove("quiet-focus"); }, { once: true });
+  }
+  var wasQuiet = false;
+  document.body.addEventListener("htmx:beforeSwap", function (evt) {
+    var active = document.activeElement;
+    if (evt.detail.target && evt.detail.target.id === "game") { wasQuiet = !!(active && active.classList && active.classList.contains("quiet-focus")); }
+  });
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     var target = evt.detail.target;
     if (!target || target.id !== "game") { return; }
     var focused = document.activeElement;
-    if (focused && focused !== document.body && document.body.contains(focused)) { return; }
+    if (focused && focused !== document.body && document.body.contains(focused)) {
+      // htmx gives the focus back to the new control of the same id: as quietly as it was given
+      // (the second entry of the other phone drew the ring round the white chip: a tester)
+      if (wasQuiet && !byKey && focused.classList) { quietly(focused); }
+      return;
+    }
     var first = firstControl();
     if (!first || (!byKey && first.matches("input, select, textarea"))) { return; }
     if (byKey) { first.focus(); return; }
     // no ring drawn by it (a phone not yet tapped took it for a chosen chip, a tester): the
     // ring comes back with the first key
-    first.classList.add("quiet-focus");
-    first.addEventListener("blur", function () { first.classList.remove("quiet-focus"); }, { once: true });
+    quietly(first);
     first.focus({ preventScroll: true });
   });
   function firstControl() {
