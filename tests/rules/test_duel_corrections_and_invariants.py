@@ -217,6 +217,13 @@ def test_a_fix_breaking_a_total_is_offered_the_single_counts_that_restore_it():
     # the board typed too (and wrong): only the bag is left to offer
     typed_board = correct(ANA, tokens={"red": 1}, board=state.board.to_dict())
     assert duel.fix_balancing(state, typed_board) == [("bag", "red", bag_red, bag_red + 1)]
+    # the board set for another kind (an earlier tap of the offer: red), a second kind off: the
+    # board's count of it, left as it was, is offered too (a Korean tester typed it by hand)
+    state2 = position(ana=dict(tokens={"red": 2, "pearl": 1}))
+    board_pearl = state2.board.pearl
+    both = correct(ANA, tokens={"red": 1, "pearl": 2}, board={**state2.board.to_dict(), "red": state2.board.red + 1})
+    assert ("board", "pearl", board_pearl, board_pearl - 1) in duel.fix_balancing(state2, both)
+    assert ("board", "red", state2.board.red, state2.board.red) not in duel.fix_balancing(state2, both)
     # five red too many on the board: the bag cannot give five, Ana's 2 cannot either
     too_many = correct(ANA, board={**state.board.to_dict(), "red": board_red + 5})
     assert duel.fix_balancing(state, too_many) == []

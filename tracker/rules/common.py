@@ -117,9 +117,11 @@ def balancing_counts(typed: Mapping[str, Tokens | None], now: Mapping[str, Token
     ``"board"``, ``"bag"``) to its new counts, ``None`` where the table left it alone; ``now``:
     the same parts' counts before it; ``elsewhere``: the other players' tokens; ``totals``: each
     kind's total in the game. Returns ``[(part, kind, count now, count that balances)]``, kinds
-    in ``kinds`` order, parts in ``typed`` order, only parts not retyped (what was typed is what
-    the table saw) and never below 0; empty when every total holds. Pure: the Fix sheet offers
-    each as one tap."""
+    in ``kinds`` order, parts in ``typed`` order, only counts not retyped (what was typed is what
+    the table saw: a part left alone, or a kind a part set for another kind's sake leaves as it
+    was, as the board an earlier tap of this offer set for white, a Korean tester's pearls; a
+    part set whole as it was is the table's count) and never below 0; empty when every total
+    holds. Pure: the Fix sheet offers each as one tap."""
     held = list(elsewhere)
     out = []
     for kind in kinds:
@@ -128,6 +130,7 @@ def balancing_counts(typed: Mapping[str, Tokens | None], now: Mapping[str, Token
         if not off:
             continue
         for part, bag in typed.items():
-            if bag is None and now[part].get(kind) + off >= 0:
-                out.append((part, kind, now[part].get(kind), now[part].get(kind) + off))
+            current = now[part].get(kind)
+            if (bag is None or (bag.get(kind) == current and bag != now[part])) and current + off >= 0:
+                out.append((part, kind, current, current + off))
     return out
