@@ -131,6 +131,10 @@ def test_a_poll_while_the_last_toast_is_up_tells_the_entries_since_the_screen_be
                   {"type": "take_tokens", "player": 1, "tokens": {"white": 1}}):
         post(client, gid, event)
     assert toast(f"/games/{gid}/poll?v=3&n=3&since=0&sn=0") == "✓ Ben took 1 white."  # four back: only the last
+    # an undo since the screen: told as the undo it is, not as "entries undone 1, entered 2"
+    client.post(f"/api/games/{gid}/undo", json={})
+    body = other.get(f"/games/{gid}/poll?v=4&n=4&since=3&sn=3", headers=HX).get_data(as_text=True)
+    assert "Undone: Ben took 1 white." in body and 'data-kind="done"' not in body
 
 
 def test_the_poll_of_an_unknown_game_is_404(client):

@@ -797,10 +797,15 @@ def poll(game_id: str):  # type: ignore[no-untyped-def]
     # the screen's toast still tells entries an earlier poll brought (app.js: ``since``, ``sn``,
     # the version and entries before them): another phone's entries a second or two apart are
     # told together, the second's toast no longer replacing the first's unread (a tester)
-    since = screen.whole_number(request.args.get("since", ""))
-    if since is not None and seen is not None and since < seen < row.version and row.version - since <= MISSED_TOLD:
+    # (entries only, all of them: an undo among them is told as the undo it is)
+    since, since_n = screen.whole_number(request.args.get("since", "")), screen.whole_number(request.args.get("sn", ""))
+    shown = screen.whole_number(request.args.get("n", ""))
+    if since is not None and since_n is not None and shown is not None and seen is not None \
+            and since < seen < row.version and row.version - since <= MISSED_TOLD and shown - since_n == seen - since:
         view = service.load_row(row)
-        return _render_game(view, **poll_news(view, since, request.args.get("sn", "")), shared=False)
+        if len(view.events) - shown == row.version - seen:
+            return _render_game(view, **poll_news(view, since, str(since_n)), shared=False)
+        return _render_game(view, **poll_news(view, seen, str(shown)), shared=False)
     # the kept screen tells the one write it was drawn after: a phone that missed more draws its
     # own (and keeps it to itself: its toast tells several)
     one_behind = seen == row.version - 1
