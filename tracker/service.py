@@ -1522,7 +1522,8 @@ def _import_any(data: Any) -> ImportResult:
                     created_deleted += 1
             else:
                 existing += 1
-                deleted += view.row.deleted_at is not None
+                # (a game the file marks deleted too is as it should be: no call to restore it, a tester)
+                deleted += view.row.deleted_at is not None and log.get("deleted") is not True
             if backup:  # a game stored before (say, imported alone) joins its series and next game too
                 _restore_keys(view.row, log.get("import_keys"))
                 if log.get("series") is not None:

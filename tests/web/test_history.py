@@ -524,6 +524,10 @@ def test_importing_a_game_deleted_here_says_so_and_leads_to_its_restore(client):
     assert "1 of the stored games is deleted here: the file does not bring it back." in body
     assert '<a href="/history?status=deleted" id="import-see-deleted">' in body
     assert f"/history/{game['id']}/restore" in client.get("/history?status=deleted").get_data(as_text=True)
+    # a backup that marks it deleted too: as it should be, no call to restore it (a tester)
+    backup = client.get("/history/export.json").get_data()
+    body = upload(client, backup, "history.json").get_data(as_text=True)
+    assert "Nothing new: the game is already stored." in body and "the file does not bring it back" not in body
     # in Korean, one game stored reads as one game (Korean has one plural form: it said "all (1)")
     flask_babel.refresh()  # the app context kept for the test remembers the locale on g
     ko = client.get("/history?imported=0&existing=1&existing_deleted=1", headers={"Accept-Language": "ko"})
