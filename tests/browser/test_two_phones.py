@@ -1443,3 +1443,26 @@ def test_toasts_that_come_while_the_phone_sleeps_wait_to_be_seen(browser: Browse
         document.dispatchEvent(new Event('visibilitychange')); }""")
     expect(ben_phone.locator("#alerts")).not_to_have_class(re.compile(r"\bheld\b"))
     assert toast.evaluate("p => p.getAnimations().map(a => a.playState)") == ["running"]
+
+
+def test_the_whose_phone_question_shows_a_seat_taken_meanwhile_and_holds_a_tap_as_it_moves(browser: Browser, live_server: str):
+    """Two phones asked at once: the first answer showed on the second only when it was tapped
+    (a tester). It shows within a poll or two, "(on another phone)"; the buttons move as it comes,
+    so a tap just then is held and said (a tester's tap aimed at Benjamin made the phone
+    Alexandra's); a moment later a tap is taken."""
+    first, second = phone(browser), phone(browser)
+    gid = first.request.post(f"{live_server}/api/games", data={"game": "duel", "players": ["Alexandra", "Benjamin"],
+                                                             "first_player": 0}).json()["id"]
+    for p in (first, second):
+        p.goto(f"{live_server}/games/{gid}?whose=ask")
+        p.wait_for_function("() => window.htmx !== undefined")
+    first.locator("#phone-0").click()
+    expect(first.locator("#whose-phone")).to_have_count(0)
+    second.wait_for_function("() => /on another phone/.test(document.querySelector('#phone-0').textContent)", timeout=8000)
+    second.locator("#phone-1").click()  # at once: held
+    expect(second.locator("#alerts .alert-tap-again")).to_have_count(1)
+    assert "whose=ask" in second.url and second.locator("#whose-phone").count() == 1
+    second.wait_for_timeout(800)
+    second.locator("#phone-1").click()
+    expect(second.locator("#whose-phone")).to_have_count(0)
+    expect(second.locator("body")).to_have_class(re.compile(r"\bmine-1\b"))

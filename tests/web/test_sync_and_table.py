@@ -137,6 +137,25 @@ def test_a_poll_while_the_last_toast_is_up_tells_the_entries_since_the_screen_be
     assert "Undone: Ben took 1 white." in body and 'data-kind="done"' not in body
 
 
+def test_an_entry_and_its_undo_within_one_poll_are_told_as_the_undo(app, client):
+    """A tester: an entry undone within a poll's 2 s was told "Since this screen: entries undone
+    1, entered 1" (nothing was in force). It is the undo, naming the entry taken back; an undo
+    of an entry the phone showed, then a new entry, is still told as both."""
+    game = new_game(client, ("Ana", "Ben"))
+    gid = game["id"]
+    other = app.test_client()
+    other.get(f"/games/{gid}")
+    post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"white": 1}})
+    client.post(f"/api/games/{gid}/undo", json={})
+    body = other.get(f"/games/{gid}/poll?v=0&n=0", headers=HX).get_data(as_text=True)
+    assert "Undone: Ana took 1 white." in body and "entered" not in body and 'data-kind="done"' not in body
+    post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"red": 1}})  # shown at v=3, n=1
+    client.post(f"/api/games/{gid}/undo", json={})
+    post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"blue": 1}})
+    body = other.get(f"/games/{gid}/poll?v=3&n=1", headers=HX).get_data(as_text=True)
+    assert "Since this screen: entries undone 1, entered 1." in body
+
+
 def test_the_poll_of_an_unknown_game_is_404(client):
     assert client.get("/games/no-such-game/poll?v=0").status_code == 404
 

@@ -1241,6 +1241,20 @@
   }, true);
   document.addEventListener("pointerdown", clearToasts, true);
   document.addEventListener("keydown", clearToasts, true);
+  // "Whose phone is this?" redrawn as another phone takes a seat: "(on another phone)" widens that
+  // seat's button and the others move, so a tap just after it is held, said, not taken (a tester's
+  // tap aimed at Benjamin made the phone Alexandra's)
+  var WHOSE_GUARD_MS = 700, whoseRedrawn = 0;
+  document.body.addEventListener("htmx:afterSwap", function (evt) {
+    var elt = evt.detail.requestConfig && evt.detail.requestConfig.elt;
+    if (elt && elt.id === "whose-phone") { whoseRedrawn = Date.now(); }
+  });
+  document.addEventListener("click", function (evt) {
+    var inQuestion = evt.target.closest && evt.target.closest("#whose-phone a");
+    if (!inQuestion || Date.now() - whoseRedrawn >= WHOSE_GUARD_MS) { return; }
+    evt.preventDefault(); evt.stopImmediatePropagation();
+    sayTapAgain();
+  }, true);
 
   // A refused Fix save says why under the form (with its rule), where the live "Saving will
   // record" line said the same: the line steps aside until the counts are typed again.
@@ -1377,6 +1391,9 @@
     Array.prototype.forEach.call(boxes, function (input) { input.disabled = !input.checked && ticked >= need; });
   }
   noblesCounted();
+  // (the browser puts the ticks back after Back once the page is drawn: counted again then, the
+  // count said "0 of 3" beside five ticks, every tile free: a tester)
+  window.addEventListener("pageshow", function () { seatsOffered(); noblesCounted(); });
   document.addEventListener("change", function (evt) { if (evt.target.name === "noble") { noblesCounted(); } });
   // What a page's form led to, said low on a long page (the nobles' refusal on the new-game form,
   // a player page's "… is forgotten" or refusal), is brought into view: the page opens at its top.

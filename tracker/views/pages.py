@@ -846,6 +846,10 @@ def poll_news(view: service.GameView, seen: int | None, count: str) -> dict[str,
         told = screen.entries_told(view, min(missed, MISSED_TOLD))
         # several: each sentence marked with its seat, for the phone to say which were its own player's
         return {"done": " ".join(text for _seat, text in told), "done_parts": told if len(told) > 1 else []}
+    if missed == 2 and len(view.events) == shown and service.last_write_was_undo(view.row.id):
+        # an entry and its undo within one poll: told as the undo, naming the entry taken back
+        # (it read "entries undone 1, entered 1": a tester)
+        return undo_news(view)
     # every write since is one entry (+1) or one undo (−1): how many of each follows from the counts
     undone, odd = divmod(missed - (len(view.events) - shown), 2)
     if not odd and 0 < undone < missed:
