@@ -1079,9 +1079,13 @@ def fix_balancing(view: GameView, data: Mapping[str, Any]) -> list[dict[str, Any
     by_part: dict[str, list[tuple[str, int, int]]] = {}
     for part, kind, old, new in found:
         by_part.setdefault(part, []).append((kind, old, new))
-    # one kind off: each part that restores it; several: a part that restores them all at once
+    # one kind off: each part that restores it; several: a part that restores them all at once,
+    # else each kind from the first part that can give it, together (white only from the bag,
+    # pearls only from the board: nothing was offered, a tester)
     options = [[change] for change in found] if len(kinds) == 1 else \
         [[(part, *change) for change in changes] for part, changes in by_part.items() if len(changes) == len(kinds)]
+    if len(kinds) > 1 and not options:
+        options = [[next(change for change in found if change[1] == kind) for kind in kinds]]
     names = {"tokens": state.players[event.player].name,
              "board": board_name(view), "bag": _("bag")}
     chips = CHIP_NAMES.table()

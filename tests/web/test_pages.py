@@ -822,6 +822,11 @@ def test_the_fix_form_says_what_it_would_record_before_it_is_saved(client):
                                                           "tokens-blue": "1", "board-blue": "3"})
     assert "Saving will record: Correction for Ben: tokens: blue 0 → 1; board: blue 4 → 3." in gave_back.get_data(as_text=True)
     assert "Make it add up:" not in said.get_data(as_text=True)
+    # two kinds off that no one part restores both of (blue only from the board, the pearl only
+    # from the bag, the board's pearls typed): one button for both (a tester was offered nothing)
+    two = client.get(url, headers=HX, query_string={"type": "correction", "player": "1", **tokens, **fields,
+                                                    "tokens-blue": "1", "board-pearl": "1"})
+    assert fix_buttons(two) == [{"board-blue": 3, "bag-pearl": 1}], two.get_data(as_text=True)
     bad = client.get(url, headers=HX, query_string={"type": "correction", "player": "1", "privileges": "x"})
     assert "Privileges: type a whole number from 0 to 3." in bad.get_data(as_text=True)
     assert client.get(url).status_code == 404  # a page of its own it is not
