@@ -1084,8 +1084,10 @@ def fix_balancing(view: GameView, data: Mapping[str, Any]) -> list[dict[str, Any
     # pearls only from the board: nothing was offered, a tester)
     options = [[change] for change in found] if len(kinds) == 1 else \
         [[(part, *change) for change in changes] for part, changes in by_part.items() if len(changes) == len(kinds)]
-    if len(kinds) > 1 and not options:
-        options = [[next(change for change in found if change[1] == kind) for kind in kinds]]
+    if len(kinds) > 1 and not options:  # (a part the fix leaves alone first)
+        typed = data.get("set", {})
+        ranked = sorted(found, key=lambda change: change[0] in typed)
+        options = [[next(change for change in ranked if change[1] == kind) for kind in kinds]]
     names = {"tokens": state.players[event.player].name,
              "board": board_name(view), "bag": _("bag")}
     chips = CHIP_NAMES.table()

@@ -848,12 +848,15 @@ def test_make_it_add_up_offers_only_what_the_rules_then_accept(client):
         return fix_buttons(client.get(url, headers=HX, query_string={**form, **typed}))
 
     assert offers(**{"tokens-red": "1", "privileges": "3"}) == []  # Ben holds the 1 privilege
-    assert offers(**{"board-red": "3", "bag-blue": "1"}) == []  # red: Ana's +1, blue: nowhere
+    # red: Ana's +1 (a part left alone first); blue: the board's, which the fix set for red
+    mixed = offers(**{"board-red": "3", "bag-blue": "1"})
+    assert mixed == [{"tokens-red": 1, "board-blue": 3}], mixed
     both = offers(**{"tokens-red": "1", "tokens-blue": "2"})  # Ana took 1 red and 2 blue, unsaid
     assert both == [{"board-red": 3, "board-blue": 2}]
     version = 0
-    for offer in offers(**{"tokens-red": "1"}) + both:
-        typed = {"tokens-red": "1", "tokens-blue": "2"} if len(offer) == 2 else {"tokens-red": "1"}
+    for offer in offers(**{"tokens-red": "1"}) + both + mixed:
+        typed = {"board-red": "3", "bag-blue": "1"} if offer in mixed else \
+            {"tokens-red": "1", "tokens-blue": "2"} if len(offer) == 2 else {"tokens-red": "1"}
         data = {**form, **typed, **{k: str(v) for k, v in offer.items()}, "expected_version": str(version),
                 "entry_id": f"fix-{version}"}
         assert client.post(f"/games/{game['id']}/events", headers=HX, data=data).status_code == 200, offer
