@@ -1193,9 +1193,10 @@ def _extend(game_id: str, parsed: list[RuleEvent], events: list[dict[str, Any]],
         if not began and log_id is not None:  # the log's id names a game that never began so
             raise _another_game(log_id)
         raise PlayedOtherwise()
-    if _was_once(game_id, events[:stored + 1])[0]:
+    if _undid(game_id, events[stored]) and _was_once(game_id, events[:stored + 1])[0]:
         # its next entry is one the table took back here (an export made before the undo, played
-        # on elsewhere): adding the log's entries would bring it back (a breaker)
+        # on elsewhere): adding the log's entries would bring it back (a breaker); (an entry
+        # stored meanwhile by the same file sent at once is no undo: that import is told STORED)
         raise PlayedOtherwise()
     last = db.session.scalar(select(func.coalesce(func.max(Event.seq), 0)).where(Event.game_id == game_id))
     summary = _summary(state)
@@ -1254,6 +1255,13 @@ class PlayedOtherwise(RuleError):
 
     def __init__(self) -> None:
         super().__init__("import_mismatch", PLAYED_OTHERWISE)
+
+
+def _undid(game_id: str, entry: dict[str, Any]) -> bool:
+    """Whether the table undid an entry ``entry`` (as stored) in game ``game_id`` (one read of
+    its undone rows, few)."""
+    return any(data == entry for data in db.session.scalars(
+        select(Event.data).where(Event.game_id == game_id, Event.undone.is_(True))))
 
 
 def _was_once(game_id: str, events: list[dict[str, Any]]) -> tuple[bool, bool]:
