@@ -11,7 +11,7 @@ import hashlib
 import json
 import re
 import secrets
-from typing import Any
+from typing import Any, Sequence
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 
 from flask import Blueprint, Flask, abort, current_app, flash, g, get_flashed_messages, redirect, render_template, request, url_for
@@ -52,7 +52,7 @@ def register_template_helpers(app: Flask) -> None:
                                  poll_marks=screen.poll_marks,
                                  pips=screen.pips, card_label=screen.card_label, noble_label=screen.noble_label, readonly=False,
                                  rule_label=narrate.rule_label, slash_breaks=screen.slash_breaks,
-                                 mine_seat=pass_context(mine_seat), seats_taken=seats_taken,
+                                 mine_seat=pass_context(mine_seat), seats_taken=seats_taken, seats_mark=seats_mark,
                                  tap_again=TAP_AGAIN_NOTICE)  # app.js says it too (alerts' data-tap-again)
 
 
@@ -260,8 +260,7 @@ def create_game():  # type: ignore[no-untyped-def]
     except RuleError as err:  # the nobles' refusal at the nobles (a tester looked for it there)
         return _home(form, error_message(err), 422, at_nobles=err.template in splendor.NOBLE_REFUSALS)
     resp = redirect(url_for("pages.game", game_id=view.row.id), code=303)
-    mine = request.cookies.get("mine")
-    if mine and people.seat_of(unquote(mine)[:200], names) is not None and not service.follows_a_game(view.row.id):
+    if cookie_seat(names) is not None and not service.follows_a_game(view.row.id):
         # This phone is one player's (one phone each, from an earlier game): a game started on it
         # may be one phone for all this time (a tester's classic game hid two players' turns
         # behind "on their own phone"). Its first screen asks, the answer already marked; a
@@ -296,7 +295,7 @@ def game(game_id: str):  # type: ignore[no-untyped-def]
     if _is_htmx() and args.get("part") == "whose":
         # the "Whose phone is this?" question, asked again while it shows: redrawn only when the
         # seats other phones have taken differ from those it shows (``seats``)
-        if ("".join(map(str, sorted(seats_taken(game_id)))) or "-") == args.get("seats"):
+        if seats_mark(seats_taken(game_id)) == args.get("seats"):
             return "", 204
         ctx = _game_context(view, None, MultiDict())
         return render_block(ctx["template"], "whose_phone", **ctx)
@@ -800,19 +799,19 @@ def poll(game_id: str):  # type: ignore[no-untyped-def]
     # (entries only, all of them: an undo among them is told as the undo it is)
     since, since_n = screen.whole_number(request.args.get("since", "")), screen.whole_number(request.args.get("sn", ""))
     shown = screen.whole_number(request.args.get("n", ""))
+    view = None
     if since is not None and since_n is not None and shown is not None and seen is not None \
             and since < seen < row.version and row.version - since <= MISSED_TOLD and shown - since_n == seen - since:
         view = service.load_row(row)
         if len(view.events) - shown == row.version - seen:
             return _render_game(view, **poll_news(view, since, str(since_n)), shared=False)
-        return _render_game(view, **poll_news(view, seen, str(shown)), shared=False)
     # the kept screen tells the one write it was drawn after: a phone that missed more draws its
     # own (and keeps it to itself: its toast tells several)
     one_behind = seen == row.version - 1
     shared = shared_screen(row.id, row.version) if _is_htmx() and one_behind else None
     if shared is not None:
         return shared
-    view = service.load_row(row)
+    view = view or service.load_row(row)
     return _render_game(view, **poll_news(view, seen, request.args.get("n", "")), shared=None if one_behind else False)
 
 
@@ -909,9 +908,21 @@ def seats_taken(game_id: str) -> set[int]:
     return service.seats_taken(game_id, kept if _PHONE_ID.fullmatch(kept) else None)
 
 
+def seats_mark(taken: set[int]) -> str:
+    """The seats taken as the question's check sends them back (``seats``): "02", or "-"."""
+    return "".join(map(str, sorted(taken))) or "-"
+
+
 #: Cookie: whose phone this was (the ``mine`` cookie's value) while table mode is on; table mode
 #: turned off gives it back.
 MINE_PARKED = "mine_parked"
+
+
+def cookie_seat(names: Sequence[str]) -> int | None:
+    """The seat among ``names`` of the person this phone's ``mine`` cookie names (its player,
+    one phone each), or None (no cookie, nobody of that name there)."""
+    mine = request.cookies.get("mine")
+    return people.seat_of(unquote(mine)[:200], names) if mine else None
 
 
 def mine_seat(context: Any) -> int | None:
@@ -921,14 +932,13 @@ def mine_seat(context: Any) -> int | None:
     panel at the bottom; a Duel and a classic Splendor game of 2–4 wait behind "plays on their
     phone" while another player acts."""
     state = context.get("state")
-    mine = request.cookies.get("mine")
     duel_page = context.get("top") is not None
     splendor_page = context.get("template") == "splendor.html"
-    if not mine or state is None or not (duel_page or splendor_page):
+    if state is None or not (duel_page or splendor_page):
         return None
     kept = request.environ  # asked by the page's body and by its settings: looked up once a request
     if "tracker.mine_seat" not in kept:
-        kept["tracker.mine_seat"] = people.seat_of(unquote(mine)[:200], [p.name for p in state.players])
+        kept["tracker.mine_seat"] = cookie_seat([p.name for p in state.players])
     return kept["tracker.mine_seat"]
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import math
-from urllib.parse import unquote
 
 import segno
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
@@ -13,10 +12,10 @@ from flask_babel import gettext as _
 from jinja2_fragments.flask import render_block
 from werkzeug.datastructures import MultiDict
 
-from .. import access, people, screen, service
+from .. import access, screen, service
 from ..access import limiter, refused
 from ..models import utcnow
-from .pages import ASK_WHOSE, WHOSE_ANSWERED
+from .pages import ASK_WHOSE, WHOSE_ANSWERED, cookie_seat
 
 bp = Blueprint("share", __name__)
 
@@ -45,9 +44,7 @@ def share(game_id: str):  # type: ignore[no-untyped-def]
     code = None if finished else service.join_code(game_id)
     # (a phone whose player sits in this game knows whose it is: "New game, same players" keeps
     # it, and back from sharing that game it was asked again, a tester)
-    mine = request.cookies.get("mine")
-    answered = request.cookies.get(WHOSE_ANSWERED) == game_id or (
-        bool(mine) and people.seat_of(unquote(mine)[:200], players) is not None)
+    answered = request.cookies.get(WHOSE_ANSWERED) == game_id or cookie_seat(players) is not None
     ctx = {
         "game_id": game_id,
         # the phones still to join, at most: one in a Duel, up to three at a Splendor table
