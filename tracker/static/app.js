@@ -1253,7 +1253,7 @@
     var inQuestion = evt.target.closest && evt.target.closest("#whose-phone a");
     if (!inQuestion || Date.now() - whoseRedrawn >= WHOSE_GUARD_MS) { return; }
     evt.preventDefault(); evt.stopImmediatePropagation();
-    sayTapAgain();
+    sayNotice("seat-moved");  // (not "a new entry": none was made)
   }, true);
 
   // A refused Fix save says why under the form (with its rule), where the live "Saving will
