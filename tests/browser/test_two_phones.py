@@ -1460,7 +1460,7 @@ def test_the_whose_phone_question_shows_a_seat_taken_meanwhile_and_holds_a_tap_a
     expect(first.locator("#whose-phone")).to_have_count(0)
     second.wait_for_function("() => /on another phone/.test(document.querySelector('#phone-0').textContent)", timeout=8000)
     second.locator("#phone-1").click()  # at once: held
-    expect(second.locator("#alerts .alert-seat-moved")).to_have_text("Another phone just took a seat and the names moved: tap again.")
+    expect(second.locator("#alerts .alert-seat-moved")).to_have_text("A seat was just taken on another phone and the names moved: tap again.")
     assert "whose=ask" in second.url and second.locator("#whose-phone").count() == 1
     second.wait_for_timeout(800)
     second.locator("#phone-1").click()
