@@ -15,7 +15,10 @@ pytestmark = pytest.mark.browser
 
 
 def sides(page: Page) -> dict[int, tuple[float, bool]]:
-    """Each seat's panel: its top on the screen and whether it is drawn upside down."""
+    """Each seat's panel: its top on the screen and whether it is drawn upside down, once the
+    page has loaded (a box read while the page after a tap was still being laid out put both
+    panels below the turn line: CI, 2026-12-07)."""
+    page.wait_for_load_state("load")
     out = {}
     for seat in (0, 1):
         panel = page.locator(f"#panel-{seat}")
