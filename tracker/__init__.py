@@ -106,6 +106,10 @@ def _unavailable(exc: OperationalError) -> bool:
     return bool(exc.connection_invalidated) or any(marker in said for marker in _UNAVAILABLE)
 
 
+#: A plain dict's own attributes (``items``, ``get``…): read as attributes, not as keys.
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
 class _TemplateEnvironment(FlaskEnvironment):
     """Flask's Jinja environment, with ``p.name`` on a plain dict looked up as the key first.
 
@@ -116,7 +120,7 @@ class _TemplateEnvironment(FlaskEnvironment):
     """
 
     def getattr(self, obj: Any, attribute: str) -> Any:
-        if type(obj) is dict and attribute in obj and not hasattr(dict, attribute):
+        if type(obj) is dict and attribute in obj and attribute not in _DICT_ATTRIBUTES:
             return obj[attribute]
         return super().getattr(obj, attribute)
 

@@ -12,6 +12,7 @@ import re
 import secrets
 import time
 import unicodedata
+from collections import deque
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta, timezone
 from typing import Any, Callable, Mapping, NamedTuple, Sequence
@@ -24,7 +25,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from . import archive, people
 from .db import db
-from .snapshots import Snapshot, SnapshotCache
+from .snapshots import MAX_TAIL, Snapshot, SnapshotCache
 from .models import Event, Game, JoinCode, PhoneClaim, utcnow
 from .rules import duel, splendor
 from .rules.errors import N_, Phrase, RuleError
@@ -313,10 +314,13 @@ def _load_folded(row: Game) -> GameView:
     rows = [r for r in every if not r.undone]
     after_undo = bool(every) and every[-1].undone  # the last entry stored is undone: an undo wrote last
     events = tuple(parse_event(r.data, seats) for r in rows)
-    view = GameView(row=row, events=events, state=engine.replay(row.setup, events), after_undo=after_undo)
+    # the last steps kept too: the next entries' toasts and the log's new lines need no replay
+    tail = tuple(deque(engine.steps(row.setup, events), maxlen=MAX_TAIL))
+    state = tail[-1][2] if tail else engine.replay(row.setup, events)
+    view = GameView(row=row, events=events, state=state, after_undo=after_undo)
     if all(r.version == row.version for r in every) and (every or row.version == 0):
         cache.put(row.id, Snapshot(row.version, rows[-1].seq if rows else 0, events, view.state,
-                                   game=row.game, setup=row.setup, after_undo=after_undo))
+                                   game=row.game, setup=row.setup, tail=tail, after_undo=after_undo))
     return view
 
 

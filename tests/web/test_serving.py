@@ -296,6 +296,30 @@ def test_a_version_read_with_the_events_guards_the_snapshot(app):
     assert snap is not None and snap.version == view.version == 1 and snap.events is view.events
 
 
+def test_a_game_folded_from_its_start_keeps_its_last_steps(app, monkeypatch):
+    """A worker that folds a game afresh (a restart, another worker's entries) keeps the last
+    ``MAX_TAIL`` steps with it: the states before a discard or a royal card (the alerts told
+    again after a prompt) then come from the snapshot, never from a second fold of the game."""
+    from tracker.snapshots import MAX_TAIL
+
+    setup, events, _final = autoplay.play(57)
+    log = {"format": "splendor-tracker/1", "game": "duel", "players": ["Ana", "Ben"], "nobles": None, "result": None,
+           "first_player": setup["first_player"],
+           "events": [event_to_dict(ev) for ev in events[:60]]}
+    view, _created = service.import_log(log)
+    cache = service._snapshots()
+    cache.forget(view.row.id)
+    view = service.load(view.row.id)
+    snap = cache.get(view.row.id)
+    assert snap is not None and len(snap.tail) == MAX_TAIL == 32
+    assert [step[0] for step in snap.tail] == list(view.events[-MAX_TAIL:]) and snap.tail[-1][2] == view.state
+    folds = []
+    monkeypatch.setattr(duel, "steps", lambda *args: folds.append(args) or iter(()))
+    states = service.recent_states(view, 5)
+    assert folds == [] and [at for at, _state in states] == list(range(55, 60))
+    assert states[-1][1] == snap.tail[-2][2]
+
+
 # ------------------------------------------------------------------------ N+1
 
 
