@@ -887,6 +887,7 @@ def test_an_empty_board_says_what_can_be_done_instead_of_taking(client):
     body = client.get(f"/games/{game['id']}/sheet/take", headers=HX).get_data(as_text=True)
     assert "Nothing on the board to take: refill it (Privilege · Refill), or buy or reserve a card." in body
     assert "Tap the tokens taken" not in body
+    assert re.search(r'<h3 class="sheet-for">([^<]*)</h3>', body)[1] == "Ana cannot take a token: none on the board"
 
     # no gold on the board either: no card can be reserved (D-6), so the hint says buy only (a tester)
     resp = client.post(f"/api/games/{game['id']}/events", json={"type": "correction", "player": 0,

@@ -251,6 +251,9 @@ def test_with_no_gem_and_three_reserved_the_take_sheet_says_to_buy(client):
     sheet = client.get(f"/games/{gid}/sheet/take", headers=HX).get_data(as_text=True)
     assert 'data-type="pass"' not in sheet
     assert "No gem is left to take: buy a card." in sheet and "or reserve" not in sheet
+    # the heading says so too, not "takes 3 different gems or 2 alike" above five empty chips
+    heading = re.search(r'<h3 class="sheet-for">([^<]*)</h3>', sheet)[1]
+    assert heading == "Ana cannot take a gem: none is left", heading
 
 
 
