@@ -320,7 +320,8 @@ def describe(event: Event, before: Any, after: Any, *, consequences: bool = True
 def preview_sentence(event: Event, before: Any, after: Any) -> str:
     """What saving an entry would record and what then follows, for the preview: ``describe``'s
     sentence, then the prompts the entry raises (a royal card to choose, D-9; tokens to return,
-    D-10/S-3.1; a noble to choose, S-3.2), which the log leaves to the next entry, and in a Duel
+    D-10/S-3.1, and the noble the bonuses then call, S-3.2; a noble to choose, S-3.2), which the
+    log leaves to the next entry, and in a Duel
     the win such a prompt only delays: the routes met now still hold when the turn ends (D-11 is
     checked after D-9 and D-10, which never lower them)."""
     parts = [describe(event, before, after)]
@@ -334,6 +335,14 @@ def preview_sentence(event: Event, before: Any, after: Any) -> str:
         elif pending.kind == "discard":
             parts.append(ngettext("Then %(name)s returns %(num)s token, down to 10.",
                                   "Then %(name)s returns %(num)s tokens, down to 10.", pending.count, name=name))
+            # S-3.2 comes after S-3.1: a noble the bonuses already call is said too (a tester's
+            # noble visited after the tokens went back, the preview having said nothing of it)
+            nobles = after.eligible_nobles(pending.player) if hasattr(after, "eligible_nobles") else ()
+            if len(nobles) == 1:
+                parts.append(_("Then noble %(noble)s visits %(name)s.", noble=noble_name(nobles[0]), name=name))
+            elif nobles:
+                parts.append(_("Then %(name)s chooses the noble who visits: %(nobles)s.", name=name,
+                               nobles=", ".join(noble_name(n) for n in nobles)))
         else:
             parts.append(_("Then %(name)s chooses the noble who visits: %(nobles)s.", name=name,
                            nobles=", ".join(noble_name(n) for n in pending.choices)))

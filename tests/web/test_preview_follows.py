@@ -193,3 +193,30 @@ def test_token_chips_say_how_many_are_left_to_take_or_held_to_return(client):
     assert 'data-sheet="discard"' in page
     labels = re.findall(r'aria-label="(return [^"]+)"', page)
     assert labels == ["return white (3 held)", "return blue (3 held)", "return green (3 held)", "return red (3 held)"]
+
+
+def test_a_splendor_reserve_over_ten_tokens_says_the_noble_that_visits_after_the_return(app):
+    """S-3.1 then S-3.2: Ana's bonuses already call noble N-06 (4 white, 4 blue) when her reserve
+    takes her to 11 tokens: the preview says she returns 1, then the noble visits (a tester's
+    noble came after the return with no word of it); two nobles called are a choice."""
+    from splendor_builders import bonus_cards
+    from splendor_builders import position as splendor_position
+
+    from tracker.rules.splendor import SplendorState
+
+    ten = {"white": 2, "blue": 2, "green": 2, "red": 2, "black": 2}
+    reserve = {"type": "reserve", "player": ANA, "level": 2}
+    with app.test_request_context("/"):
+        for cards, said in ((bonus_cards(white=4, blue=4), "Then noble W4 U4 visits Ana."),
+                            (bonus_cards(white=4, blue=4, black=4),
+                             "Then Ana chooses the noble who visits: W4 U4, W4 K4.")):
+            state: SplendorState = splendor_position(nobles=("N-06", "N-07", "N-08"),
+                                                     seats={ANA: dict(cards=cards, tokens=ten)})
+            view = GameView(row=Game(id="x" * 32, game="splendor", version=0), events=(), state=state)
+            preview = screen.preview(view, reserve)
+            assert preview.ok, preview.error
+            assert preview.text.endswith("Then Ana returns 1 token, down to 10. " + said), preview.text
+        # no noble called: nothing more said
+        state = splendor_position(nobles=("N-06", "N-07", "N-08"), seats={ANA: dict(tokens=ten)})
+        view = GameView(row=Game(id="x" * 32, game="splendor", version=0), events=(), state=state)
+        assert screen.preview(view, reserve).text.endswith("Then Ana returns 1 token, down to 10.")
