@@ -110,7 +110,7 @@ def test_a_name_with_no_space_fits_the_prompts_the_fix_sheet_and_the_history_lin
     context.close()
 
 
-@pytest.mark.parametrize("width, height, lang", [(390, 844, "en"), (360, 640, "ko"), (375, 667, "en")])
+@pytest.mark.parametrize("width, height, lang", [(390, 844, "en"), (360, 640, "ko"), (375, 667, "en"), (320, 568, "en")])
 def test_every_sheet_and_the_action_tabs_fit_a_small_phone(browser, live_server: str, width: int, height: int, lang: str):
     """Duel's eight buy filters (all, five colours, joker, points only) stay on screen (44 px
     wide at 390 px), and no sheet makes the page wider than the phone: the fixed action tabs, Undo
@@ -137,7 +137,8 @@ def test_every_sheet_and_the_action_tabs_fit_a_small_phone(browser, live_server:
             for i in range(8):
                 box = filters.nth(i).bounding_box()
                 assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, (i, box)
-                assert box["width"] >= (44 if width >= 390 else 36) and box["height"] >= 44, (i, box)
+                # (at 320 px in two rows of four: eight in one row were 36 px each, touching: a tester)
+                assert box["width"] >= (44 if width >= 390 or width <= 320 else 40) and box["height"] >= 44, (i, box)
     context.close()
 
 
@@ -470,6 +471,14 @@ def test_the_victory_banner_fits_a_320_px_phone_with_long_names(browser, live_se
         return widest <= e.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) + 0.5; }"""
     for label in page.locator(".final tr > td:first-child").all():
         assert label.evaluate("e => e.scrollWidth <= e.clientWidth") and label.evaluate(widest_word), label.inner_text()
+    # the games list says who won, "finished · Alexandra Konstantinopoulos won": the status wraps
+    # (it made the home page 329 px wide: a tester)
+    assert page.request.post(live_server + "/api/games/import", data={
+        **{k: log[k] for k in ("format", "game", "first_player", "events", "result")},
+        "players": ["Alexandra Konstantinopoulos", "Konstantinopoulos Alexandra"]}).ok
+    page.goto(f"{live_server}/")
+    expect(page.locator(".resume .status", has_text="Konstantinopoulos won")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
     page.close()
 
 
@@ -851,3 +860,27 @@ def test_the_fix_sheet_s_pinned_save_bar_keeps_to_a_third_of_the_phone(page: Pag
     expect(page.locator("#sheet .fix-save button.save")).to_be_in_viewport()
     # the suggestions are all there, one scroll of the preview away
     assert page.evaluate("() => { const p = document.querySelector('#fix-preview'); return p.scrollHeight > p.clientHeight; }")
+
+
+def test_on_a_320_px_phone_the_discard_s_seven_kinds_are_44_px_wide(browser, live_server: str):
+    """Five gems, pearl and gold in one row were 36 px each at 320 px (a tester): two rows there,
+    each chip 44 px wide or more; one row still at 360 px."""
+    import json
+    from pathlib import Path
+
+    from tracker.rules import duel
+
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / "win-waits-for-discard.json").read_text())
+    setup = {"players": log["players"], "first_player": log["first_player"]}
+    at = next(n for n in range(1, len(log["events"]) + 1)
+              if (s := duel.replay(setup, log["events"][:n])).pending is not None and s.pending.kind == "discard")
+    page = browser.new_page(viewport={"width": 320, "height": 568})
+    gid = import_part(page, live_server, "win-waits-for-discard.json", at)
+    chips = "[...document.querySelectorAll('[data-sheet=discard] .pick-source .chip-btn')].map(e => e.getBoundingClientRect())"
+    for width, rows in ((320, 2), (360, 1)):
+        page.set_viewport_size({"width": width, "height": 640})
+        page.goto(f"{live_server}/games/{gid}")
+        boxes = page.evaluate(chips)
+        assert len(boxes) == 7 and min(b["width"] for b in boxes) >= (44 if width == 320 else 40), boxes
+        assert len({round(b["y"]) for b in boxes}) == rows and page.evaluate("document.documentElement.scrollWidth") <= width
+    page.close()

@@ -363,7 +363,8 @@ def test_a_reserved_points_only_card_says_its_points_not_a_dot(client):
     post(client, game["id"], {"type": "reserve", "player": 0, "card": "D1-30"})
     page = client.get(f"/games/{game['id']}").get_data(as_text=True)
     assert re.search(rf'<span class="mini-card color-none" role="img" aria-label="[^"]*{card.points} prestige[^"]*" '
-                     rf'data-card="D1-30" title="D1-30"><b>{card.points} prestige</b>', page)
+                     rf'data-card="D1-30" title="D1-30"><b class="chip small gem-none" aria-hidden="true">·</b> '
+                     rf'<b>{card.points} prestige</b>', page)  # the grid's grey chip too: not a box with no colour
 
 
 def test_reserved_cards_show_their_cost_after_the_owners_bonuses_and_a_tick_when_affordable(client):
