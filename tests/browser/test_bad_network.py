@@ -5,6 +5,7 @@ entry waiting to be sent when a later tap works, and a reload with no network at
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -494,3 +495,111 @@ def test_history_without_network_says_the_page_may_be_old_and_loads_again_when_b
     # up with the network; app.js then waits 10 s before it reloads again: CI saw that once)
     expect(page.locator("#connection")).to_be_hidden(timeout=16000)
     assert page.evaluate("() => document.body.hasAttribute('data-stale')") is False  # the server's own page
+
+
+def test_on_a_slow_network_each_retry_waits_longer_until_the_answer_comes(browser: Browser, live_server: str):
+    """A tester's network came back slow (6 s to answer): every retry was cut off at 5 s and sent
+    again, for ever, the screen stuck on "No connection" while the other phone played on. Each
+    retry now waits twice as long as the one before (here from the page's timeout, shortened to
+    1 s: 1 s, 2 s…), and none is sent while one is on its way: the answer comes, once."""
+    page = phone(browser, offline_copy=False)
+    table = start(page, live_server)
+    page.evaluate("() => { htmx.config.timeout = 1000; }")
+    down, held = [True], []
+    sent: list[float] = []
+
+    def slow(route: Route) -> None:
+        sent.append(time.monotonic())
+        if down[0]:
+            route.abort("internetdisconnected")
+        else:
+            held.append((time.monotonic(), route))  # answered 1.5 s later, below
+
+    page.route("**/events", slow)
+    table._tap_chips({"red": 1})
+    table.tap_save("take_tokens")
+    expect(page.locator("#connection .for-entry")).to_be_visible()
+    down[0] = False
+    answered = 0
+    deadline = time.monotonic() + 20
+    while page.evaluate("() => document.querySelector('#game').dataset.version") != "1":
+        assert time.monotonic() < deadline, (len(sent), answered)
+        page.wait_for_timeout(100)
+        while held and time.monotonic() - held[0][0] >= 1.5:
+            _at, route = held.pop(0)
+            try:
+                route.fulfill(response=route.fetch())
+                answered += 1
+            except Exception:  # noqa: BLE001 - the page gave that try up (its timeout): nobody waits
+                pass
+    expect(page.locator("#connection")).to_be_hidden()
+    after = len(sent)
+    page.wait_for_timeout(3500)  # past the next retry (every 3 s): nothing more is sent
+    assert len(sent) == after and 3 <= after <= 5, sent  # the failure, a try cut off at 1 s, the one answered
+    assert _version(page, live_server) == 1
+    assert page.request.get(f"{live_server}/api/games/{_game_id(page)}/log").json()["events"][0]["tokens"] == {"red": 1}
+
+
+def test_a_poll_that_comes_back_after_a_lost_save_does_not_redraw_the_entry_waiting(browser: Browser, live_server: str):
+    """The save reached the server, its answer was lost; a poll sent before it came back after,
+    with the new screen, while the entry still waited to be sent again: a tester's phone showed
+    Ben's turn with Ana's take under "No connection: your entry will be sent again" and "another
+    phone's entry changed the game: choose again" (only one phone played). That poll's screen is
+    dropped: the entry waiting stays as it was, and its own answer, once it gets through, brings
+    the screen, told as this phone's entry."""
+    page = phone(browser, offline_copy=False)
+    table = start(page, live_server)
+    polls: list[Route] = []
+    page.route("**/poll*", lambda route: polls.append(route))  # the polls hang on the way
+    page.wait_for_timeout(1500)  # (a poll every second in the tests: one leaves, and waits)
+    assert polls
+    saves = {"made": False, "down": True}
+
+    def made_but_lost(route: Route) -> None:
+        if not saves["made"]:
+            saves["made"] = True
+            route.fetch()  # stored by the server; its answer never arrives
+            route.abort("internetdisconnected")
+        elif saves["down"]:
+            route.abort("internetdisconnected")  # the retries fail too, for now
+        else:
+            route.continue_()
+
+    page.route("**/events", made_but_lost)
+    table._tap_chips({"red": 1, "blue": 1})
+    table.tap_save("take_tokens")
+    expect(page.locator("#connection .for-entry")).to_be_visible()
+    assert _version(page, live_server) == 1
+    page.unroute("**/poll*")
+    for route in polls:  # the poll that left before the save comes back now, with the new screen
+        route.continue_()
+    page.wait_for_timeout(1000)
+    assert page.evaluate("() => document.querySelector('#game').dataset.version") == "0"
+    expect(page.locator("#connection .for-entry")).to_be_visible()
+    expect(page.locator(".pick-chosen .chip-btn")).to_have_count(2)
+    saves["down"] = False
+    page.wait_for_function("() => document.querySelector('#game').dataset.version === '1'", timeout=10000)
+    expect(page.locator("#connection")).to_be_hidden()
+    assert page.locator("#alerts .alert-picks-gone").count() == 0
+    expect(page.locator("#alerts .alert-done")).to_contain_text("Ana took 1 blue, 1 red.")
+    assert _version(page, live_server) == 1
+
+
+def test_an_undo_that_never_reached_the_server_is_said_once_the_polls_get_through(browser: Browser, live_server: str):
+    """An undo lost on its way (the network down): "the undo may or may not have reached it",
+    then the network came back and the banner went with no word, read as done (a tester). The
+    next poll finds the game unchanged: the phone says nothing was undone."""
+    page = phone(browser, offline_copy=False)
+    table = start(page, live_server)
+    table.enter({"type": "take_tokens", "player": 0, "tokens": {"white": 1}})
+    page.route("**/undo", lambda route: route.abort("internetdisconnected"))
+    page.locator("#undo").click()
+    page.locator("#undo-dialog-yes").click()
+    expect(page.locator("#connection .for-undo")).to_be_visible()
+    page.unroute("**/undo")
+    notice = page.locator("#alerts .alert-undo-lost")
+    expect(notice).to_have_text("The undo did not reach the server: nothing was undone. Tap Undo again if it is "
+                                "still needed.", timeout=10000)
+    expect(page.locator("#connection")).to_be_hidden()
+    assert _version(page, live_server) == 1
+    expect(page.locator(".whose-turn")).to_have_text("Ben's turn")

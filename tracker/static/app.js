@@ -437,7 +437,14 @@
     } catch (e) { /* no storage: the retry below still runs while the page stays */ }
   }
   function forget() { try { sessionStorage.removeItem(KEPT); } catch (e) { /* nothing kept */ } }
+  // The save on its way (an entry, sent again or not, or the undo): a retry waits for its answer
+  // or its failure, never queued behind it (the same entry answered twice); each retry waits
+  // longer for its answer, 5 s, 10, 20, then 30: on a slow network (6 s to answer) every retry
+  // cut off at 5 s was sent again for ever, the screen stuck on "No connection" (a tester).
+  var saveXhr = null, resendTries = 0;
+  function saving() { return !!saveXhr && saveXhr.readyState > 0 && saveXhr.readyState < 4; }
   function resend() {
+    if (saving()) { return; }
     if (pending && !document.body.contains(pending)) {
       // a later tap redrew the sheet and its form went: the copy kept for a reload is sent instead
       pending = null;
@@ -476,7 +483,7 @@
     showOffline(undo ? "undo" : elt && elt.id === "poller" ? "poll" : "tap");
     clearInterval(retryTimer);
     retryTimer = setInterval(function () {
-      if (navigator.onLine === false) { return; }
+      if (navigator.onLine === false || saving()) { return; }
       if (pending) { resend(); } else if (resending) { sendKept(); }
     }, 3000);
   }
@@ -489,6 +496,9 @@
   document.body.addEventListener("htmx:beforeSend", function (evt) {
     var form = savedForm(evt);
     if (form && form.id !== "undo-form") { sending = form; keep(form); }
+    if (form || (resending && String(evt.detail.requestConfig && evt.detail.requestConfig.verb).toLowerCase() === "post")) {
+      saveXhr = evt.detail.xhr || null;
+    }
   });
   // A network that stalls (the Wi-Fi still "connected", nothing getting through) fails nothing
   // until the 12 s timeout: a save or an undo still on its way after 3 s says so at once, and an
@@ -506,7 +516,11 @@
     if (savedForm(evt)) { clearTimeout(slowTimer); }
   });
   document.body.addEventListener("htmx:configRequest", function (evt) {
-    if ((pending && evt.detail.elt === pending) || (resending && evt.detail.verb === "post")) { evt.detail.timeout = 5000; }
+    if ((pending && evt.detail.elt === pending) || (resending && evt.detail.verb === "post")) {
+      // (the first wait no longer than the page's own timeout, htmx.config.timeout: 12 s)
+      evt.detail.timeout = Math.min(30000, Math.min(5000, htmx.config.timeout || 5000) * Math.pow(2, resendTries));
+      resendTries += 1;
+    }
   });
   // A gateway's 502/503/504 is a network that failed on its way; any other 5xx is the server's
   // own failure: said, never sent again by itself (a retry loop would block the screen's polls).
@@ -565,9 +579,9 @@
     if (sending && savedForm(evt) === sending) { sending = null; if (!pending && !resending) { forget(); } }
     if (resending && evt.detail.requestConfig && evt.detail.requestConfig.verb === "post") { resending = false; forget(); }
     if (pending) { resend(); }  // the network answers again: the waiting entry goes now, not at the next retry
-    if (!pending && !resending) { clearInterval(retryTimer); }
+    if (!pending && !resending) { clearInterval(retryTimer); resendTries = 0; }
   });
-  window.addEventListener("online", function () { if (pending) { resend(); } else if (resending) { sendKept(); } });
+  window.addEventListener("online", function () { if (pending) { resend(); } else if (resending && !saving()) { sendKept(); } });
   window.addEventListener("beforeunload", function (evt) {
     if (pending || resending) { evt.preventDefault(); evt.returnValue = ""; }  // kept anyway; the browser asks
   });
@@ -598,6 +612,12 @@
   function pollAgain() { pollFailures = 0; pollNotBefore = 0; }
   function isPoller(evt) { var elt = evt.detail.requestConfig && evt.detail.requestConfig.elt || evt.detail.elt; return !!elt && elt.id === "poller"; }
   document.body.addEventListener("htmx:afterRequest", function (evt) {
+    // an undo whose answer was lost, and the game still at the screen's version once the polls get
+    // through: it never reached the server (the banner went with no word, read as done: a tester)
+    if (undoInDoubt && isPoller(evt) && evt.detail.xhr && evt.detail.xhr.status === 204) {
+      undoInDoubt = false;
+      sayNotice("undo-lost");
+    }
     if (!failed(evt)) { pollAgain(); return; }
     if (!isPoller(evt)) { return; }
     pollFailures += 1;
@@ -625,7 +645,10 @@
     if (!evt.detail.target || evt.detail.target.id !== "game" || !isPoll(path)) { return; }
     ownRequests = ownRequests.filter(function (xhr) { return xhr.readyState > 0 && xhr.readyState < 4; });
     // (registered before every other beforeSwap listener, none of which then sees this poll)
-    if (ownRequests.length) { evt.detail.shouldSwap = false; evt.stopImmediatePropagation(); }
+    // (and while an entry waits to be sent again: a poll that left with the save came back after
+    // the save's answer was given up; it redrew the screen under the entry, said "another phone's
+    // entry" cleared the picks, and the entry, this phone's own, was sent again: a tester)
+    if (ownRequests.length || pending || resending) { evt.detail.shouldSwap = false; evt.stopImmediatePropagation(); }
   });
   // An answer that is no screen of this app (a Wi-Fi login page, a proxy's page answered 200)
   // never replaces the game or its sheet (it stayed until a reload): it counts as no connection.
