@@ -177,7 +177,12 @@ def undone_lately(view: GameView, count: int) -> list[tuple[RuleEvent, Any, Any]
     rows = list(db.session.scalars(select(Event).where(Event.game_id == view.row.id, Event.undone.is_(True))
                                    .order_by(Event.undone_at.desc().nulls_last(), Event.seq.desc()).limit(count)))
     rows.sort(key=lambda r: r.seq)
-    if len(rows) != count or [r.seq for r in rows] != list(range(len(view.events) + 1, len(view.events) + count + 1)):
+    # they follow the game as it stands: stored after its last entry in force (an entry stored
+    # since comes after them). Not by position: an entry undone earlier in the game keeps its
+    # seq, and an undo after it was told as "The last entry was undone." (a tester)
+    last_kept = db.session.scalar(select(func.coalesce(func.max(Event.seq), 0))
+                                  .where(Event.game_id == view.row.id, Event.undone.is_(False)))
+    if len(rows) != count or rows[0].seq <= last_kept:
         return None
     told, state = [], view.state
     try:

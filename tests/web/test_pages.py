@@ -670,6 +670,29 @@ def test_a_joker_without_a_bonus_card_is_refused_with_the_reason(client):
     assert resp.status_code == 422 and resp.get_json()["error"]["code"] == "joker_needs_bonus"
 
 
+def test_an_undo_after_an_earlier_one_is_named_to_the_other_phone(client):
+    """An entry undone earlier in the game keeps its place in the stored order: a later undo, seen
+    by the other phone's poll, was told as "The last entry was undone." (an accessibility tester
+    heard nothing of what went); it names the entry, and so do two undos in one poll."""
+    game = new_game(client, ("Ana", "Ben"))
+    gid = game["id"]
+
+    def enter(seat: int, kind: str) -> None:
+        assert post(client, gid, {"type": "take_tokens", "player": seat, "tokens": {kind: 1}}).status_code == 200
+
+    enter(0, "green")
+    enter(1, "red")
+    assert client.post(f"/api/games/{gid}/undo", json={}).status_code == 200
+    enter(1, "blue")
+    version = client.get(f"/api/games/{gid}").get_json()["version"]
+    assert client.post(f"/api/games/{gid}/undo", json={}).status_code == 200
+    polled = client.get(f"/games/{gid}/poll?v={version}&n=2", headers=HX).get_data(as_text=True)
+    assert re.search(r'<p class="alert alert-notice">([^<]*)</p>', polled)[1] == "Undone: Ben took 1 blue."
+    assert client.post(f"/api/games/{gid}/undo", json={}).status_code == 200  # and Ana's green: two in one poll
+    polled = client.get(f"/games/{gid}/poll?v={version}&n=2", headers=HX).get_data(as_text=True)
+    assert re.search(r'<p class="alert alert-notice">([^<]*)</p>', polled)[1] == "Undone: Ana took 1 green. Ben took 1 blue."
+
+
 def test_an_undo_names_the_entry_without_what_it_caused_and_a_stale_question_is_not_asked(client):
     """Undoing the winning entry says which entry went, not that somebody wins; a plain undo
     posted from a screen older than the game gets the conflict, not a question about another
