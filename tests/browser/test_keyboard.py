@@ -124,6 +124,30 @@ def test_a_joker_card_chosen_with_keys_hands_the_focus_to_its_colours(page: Page
     page.wait_for_function("() => document.activeElement.matches('#sheet form button.save')")
 
 
+def test_a_card_that_steals_chosen_with_keys_hands_the_focus_to_the_tokens(page: Page, live_server: str):
+    """D2-02 (steal a token) chosen by Enter: the focus went to its save, disabled until a token
+    is named, past the tokens above it (an accessibility tester); it goes to the first token,
+    each named "steal <colour> (<n> held)"; the token chosen hands it to the save."""
+    gid = new_duel(page, live_server)
+    fixes = [{"type": "correction", "player": 0, "set": {
+                 "tokens": {"blue": 4, "red": 3},
+                 "board": {"white": 4, "blue": 0, "green": 4, "red": 1, "black": 4, "pearl": 2, "gold": 3}}},
+             {"type": "correction", "player": 1, "set": {
+                 "tokens": {"white": 2, "black": 1},
+                 "board": {"white": 2, "blue": 0, "green": 4, "red": 1, "black": 3, "pearl": 2, "gold": 3}}}]
+    for fix in fixes:
+        assert page.request.post(f"{live_server}/api/games/{gid}/events", data=fix).ok
+    page.goto(f"{live_server}/games/{gid}?sheet=buy&src=2")
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.focus('#cards a.card[data-card="D2-02"]')
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => !!document.activeElement.closest('.steal-choices [data-steal]')")
+    names = page.locator("#sheet .steal-choices [data-steal]").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+    assert names == ["steal white (2 held)", "steal black (1 held)"], names
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement.matches('#sheet form button.save')")
+
+
 def test_the_focus_in_an_open_sheet_stays_on_its_control_when_the_other_phone_enters(page: Page, live_server: str):
     """An accessibility tester: a Buy sheet's level tab focused, the other phone's entry redrew
     the screen and opened the sheet again, and the focus fell to the page (the next Tab went to

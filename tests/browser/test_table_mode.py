@@ -143,6 +143,10 @@ def test_the_undo_question_toasts_victory_and_long_sheets_face_the_player_they_c
     assert turned(page, "#undo-dialog .undo-across") and not turned(page, "#undo-dialog .undo-face:not(.undo-across)")
     a, n = across.bounding_box(), near.bounding_box()
     assert a and n and a["y"] + a["height"] <= n["y"] + 1  # the across copy on their side of the screen
+    # a screen reader and the Tab key meet the question and its buttons once (an accessibility tester)
+    tree = page.locator("#undo-dialog").aria_snapshot()
+    assert tree.count('button "Undo it"') == 1 and tree.count('button "Keep it"') == 1 and tree.count("paragraph") == 1, tree
+    assert page.locator("#undo-dialog-yes-across").get_attribute("tabindex") == "-1"
     page.screenshot(path=str(shots / "table-mode-far-undo.png"))
     page.locator("#undo-dialog-no-across").click()  # Ben keeps it, from his side
     expect(page.locator("#undo-dialog")).to_be_hidden()

@@ -173,6 +173,12 @@ def test_the_buy_sheet_shows_costs_after_bonuses_and_prefills_the_payment(client
     state = client.post("/api/games/import", json=log).get_json()
     body = client.get(f"/games/{state['id']}/sheet/buy?src=2&card=D2-02", headers=HX).get_data(as_text=True)
     assert "Buy this card" in body and 'data-steal="blue"' in body
+    # the tokens to steal are named as the royal card's are, in a group named for them (a screen
+    # reader heard "black 2", "green 1": an accessibility tester)
+    row = body[body.index('<div class="choice-row steal-choices" role="group" aria-label="Token to steal">'):]
+    labels = re.findall(r'data-steal="(\w+)"[^>]*aria-label="([^"]*)"', row.split("</div>")[0], re.S)
+    other = state["players"][1 - state["current_player"]]["tokens"]
+    assert labels and all(label == f"steal {kind} ({other[kind]} held)" for kind, label in labels), labels
     event = json.loads(re.search(r'name="event" value="([^"]*)"', body).group(1).replace("&#34;", '"'))
     assert event["payment"] == {"blue": 1, "red": 1} and event["card"] == "D2-02"
 

@@ -1650,7 +1650,8 @@
     var gone = !document.querySelector("#sheet " + refocus) && !/^#remove-/.test(refocus);
     var chosen = gone || /data-steal|data-wild/.test(refocus) ?
       document.querySelector("#sheet form button.save:not([aria-disabled='true'])") ||
-      (gone ? document.querySelector("#sheet [data-wild], #sheet form button.save") : null) : null;
+      // (a card that steals: its tokens, not the save they keep disabled, an accessibility tester)
+      (gone ? document.querySelector("#sheet [data-wild], #sheet .steal-choices a[data-steal], #sheet form button.save") : null) : null;
     // (else the sheet's first control: the first link of #sheet was the waiting line's, hidden)
     again = again || chosen || document.querySelector("#sheet " + refocus) || firstControl();
     refocus = null;
