@@ -337,3 +337,32 @@ def test_a_prompt_owed_when_the_screen_opens_takes_the_focus(page: Page, live_se
     page.keyboard.press("Enter")  # the first royal card taken, from the keyboard
     expect(page.locator("#game")).not_to_have_attribute("data-version", version)
     expect(page.locator("#sheet .prompt")).to_have_count(0)
+
+
+def test_each_token_picked_or_put_back_is_said_even_before_a_preview(page: Page, live_server: str):
+    """A discard's first returns said nothing (its preview comes with the last), and a take
+    emptied again left "Saving will record: Ana took 1 green." to be read (an accessibility
+    tester): each tap says how many are picked, of how many."""
+    from tracker.rules import duel
+
+    gid = new_duel(page, live_server)
+    page.goto(f"{live_server}/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.focus('.pick-source a[data-kind="green"]')
+    page.keyboard.press("Enter")
+    expect(page.locator("#announcer")).to_have_text("Saving will record: Ana took 1 green.")
+    page.focus("#remove-1")
+    page.keyboard.press("Enter")
+    expect(page.locator("#announcer")).to_have_text("0 of 3 chosen.")
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / "win-waits-for-discard.json").read_text())
+    setup = {"players": log["players"], "first_player": log["first_player"]}
+    at = next(n for n in range(1, len(log["events"]) + 1)
+              if (s := duel.replay(setup, log["events"][:n])).pending is not None and s.pending.kind == "discard")
+    owed = duel.replay(setup, log["events"][:at]).pending.count
+    assert owed >= 2
+    discard = import_part(page, live_server, "win-waits-for-discard.json", at)
+    page.goto(f"{live_server}/games/{discard}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.locator("[data-sheet=discard] .pick-source a[href]").first.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#announcer")).to_have_text(f"1 of {owed} returned.")

@@ -270,14 +270,16 @@
       document.querySelector("#sheet #grid-said, #sheet #level-out, #sheet #cards > p.hint")] : [];
     // (what a sheet says it cannot do, data-said: "No privilege to use. The bag is empty…", an accessibility tester)
     var why = opened ? Array.prototype.slice.call(document.querySelectorAll("#sheet .sheet-body [data-said]")) : [];
-    var parts = [opened, plan].concat(listed, why, [line]).filter(Boolean);
+    // a token picked or put back with no preview yet: how many of how many
+    var count = !line && tapped(".pick-source a, .pick-chosen a") ? document.getElementById("pick-said") : null;
+    var parts = [opened, plan].concat(listed, why, [line, count]).filter(Boolean);
     var said = parts.map(function (el, i) {
       // each part a sentence of its own ("Level 2. 29 cards listed.", not "Level 2 29 cards")
       var text = (el.getAttribute("aria-label") || el.textContent).replace(/\s+/g, " ").trim();
       return i < parts.length - 1 && !/[.!?:)]$/.test(text) ? text + "." : text;
     });
+    announcer.textContent = "";  // (nothing to say: nothing said before, now untrue, is left to be read)
     if (!said.length) { return; }
-    announcer.textContent = "";
     setTimeout(function () { announcer.textContent = said.join(" "); }, 50);
   });
 
