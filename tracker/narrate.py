@@ -208,7 +208,10 @@ def describe(event: Event, before: Any, after: Any, *, consequences: bool = True
         text = ngettext("%(name)s used %(num)s privilege for %(tokens)s.", "%(name)s used %(num)s privileges for %(tokens)s.",
                         event.tokens.total, name=who, tokens=token_list(event.tokens))
     elif isinstance(event, Replenish):
-        text = _("%(name)s replenished the board.", name=who)
+        # what came back from the bag, all of it (D-4: the whole bag goes on the board), as the
+        # table sees it (the refill's preview said nothing of it: a first-time tester)
+        text = (_("%(name)s replenished the board from the bag: %(tokens)s.", name=who, tokens=token_list(before.bag))
+                if before.bag else _("%(name)s replenished the board.", name=who))
     elif isinstance(event, Pass):
         text = _("%(name)s could take no action and passed.", name=who)
     elif isinstance(event, Reserve):

@@ -149,7 +149,7 @@ def test_an_entry_owing_a_privilege_to_a_player_holding_all_three_says_none_is_g
         assert "no privilege to gain" not in text and "Ben gains a privilege from Ana's move." in text
         # the undo notice names the entry only
         assert narrate.describe(replenish, held, duel.apply(held, replenish), consequences=False) == (
-            "Ana replenished the board.")
+            "Ana replenished the board from the bag: 1 red.")  # (what came back: a first-time tester)
     assert duel.privilege_owed(replenish) == 1 and duel.privilege_owed(take) == 1
     assert duel.privilege_owed(parse_event({"type": "take_tokens", "player": ANA, "tokens": {"red": 2}}, 2)) is None
     buy = parse_event({"type": "purchase", "player": ANA, "card": "D2-03", "payment": {}}, 2)

@@ -17,6 +17,8 @@ def test_a_fourth_reserve_is_refused_before_any_card_is_tapped(client, game):
     gid = client.post("/api/games", json=setup).get_json()["id"]
     sheet = client.get(f"/games/{gid}/sheet/reserve", headers=HX).get_data(as_text=True)
     assert 'id="reserve-full"' not in sheet and 'id="secret-1"' in sheet
+    # the count beside each secret card says what it counts (a first-time tester read "(25)" as nothing)
+    assert f"<small>({25 if game == 'duel' else 36} in the deck)</small>" in sheet
     for _ in range(3):
         assert post(client, gid, {"type": "reserve", "player": 0, "level": 1}).status_code == 200
         took = post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"white": 1, "blue": 1, "green": 1}})
