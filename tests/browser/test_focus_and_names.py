@@ -366,3 +366,27 @@ def test_each_token_picked_or_put_back_is_said_even_before_a_preview(page: Page,
     page.locator("[data-sheet=discard] .pick-source a[href]").first.focus()
     page.keyboard.press("Enter")
     expect(page.locator("#announcer")).to_have_text(f"1 of {owed} returned.")
+
+
+def test_enter_it_here_and_a_reserved_card_of_the_panel_say_where_the_focus_went(page: Page, live_server: str):
+    """An accessibility tester: "Enter it here" put the focus on a chip and said nothing of whose
+    turn it now entered; a secret reserved card tapped in the panel opened the Buy sheet far below,
+    the focus left in the panel and nothing said. Both say it, and the focus goes into the sheet."""
+    gid = new_duel(page, live_server)
+    for event in ({"type": "reserve", "player": 0, "level": 1},
+                  {"type": "take_tokens", "player": 1, "tokens": {"red": 1}}):
+        assert page.request.post(f"{live_server}/api/games/{gid}/events", data=event).ok
+    page.goto(f"{live_server}/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.focus("#reserved-1")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement.matches('#sheet .sheet-body h3')")
+    said = page.locator("#announcer")
+    expect(said).to_contain_text("Ana buys: costs after Ana's bonuses. A secret card: which one is it?")
+    expect(said).to_contain_text("cards listed.")
+    # one phone each: Ben's phone, on Ana's turn
+    page.goto(f"{live_server}/settings?mine=Ben&next=/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.focus("[data-enter-here]")
+    page.keyboard.press("Enter")
+    expect(said).to_have_text("This phone now enters Ana's turn. Ana takes up to 3 tokens")

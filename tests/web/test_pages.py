@@ -1440,3 +1440,13 @@ def test_a_privilege_gained_under_a_discard_is_told_once_the_discard_is_made(cli
     again = form_post(client, gid, {**take, "tokens": {"red": 3}}, version, entry_id="f3").get_data(as_text=True)
     redo = re.search(r'data-kind="privilege_given" data-player="1" data-at="(2\.[0-9a-f]{8})">', again)
     assert redo and redo[1] != at[1]
+
+
+def test_the_fix_sheet_names_what_its_player_links_choose(client):
+    """The Fix sheet's "Ana" and "Ben" links read as names alone (an accessibility tester): they
+    are a group, "Whose tokens to fix", the one shown marked current."""
+    game = new_game(client, ("Ana", "Ben"))
+    sheet = client.get(f"/games/{game['id']}/sheet/correction?p=1", headers=HX).get_data(as_text=True)
+    group = sheet[sheet.index('<div class="choice-row" role="group" aria-label="Whose tokens to fix">'):].split("</div>")[0]
+    assert re.findall(r'data-seat="(\d)"(?: aria-current="true")?', group) == ["0", "1"]
+    assert 'data-seat="1" aria-current="true"' in group and 'data-seat="0" aria-current' not in group

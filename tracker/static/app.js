@@ -263,11 +263,16 @@
     var line = question || document.querySelector("#sheet form[data-steal] :is(.preview, .preview-error)") ||
                document.querySelector("#sheet .preview, #sheet .preview-error");
     // a sheet opened by its tab says which sheet it is (its heading: the focus is on its first control)
-    var opened = tapped("nav.actions, [data-plan-link]") ? document.querySelector("#sheet .sheet-body h3") : null;
+    // (so does a reserved card tapped in the player's panel: the sheet it opened below, and for a
+    // secret one how many cards it may be, were said nothing, an accessibility tester)
+    var fromPanel = tapped("[data-buy-reserved]");
+    var opened = tapped("nav.actions, [data-plan-link]") || fromPanel ? document.querySelector("#sheet .sheet-body h3") : null;
     var plan = tapped("[data-plan-link]") ? document.getElementById("plan-note-text") : null;
     // a level tab or colour filter says what is listed now ("Level 2", "Only red cards", "5 cards listed")
     var listed = tapped("a.tab, a.filter") ? [document.querySelector("#sheet nav.tabs a.tab.on"), document.getElementById("filter-shown"),
-      document.querySelector("#sheet #grid-said, #sheet #level-out, #sheet #cards > p.hint")] : [];
+      document.querySelector("#sheet #grid-said, #sheet #level-out, #sheet #cards > p.hint")] :
+      fromPanel && /[?&]reveal=/.test(cfg.elt.getAttribute("hx-get") || "") ?
+      [document.getElementById("secret-which"), document.querySelector("#sheet #grid-said")] : [];
     // (what a sheet says it cannot do, data-said: "No privilege to use. The bag is empty…", an accessibility tester)
     var why = opened ? Array.prototype.slice.call(document.querySelectorAll("#sheet .sheet-body [data-said]")) : [];
     // a token picked or put back with no preview yet: how many of how many
@@ -1319,6 +1324,14 @@
     if (want.hasAttribute("data-enter-here")) {
       var first = firstControl();
       if (first) { first.focus({ preventScroll: true }); }
+      // said: whose turn this phone now enters, and the sheet's heading (the focus went straight to
+      // a chip, and nothing said whose turn it was: an accessibility tester)
+      var words = [document.getElementById("entering-for"), document.querySelector("#sheet .sheet-body h3")]
+        .filter(Boolean).map(function (el) { return el.textContent.replace(/\s+/g, " ").trim(); });
+      if (announcer && words.length) {
+        announcer.textContent = "";
+        setTimeout(function () { announcer.textContent = words.join(" "); }, 50);
+      }
     }
   });
   document.body.addEventListener("htmx:afterSettle", function (evt) {
@@ -1613,10 +1626,12 @@
   // The other phone's entry redraws the whole screen under a sheet this phone had open (a Buy
   // sheet's level tab focused): the sheet is opened again after it, and the focus goes back to
   // that control, not to the sheet's first (the focus fell to the page: an accessibility tester).
-  var refocus = null, redrawFocus = null;
+  var refocus = null, redrawFocus = null, intoSheet = false;
   document.body.addEventListener("htmx:beforeSwap", function (evt) {
     var active = document.activeElement;
     var sheet = document.getElementById("sheet");
+    // a reserved card of the panel opens the Buy sheet far below it: the focus goes to its heading
+    intoSheet = sheetTarget(evt) && !!active && !!active.closest && !!active.closest("[data-buy-reserved]");
     if (evt.detail.target && evt.detail.target.id === "game") {
       redrawFocus = active && sheet && sheet.contains(active) ? controlKey(active) : null;
     }
@@ -1629,6 +1644,13 @@
     document.addEventListener(name, function () { redrawFocus = null; }, true);  // a move of the player's own since
   });
   document.body.addEventListener("htmx:afterSettle", function (evt) {
+    var heading = intoSheet && sheetTarget(evt) ? document.querySelector("#sheet .sheet-body h3") : null;
+    intoSheet = false;
+    if (heading) {
+      heading.setAttribute("tabindex", "-1");
+      heading.focus({ preventScroll: true });
+      return;
+    }
     if (!refocus || !sheetTarget(evt)) { return; }
     // focused elsewhere between the swap and now (a tap, a script): kept (htmx itself gives the
     // focus back to the control of the same id, which this goes on from)
