@@ -151,12 +151,14 @@ def pips(context: Any, items: Any, extra: str = "pip") -> Markup:
 
 
 def _spoken_cost(translations: Any, names: Mapping[str, str], kind: str, text: Any) -> str:
-    """A lowered cost as a screen reader should say it: "green 2, 0 after bonuses" (it read
+    """A lowered cost as a screen reader should say it: "green 2 (0 after bonuses)" (it read
     "green 2 right arrow 0"); "" for a cost as printed. ``translations``: the render's."""
     printed, arrow, now = str(text).partition("→")
     if not arrow:
         return ""
-    return plain_gettext(translations, "%(color)s %(printed)s, %(now)s after bonuses",
+    # (in brackets: "costs blue 2, green 2, 0 after bonuses, pearl 1" read the lowered cost as an
+    # item of its own, an accessibility tester)
+    return plain_gettext(translations, "%(color)s %(printed)s (%(now)s after bonuses)",
                          color=names.get(kind, kind), printed=printed, now=now)
 
 

@@ -209,9 +209,9 @@ def test_card_grids_show_the_printed_cost_and_what_bonuses_take_off(client):
         if block is None:
             continue  # bought or reserved
         shown = re.findall(r'<i>([^<]+)</i>', block[1])
-        # said aloud as "blue 6, 3 after bonuses" (a screen reader read "blue 6 right arrow 3")
+        # said aloud as "blue 6 (3 after bonuses)" (a screen reader read "blue 6 right arrow 3")
         spoken = re.findall(r'aria-label="\w+ ([^"]+)"', block[1])
-        assert [x if "→" not in x else "{}, {} after bonuses".format(*x.split("→")) for x in shown] == spoken
+        assert [x if "→" not in x else "{} ({} after bonuses)".format(*x.split("→")) for x in shown] == spoken
         printed = [n for k, n in c.cost.items() if n]
         expected = [str(n) if k == "pearl" or not bonus.get(k) else f"{n}→{max(0, n - bonus[k])}" for k, n in c.cost.items() if n]
         expected = [e if "→" not in e or e.split("→")[0] != e.split("→")[1] else e.split("→")[0] for e in expected]
