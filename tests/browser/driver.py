@@ -48,6 +48,20 @@ def import_part(page: Page, live_server: str, name: str, count: int | None = Non
     return resp.json()["id"]
 
 
+def first_prompt(name: str, kind: str) -> tuple[int, Any]:
+    """The Duel fixture ``name``'s first ``kind`` prompt ("discard", "royal"): how many of its
+    entries make it due, and the state then (its ``pending`` says what is owed)."""
+    from tracker.rules import duel
+
+    log = json.loads((FIXTURES / name).read_text())
+    setup = {"players": log["players"], "first_player": log["first_player"]}
+    for n in range(1, len(log["events"]) + 1):
+        state = duel.replay(setup, log["events"][:n])
+        if state.pending is not None and state.pending.kind == kind:
+            return n, state
+    raise AssertionError(f"no {kind} prompt in {name}")
+
+
 def open_new_game(page: Page, base: str, names: tuple[str, ...] = ("Ana", "Ben"), first: int = 0, *,
                   via_home: bool = False) -> None:
     """Start a Duel between ``names``, ``first`` to play, and open its screen on this phone.

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from driver import import_part
+from driver import first_prompt, import_part
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -343,8 +343,6 @@ def test_each_token_picked_or_put_back_is_said_even_before_a_preview(page: Page,
     """A discard's first returns said nothing (its preview comes with the last), and a take
     emptied again left "Saving will record: Ana took 1 green." to be read (an accessibility
     tester): each tap says how many are picked, of how many."""
-    from tracker.rules import duel
-
     gid = new_duel(page, live_server)
     page.goto(f"{live_server}/games/{gid}")
     page.wait_for_function("() => window.htmx !== undefined")
@@ -354,11 +352,8 @@ def test_each_token_picked_or_put_back_is_said_even_before_a_preview(page: Page,
     page.focus("#remove-1")
     page.keyboard.press("Enter")
     expect(page.locator("#announcer")).to_have_text("0 of 3 chosen.")
-    log = json.loads((Path(__file__).parents[1] / "fixtures" / "win-waits-for-discard.json").read_text())
-    setup = {"players": log["players"], "first_player": log["first_player"]}
-    at = next(n for n in range(1, len(log["events"]) + 1)
-              if (s := duel.replay(setup, log["events"][:n])).pending is not None and s.pending.kind == "discard")
-    owed = duel.replay(setup, log["events"][:at]).pending.count
+    at, due = first_prompt("win-waits-for-discard.json", "discard")
+    owed = due.pending.count
     assert owed >= 2
     discard = import_part(page, live_server, "win-waits-for-discard.json", at)
     page.goto(f"{live_server}/games/{discard}")

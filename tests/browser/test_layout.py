@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from driver import Table, import_part
+from driver import Table, first_prompt, import_part
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -865,15 +865,7 @@ def test_the_fix_sheet_s_pinned_save_bar_keeps_to_a_third_of_the_phone(page: Pag
 def test_on_a_320_px_phone_the_discard_s_seven_kinds_are_44_px_wide(browser, live_server: str):
     """Five gems, pearl and gold in one row were 36 px each at 320 px (a tester): two rows there,
     each chip 44 px wide or more; one row still at 360 px."""
-    import json
-    from pathlib import Path
-
-    from tracker.rules import duel
-
-    log = json.loads((Path(__file__).parents[1] / "fixtures" / "win-waits-for-discard.json").read_text())
-    setup = {"players": log["players"], "first_player": log["first_player"]}
-    at = next(n for n in range(1, len(log["events"]) + 1)
-              if (s := duel.replay(setup, log["events"][:n])).pending is not None and s.pending.kind == "discard")
+    at, _due = first_prompt("win-waits-for-discard.json", "discard")
     page = browser.new_page(viewport={"width": 320, "height": 568})
     gid = import_part(page, live_server, "win-waits-for-discard.json", at)
     chips = "[...document.querySelectorAll('[data-sheet=discard] .pick-source .chip-btn')].map(e => e.getBoundingClientRect())"
