@@ -151,7 +151,8 @@ def test_a_card_that_steals_chosen_with_keys_hands_the_focus_to_the_tokens(page:
 def test_the_focus_in_an_open_sheet_stays_on_its_control_when_the_other_phone_enters(page: Page, live_server: str):
     """An accessibility tester: a Buy sheet's level tab focused, the other phone's entry redrew
     the screen and opened the sheet again, and the focus fell to the page (the next Tab went to
-    the game log). It goes back to the same control of the sheet opened again."""
+    the game log). It goes back to the same control of the sheet opened again, and the sheet's new
+    buyer is said."""
     gid = new_duel(page, live_server, "?sheet=buy")
     page.focus('#sheet .tabs a[data-tab="2"]')
     assert page.evaluate("document.activeElement.dataset.tab") == "2"
@@ -160,6 +161,8 @@ def test_the_focus_in_an_open_sheet_stays_on_its_control_when_the_other_phone_en
     expect(page.locator(".whose-turn")).to_have_text("Ben's turn", timeout=4000)
     expect(page.locator('#sheet [data-sheet="buy"]')).to_be_visible()
     page.wait_for_function("() => document.activeElement.matches('#sheet .tabs a[data-tab=\"2\"]')", timeout=4000)
+    # the sheet is Ben's now: said after the news (a screen reader read on as if the costs were Ana's)
+    expect(page.locator("#announcer")).to_contain_text("Ben buys: costs after Ben's bonuses.", timeout=4000)
 
 
 def test_a_control_reached_with_tab_at_200_percent_zoom_stays_clear_of_the_two_rows_of_tabs(browser, live_server: str):

@@ -101,7 +101,9 @@ def test_the_sheet_a_phone_has_open_stays_open_when_the_other_phone_enters(brows
     ana.enter({"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
     expect(ben_phone.locator(".whose-turn")).to_have_text("Ben's turn", timeout=3500)
     expect(ben_phone.locator(".alert-done")).to_contain_text("Ana took 1 red")
-    expect(ben_phone.locator("#announcer")).to_have_text("Ana took 1 red. Ben's turn.")  # the lasting live region reads it, and whose turn
+    # the lasting live region reads it, whose turn, and that the Buy sheet open is now Ben's
+    expect(ben_phone.locator("#announcer")).to_have_text(re.compile(r"^Ana took 1 red\. Ben's turn\.( Ben buys: costs after Ben's bonuses\.)?$"))
+    expect(ben_phone.locator("#announcer")).to_contain_text("Ben buys: costs after Ben's bonuses.")
     expect(ben_phone.locator('#sheet [data-sheet="buy"]')).to_be_visible()
     expect(ben_phone.locator('#sheet .tabs [data-tab="2"]')).to_have_class(re.compile(r"\bon\b"))
 

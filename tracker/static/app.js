@@ -972,11 +972,16 @@
     var n = poller && /[?&]n=(\d+)/.exec(poller.getAttribute("hx-get") || "");
     return n ? parseInt(n[1], 10) : NaN;
   }
-  var planScroll = null;
+  var planScroll = null, headingBefore = "";
+  function sheetHeading() {
+    var h = document.querySelector("#sheet .sheet-body h3");
+    return h ? h.textContent.replace(/\s+/g, " ").trim() : "";
+  }
   document.body.addEventListener("htmx:beforeSwap", function (evt) {
     if (evt.detail.target && evt.detail.target.id === "game") {
       turnBefore = turnShown();
       entriesBefore = entriesShown();
+      headingBefore = sheetHeading();
       // (where a plan was read: the screen redrawn with the short default sheet cut the page's
       // height, and the plan came back below the reader's place: a tester at 390×844)
       planScroll = document.querySelector("#sheet [data-plan]") ? window.scrollY : null;
@@ -1053,6 +1058,16 @@
     if (!openSheet) { return; }
     var asked = ajax("GET", openSheet, { target: "#sheet" });
     if (cleared && overPrompt && asked && asked.then) { asked.then(function () { sayNotice(cleared); }); }
+    // the sheet opened again for another player ("Ben buys: costs after Ben's bonuses", the focus
+    // still on a card): said after the news, or a screen reader read on as if the costs were Ana's
+    // (an accessibility tester)
+    var was = headingBefore;
+    if (was && asked && asked.then) {
+      asked.then(function () {
+        var now = sheetHeading();
+        if (now && now !== was && announcer) { sayAfterScreen(now + "."); }
+      });
+    }
     var readAt = planning ? planScroll : null;
     if (readAt !== null && asked && asked.then) {
       asked.then(function () { if (document.querySelector("#sheet [data-plan]")) { window.scrollTo(0, readAt); } });
@@ -1232,19 +1247,21 @@
     line.textContent = alerts.getAttribute("data-" + name) || (announcer && announcer.getAttribute("data-" + name)) || "";
     alerts.classList.remove("cleared");
     alerts.appendChild(line);
-    if (announcer) {
-      // said after what the same redraw reads out (the other phone's entry), not in its place:
-      // with it, when the redraw's words are still to come (said once, not twice: a tester heard
-      // "Kay took 1 white. Lou's turn." and then the same again with the notice); after them, alone
-      var before = "";
-      if (Date.now() - screenSaid.at < 1000 && screenSaid.text && !screenSaid.out) {
-        clearTimeout(screenSaid.timer);
-        before = screenSaid.text + " ";
-        screenSaid.out = true;
-      }
-      announcer.textContent = "";
-      setTimeout(function () { announcer.textContent = before + line.textContent; }, 60);
+    sayAfterScreen(line.textContent);
+  }
+  // Said after what the same redraw reads out (the other phone's entry), not in its place:
+  // with it, when the redraw's words are still to come (said once, not twice: a tester heard
+  // "Kay took 1 white. Lou's turn." and then the same again with the notice); after them, alone
+  function sayAfterScreen(text) {
+    if (!announcer) { return; }
+    var before = "";
+    if (Date.now() - screenSaid.at < 1000 && screenSaid.text && !screenSaid.out) {
+      clearTimeout(screenSaid.timer);
+      before = screenSaid.text + " ";
+      screenSaid.out = true;
     }
+    announcer.textContent = "";
+    setTimeout(function () { announcer.textContent = before + text; }, 60);
   }
   // The action tabs never move (fixed at the bottom, the same in every screen): a tab tapped at
   // once on the turn coming back opens its sheet, which records nothing (a couple's phones: the
