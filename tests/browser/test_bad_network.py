@@ -603,3 +603,17 @@ def test_an_undo_that_never_reached_the_server_is_said_once_the_polls_get_throug
     expect(page.locator("#connection")).to_be_hidden()
     assert _version(page, live_server) == 1
     expect(page.locator(".whose-turn")).to_have_text("Ben's turn")
+    # again, with the other phone's entry made meanwhile: the poll brings it, and no undo with it
+    page.route("**/undo", lambda route: route.abort("internetdisconnected"))
+    page.route("**/poll*", lambda route: route.abort("internetdisconnected"))
+    page.locator("#undo").click()
+    page.locator("#undo-dialog-yes").click()
+    expect(page.locator("#connection .for-undo")).to_be_visible()
+    assert page.request.post(f"{live_server}/api/games/{_game_id(page)}/events",
+                             data={"type": "take_tokens", "player": 1, "tokens": {"blue": 1}}).ok
+    page.unroute("**/undo")
+    page.unroute("**/poll*")
+    expect(page.locator(".whose-turn")).to_have_text("Ana's turn", timeout=10000)
+    expect(page.locator("#alerts .alert-undo-lost")).to_be_visible(timeout=5000)
+    expect(page.locator("#announcer")).to_contain_text("The undo did not reach the server")
+    assert _version(page, live_server) == 2

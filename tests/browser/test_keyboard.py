@@ -181,3 +181,22 @@ def test_a_control_reached_with_tab_at_200_percent_zoom_stays_clear_of_the_two_r
         top_of_tabs = page.locator("nav.actions").bounding_box()["y"]
         assert box and box["y"] + box["height"] <= top_of_tabs + 1, (selector, box, top_of_tabs)
     context.close()
+
+
+def test_a_card_picked_when_the_other_phone_enters_keeps_the_news_with_the_new_buyer(page: Page, live_server: str):
+    """A tester: a card picked on the Buy sheet, the other phone's entry came; the live region had
+    "Ben took 1 blue. Ana's turn. What you had chosen was cleared…", then only "Ana buys: …" 36 ms
+    later, before any of it was read. The new buyer is said after the news, with it."""
+    gid = new_duel(page, live_server)
+    assert page.request.post(f"{live_server}/api/games/{gid}/events",
+                             data={"type": "take_tokens", "player": 0, "tokens": {"red": 1}}).ok
+    page.goto(f"{live_server}/games/{gid}?sheet=buy")
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.focus("#cards a.card")
+    page.keyboard.press("Enter")
+    expect(page.locator("#sheet form button.save")).to_have_count(1)
+    page.request.post(f"{live_server}/api/games/{gid}/events", data={"type": "take_tokens", "player": 1, "tokens": {"blue": 1}})
+    said = page.locator("#announcer")
+    expect(said).to_contain_text("Ana buys: costs after Ana's bonuses.", timeout=5000)
+    expect(said).to_contain_text("Ben took 1 blue.")
+    expect(said).to_contain_text("What you had chosen was cleared")

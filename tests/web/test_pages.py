@@ -551,7 +551,7 @@ def test_several_undos_in_one_poll_each_name_their_entry(client):
     for version in (3, 4):
         assert client.post(f"/api/games/{game['id']}/undo", json={"expected_version": version}).status_code == 200
     polled = client.get(f"/games/{game['id']}/poll?v=3&n=3", headers=HX).get_data(as_text=True)
-    assert "Undone: Ben took 1 blue. Ana took 1 green." in polled
+    assert "2 entries undone: Ben took 1 blue. Ana took 1 green." in polled
     assert 'data-kind="done"' not in polled
     # an entry made after them: the undos are no longer the game's last writes; how many of each is said
     # (a tester was told nothing: which entries are new cannot be told from the ones the undos left)
@@ -696,7 +696,7 @@ def test_an_undo_after_an_earlier_one_is_named_to_the_other_phone(client):
     assert re.search(r'<p class="alert alert-notice">([^<]*)</p>', polled)[1] == "Undone: Ben took 1 blue."
     assert client.post(f"/api/games/{gid}/undo", json={}).status_code == 200  # and Ana's green: two in one poll
     polled = client.get(f"/games/{gid}/poll?v={version}&n=2", headers=HX).get_data(as_text=True)
-    assert re.search(r'<p class="alert alert-notice">([^<]*)</p>', polled)[1] == "Undone: Ana took 1 green. Ben took 1 blue."
+    assert re.search(r'<p class="alert alert-notice">([^<]*)</p>', polled)[1] == "2 entries undone: Ana took 1 green. Ben took 1 blue."
 
 
 def test_an_undo_names_the_entry_without_what_it_caused_and_a_stale_question_is_not_asked(client):

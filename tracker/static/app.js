@@ -232,6 +232,7 @@
     announcer.textContent = "";
     clearTimeout(screenSaid.timer);
     screenSaid = { text: said.join(" "), at: Date.now(), timer: null, out: false };
+    if (said.length) { announced = { text: screenSaid.text, at: Date.now() }; }
     if (said.length) {
       var saying = screenSaid;
       saying.timer = setTimeout(function () { announcer.textContent = saying.text; saying.out = true; }, 50);
@@ -240,6 +241,9 @@
   // (what the last redraw reads out, for a notice about it said just after: ``sayNotice``; ``out``
   // once it is in the live region)
   var screenSaid = { text: "", at: 0, timer: null, out: false };
+  // (what the live region was last given by a redraw or a notice, and when: a word said just
+  // after, the Buy sheet's new buyer, goes with it, not in its place)
+  var announced = { text: "", at: 0 };
 
   // The review's turn stepper redraws the replay: the turn it shows and what happened is read out.
   document.body.addEventListener("htmx:afterSettle", function (evt) {
@@ -625,6 +629,15 @@
       undoInDoubt = false;
       sayNotice("undo-lost");
     }
+    // (or with entries made on another phone since, and no undo among the writes: one write is one
+    // version, an entry one more entry, an undo one fewer; the banner went with no word, a tester)
+    if (undoCheck && isPoller(evt) && !failed(evt)) {
+      var check = undoCheck;
+      undoCheck = null;
+      var game = document.getElementById("game");
+      var versions = game ? parseInt(game.dataset.version, 10) - check.version : NaN;
+      undoLostSaid = versions > 0 && versions === entriesShown() - check.entries;  // (said once settled, below)
+    }
     if (!failed(evt)) { pollAgain(); return; }
     if (!isPoller(evt)) { return; }
     pollFailures += 1;
@@ -972,7 +985,13 @@
     var n = poller && /[?&]n=(\d+)/.exec(poller.getAttribute("hx-get") || "");
     return n ? parseInt(n[1], 10) : NaN;
   }
-  var planScroll = null, headingBefore = "";
+  var planScroll = null, headingBefore = "", undoCheck = null, undoLostSaid = false;
+  // (after the screen's own words, with them: registered after the listener that reads them)
+  document.body.addEventListener("htmx:afterSettle", function (evt) {
+    if (!undoLostSaid || !evt.detail.target || evt.detail.target.id !== "game") { return; }
+    undoLostSaid = false;
+    sayNotice("undo-lost");
+  });
   function sheetHeading() {
     var h = document.querySelector("#sheet .sheet-body h3");
     return h ? h.textContent.replace(/\s+/g, " ").trim() : "";
@@ -982,6 +1001,10 @@
       turnBefore = turnShown();
       entriesBefore = entriesShown();
       headingBefore = sheetHeading();
+      // an undo in doubt: the screen before the poll's, to tell whether the undo was made
+      var shown = document.getElementById("game");
+      var polled = isPoll(evt.detail.pathInfo && evt.detail.pathInfo.requestPath);
+      undoCheck = undoInDoubt && polled && shown ? { version: parseInt(shown.dataset.version, 10), entries: entriesShown() } : null;
       // (where a plan was read: the screen redrawn with the short default sheet cut the page's
       // height, and the plan came back below the reader's place: a tester at 390×844)
       planScroll = document.querySelector("#sheet [data-plan]") ? window.scrollY : null;
@@ -1065,7 +1088,15 @@
     if (was && asked && asked.then) {
       asked.then(function () {
         var now = sheetHeading();
-        if (now && now !== was && announcer) { sayAfterScreen(now + "."); }
+        if (!now || now === was || !announcer) { return; }
+        // after what was just given to the live region (the news, "choose again"), in the same
+        // words: said alone, it replaced them before they were read (a tester)
+        var prior = Date.now() - announced.at < 2000 ? announced.text : "";
+        if (prior && prior === screenSaid.text) { clearTimeout(screenSaid.timer); screenSaid.out = true; }
+        var text = (prior ? prior + " " : "") + now + ".";
+        announced = { text: text, at: Date.now() };
+        announcer.textContent = "";
+        setTimeout(function () { announcer.textContent = text; }, 60);
       });
     }
     var readAt = planning ? planScroll : null;
@@ -1260,6 +1291,7 @@
       before = screenSaid.text + " ";
       screenSaid.out = true;
     }
+    announced = { text: before + text, at: Date.now() };
     announcer.textContent = "";
     setTimeout(function () { announcer.textContent = before + text; }, 60);
   }

@@ -524,6 +524,7 @@ def _expected_version(form: Any) -> int | None:
 UNDONE_NOTICE = N_("The last entry was undone.")
 UNDONE_ENTRY_NOTICE = N_("Undone: %(entry)s")
 UNDONE_SEVERAL_NOTICE = N_("The last %(n)s entries were undone.")
+UNDONE_ENTRIES_NOTICE = N_("%(n)s entries undone: %(entries)s")
 MIXED_NOTICE = N_("Since this screen: entries undone %(undone)s, entered %(entered)s.")  # (app.js: "On another phone:")
 #: (not "recorded this first": the other phone's entry may be another one, a Fix of another
 #: player, and a tester was pointed to undoing it; what to do with one's own is said too)
@@ -837,9 +838,9 @@ def poll_news(view: service.GameView, seen: int | None, count: str) -> dict[str,
         return undo_news(view)
     if 1 < missed and len(view.events) == shown - missed:  # undos only: each one told
         undone = service.undone_lately(view, missed) if missed <= MISSED_TOLD else None
-        if undone:
+        if undone:  # (how many, first: "Undone: Ben took 1 blue. Ana took 1 black." read as one undo and a new entry)
             entries = " ".join(narrate.describe(ev, before, after, consequences=False) for ev, before, after in undone)
-            return {"announce": False, "notice": _(UNDONE_ENTRY_NOTICE, entry=entries)}
+            return {"announce": False, "notice": _(UNDONE_ENTRIES_NOTICE, n=missed, entries=entries)}
         return {"announce": False, "notice": _(UNDONE_SEVERAL_NOTICE, n=missed)}
     if len(view.events) == shown + missed:  # entries only (an undo takes one away)
         told = screen.entries_told(view, min(missed, MISSED_TOLD))
