@@ -176,6 +176,8 @@ def test_a_sheet_opened_by_its_tab_says_which_sheet_it_is(page: Page, live_serve
     expect(page.locator("#announcer")).to_contain_text("uses privileges (scrolls)")
     # what it cannot do is said too (an accessibility tester), with no stray space before a comma
     expect(page.locator("#announcer")).to_contain_text("Ana uses privileges (scrolls), held: 0. No privilege to use.")
+    heading = page.locator('#sheet [data-sheet="privileges"] h3.sheet-for').aria_snapshot()
+    assert "(scrolls), held: 0" in heading and " ," not in heading, heading  # (a tester heard "(scrolls) , held")
 
 
 def test_a_level_tab_or_colour_filter_says_what_is_listed_now(page: Page, live_server: str):
