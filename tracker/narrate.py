@@ -333,22 +333,20 @@ def preview_sentence(event: Event, before: Any, after: Any) -> str:
     pending = after.pending
     if pending is not None and any(a.kind in PROMPT_ALERTS for a in after.alerts):
         name = after.players[pending.player].name
+        # the nobles to come: those of the choice owed, or after tokens go back those the bonuses
+        # already call (S-3.2 after S-3.1: a tester's noble visited unannounced after the return)
+        nobles = pending.choices if pending.kind == "noble" else \
+            after.eligible_nobles(pending.player) if pending.kind == "discard" and hasattr(after, "eligible_nobles") else ()
         if pending.kind == "royal":  # (the crowns that earned it are in the sentence already)
             parts.append(_("Then %(name)s chooses a royal card.", name=name))
         elif pending.kind == "discard":
             parts.append(ngettext("Then %(name)s returns %(num)s token, down to 10.",
                                   "Then %(name)s returns %(num)s tokens, down to 10.", pending.count, name=name))
-            # S-3.2 comes after S-3.1: a noble the bonuses already call is said too (a tester's
-            # noble visited after the tokens went back, the preview having said nothing of it)
-            nobles = after.eligible_nobles(pending.player) if hasattr(after, "eligible_nobles") else ()
-            if len(nobles) == 1:
-                parts.append(_("Then noble %(noble)s visits %(name)s.", noble=noble_name(nobles[0]), name=name))
-            elif nobles:
-                parts.append(_("Then %(name)s chooses the noble who visits: %(nobles)s.", name=name,
-                               nobles=", ".join(noble_name(n) for n in nobles)))
-        else:
+        if len(nobles) == 1:
+            parts.append(_("Then noble %(noble)s visits %(name)s.", noble=noble_name(nobles[0]), name=name))
+        elif nobles:
             parts.append(_("Then %(name)s chooses the noble who visits: %(nobles)s.", name=name,
-                           nobles=", ".join(noble_name(n) for n in pending.choices)))
+                           nobles=", ".join(noble_name(n) for n in nobles)))
     if pending is not None and getattr(after, "ends_with_this_turn", False):
         parts.append(_("The game ends with this turn."))  # S-4: the last turn of the final round
     if after.winner is None and pending is not None and pending.kind in ("royal", "discard"):

@@ -1088,15 +1088,9 @@
     if (was && asked && asked.then) {
       asked.then(function () {
         var now = sheetHeading();
-        if (!now || now === was || !announcer) { return; }
-        // after what was just given to the live region (the news, "choose again"), in the same
-        // words: said alone, it replaced them before they were read (a tester)
-        var prior = Date.now() - announced.at < 2000 ? announced.text : "";
-        if (prior && prior === screenSaid.text) { clearTimeout(screenSaid.timer); screenSaid.out = true; }
-        var text = (prior ? prior + " " : "") + now + ".";
-        announced = { text: text, at: Date.now() };
-        announcer.textContent = "";
-        setTimeout(function () { announcer.textContent = text; }, 60);
+        // after what was just given to the live region (the news, "choose again"), with it: said
+        // alone, it replaced them before they were read (a tester)
+        if (now && now !== was) { sayAfterScreen(now + ".", true); }
       });
     }
     var readAt = planning ? planScroll : null;
@@ -1282,14 +1276,17 @@
   }
   // Said after what the same redraw reads out (the other phone's entry), not in its place:
   // with it, when the redraw's words are still to come (said once, not twice: a tester heard
-  // "Kay took 1 white. Lou's turn." and then the same again with the notice); after them, alone
-  function sayAfterScreen(text) {
+  // "Kay took 1 white. Lou's turn." and then the same again with the notice); after them, alone,
+  // unless ``withRecent``: then after whatever the region was given in the last 2 s, with it
+  function sayAfterScreen(text, withRecent) {
     if (!announcer) { return; }
     var before = "";
     if (Date.now() - screenSaid.at < 1000 && screenSaid.text && !screenSaid.out) {
       clearTimeout(screenSaid.timer);
       before = screenSaid.text + " ";
       screenSaid.out = true;
+    } else if (withRecent && announced.text && Date.now() - announced.at < 2000) {
+      before = announced.text + " ";
     }
     announced = { text: before + text, at: Date.now() };
     announcer.textContent = "";
@@ -1377,10 +1374,7 @@
       // a chip, and nothing said whose turn it was: an accessibility tester)
       var words = [document.getElementById("entering-for"), document.querySelector("#sheet .sheet-body h3")]
         .filter(Boolean).map(function (el) { return el.textContent.replace(/\s+/g, " ").trim(); });
-      if (announcer && words.length) {
-        announcer.textContent = "";
-        setTimeout(function () { announcer.textContent = words.join(" "); }, 50);
-      }
+      if (words.length) { sayAfterScreen(words.join(" ")); }
     }
   });
   document.body.addEventListener("htmx:afterSettle", function (evt) {
