@@ -316,11 +316,11 @@ def test_the_turn_line_s_table_button_turns_table_mode_on_and_off(page: Page, li
     expect(page.locator("body.table-mode")).to_have_count(1)
     seats = sides(page)
     assert seats[1][1] and not seats[0][1] and seats[1][0] < seats[0][0]
-    expect(page.locator("#table-btn")).to_have_attribute("aria-label", "Table mode: on")
+    expect(page.locator("#table-btn")).to_have_accessible_name("Table mode: on, Ben’s side turned across")
     page.screenshot(path=str(shots / "table-mode-button.png"))
     page.locator("#table-btn").click()
     expect(page.locator("body.table-mode")).to_have_count(0)
-    expect(page.locator("#table-btn")).to_have_attribute("aria-label", "Table mode: off")
+    expect(page.locator("#table-btn")).to_have_accessible_name("Table mode: off (a tap turns Ben’s side across)")
     assert page.url.endswith(f"/games/{gid}")
 
 

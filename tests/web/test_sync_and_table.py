@@ -583,19 +583,32 @@ def test_table_mode_choices_name_who_sits_across_in_a_game_of_two(client):
     assert "켬: Ben 님이 맞은편" in client.get(f"/games/{duel}").get_data(as_text=True)
 
 
+def _table_link(page: str) -> str:
+    return re.search(r'id="table-btn" href="([^"]+)"', page)[1].replace("&amp;", "&")
+
+
+def _table_said(page: str) -> dict[str, str]:
+    """What the Table button says in each state the page's classes pick (``data-when``)."""
+    return dict(re.findall(r'<span class="visually-hidden table-said" data-when="([^"]+)">([^<]+)</span>', page))
+
+
 def test_table_mode_is_one_tap_from_a_game_of_two(client):
     """A first-time player never found table mode (under Settings, folded at the page's foot): a
     game of two has a "Table" button on its turn line, which turns it on, then off; a game of
     three, a spectator's screen and a finished game (unless to turn it off) have none."""
     duel = new_game(client, players=["Ana", "Ben"])["id"]
     page = client.get(f"/games/{duel}").get_data(as_text=True)
-    button = re.search(r'<a class="small-btn table-btn" id="table-btn" href="([^"]+)"\s+aria-label="Table mode: off"', page)
-    assert button, page[page.find("turnbar"):][:800]
-    href = button[1].replace("&amp;", "&")
-    assert "table=on" in href
-    assert client.get(href).status_code == 303 and client.get_cookie("table").value == "on"
+    assert _table_link(page) == f"/settings?table=flip&game={duel}&next=/games/{duel}"
+    # it says whose side it turns (a tester: it did not say whom), by this phone's state
+    assert _table_said(page) == {"on": "Table mode: on, Ben’s side turned across",
+                                 "turned": "Table mode: on, Ana’s side turned across",
+                                 "off": "Table mode: off (a tap turns Ben’s side across)",
+                                 "off-mine-1": "Table mode: off (a tap turns Ana’s side across)"}
+    assert re.search(r'<body[^>]*\sclass=""', page)  # (off, no one's phone: "off" is said)
+    assert client.get(_table_link(page)).status_code == 303 and client.get_cookie("table").value == "on"
     page = client.get(f"/games/{duel}").get_data(as_text=True)
-    assert re.search(r'class="small-btn table-btn on" id="table-btn" href="[^"]*table=off[^"]*"\s+aria-label="Table mode: on"', page)
+    assert re.search(r'<body[^>]*\sclass="table-mode"', page)  # ("on" is said, the button marked on)
+    assert client.get(_table_link(page)).status_code == 303 and client.get_cookie("table").value == "off"
     splendor2 = client.post("/api/games", json={"game": "splendor", "players": ["Ana", "Ben"], "first_player": 0,
                                                 "nobles": ["N-01", "N-02", "N-03"]}).get_json()["id"]
     assert 'id="table-btn"' in client.get(f"/games/{splendor2}").get_data(as_text=True)
@@ -603,10 +616,11 @@ def test_table_mode_is_one_tap_from_a_game_of_two(client):
                                            "first_player": 0, "nobles": ["N-01", "N-02", "N-03", "N-04"]}).get_json()["id"]
     assert 'id="table-btn"' not in client.get(f"/games/{trio}").get_data(as_text=True)
     done = import_log(client, fixture_log("duel-1069.json"))["id"]
+    client.get(f"/settings?table=on&next=/games/{done}")
     # a finished game: the button only to turn table mode off (a tester had to find Settings)
     page = client.get(f"/games/{done}").get_data(as_text=True)
-    assert re.search(r'class="small-btn table-btn on" id="table-btn" href="[^"]*table=off', page)
-    client.get(f"/settings?table=off&next=/games/{done}")
+    client.get(_table_link(page))
+    assert client.get_cookie("table").value == "off"
     assert 'id="table-btn"' not in client.get(f"/games/{done}").get_data(as_text=True)
 
 
@@ -617,17 +631,42 @@ def test_the_table_button_on_the_second_players_own_phone_keeps_them_at_the_bott
     duel = new_game(client, players=["Ana", "Ben"])["id"]
     assert client.get(f"/settings?mine=Ben&next=/games/{duel}").status_code == 303
     page = client.get(f"/games/{duel}").get_data(as_text=True)
-    assert re.search(r'<body[^>]*\sclass="[^"]*mine-1', page)
-    href = re.search(r'id="table-btn" href="([^"]+)"', page)[1].replace("&amp;", "&")
-    assert "table=turned" in href
-    client.get(href)
+    assert re.search(r'<body[^>]*\sclass="[^"]*mine-1', page)  # ("off-mine-1" is said: Ana's side)
+    client.get(_table_link(page))
     assert client.get_cookie("table").value == "turned"
     page = client.get(f"/games/{duel}").get_data(as_text=True)
     assert re.search(r'<body[^>]*\sclass="table-mode table-turned"', page)
-    client.get(re.search(r'id="table-btn" href="([^"]+)"', page)[1].replace("&amp;", "&"))
+    client.get(_table_link(page))
     assert client.get_cookie("table").value == "off"
     assert re.search(r'<body[^>]*\sclass="\s*mine-1"', client.get(f"/games/{duel}").get_data(as_text=True))
     # Ana's own phone (seat 0) turns Ben's side across, as a phone of no one's does
     assert client.get(f"/settings?mine=Ana&next=/games/{duel}").status_code == 303
-    page = client.get(f"/games/{duel}").get_data(as_text=True)
-    assert "table=on" in re.search(r'id="table-btn" href="([^"]+)"', page)[1]
+    client.get(_table_link(client.get(f"/games/{duel}").get_data(as_text=True)))
+    assert client.get_cookie("table").value == "on"
+
+
+def test_the_table_button_of_a_screen_another_phone_drew_flips_this_phones_own_setting(app):
+    """The turn line is in the screen drawn once for every phone (tracker/screens.py): a phone
+    with table mode off was sent the "on" button of the phone that made the entry (its tap kept
+    table mode off), and a button drawn by a poll sent the tap back to the poll's address, which
+    answers 204: nothing happened. The link names no phone's state and leads to the game."""
+    app.config["WTF_CSRF_ENABLED"] = False
+    ana, ben = app.test_client(), app.test_client()
+    duel = new_game(ana, players=["Ana", "Ben"])["id"]
+    ana.get(f"/settings?table=on&next=/games/{duel}")
+    ben.get(f"/settings?mine=Ben&next=/games/{duel}")
+    take = {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}
+    entry = ana.post(f"/games/{duel}/events", data={"event": json.dumps(take), "expected_version": "0"}, headers=HX)
+    poll = ben.get(f"/games/{duel}/poll?v=0", headers=HX)
+    assert poll.get_data() == entry.get_data()  # the kept screen, as drawn for Ana's phone
+    link = _table_link(poll.get_data(as_text=True))
+    assert link == f"/settings?table=flip&game={duel}&next=/games/{duel}"
+    flipped = ben.get(link)
+    assert flipped.status_code == 303 and flipped.headers["Location"] == f"/games/{duel}"
+    assert ben.get_cookie("table").value == "turned"  # Ben's phone: Ana's side across
+    assert ana.get(link).status_code == 303 and ana.get_cookie("table").value == "off"
+    # a flip naming no game (or an unknown one) turns the second name's side across
+    other = app.test_client()
+    other.get(f"/settings?mine=Ben&next=/")
+    assert other.get("/settings?table=flip&game=nope&next=/").status_code == 303
+    assert other.get_cookie("table").value == "on"

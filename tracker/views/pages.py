@@ -879,6 +879,19 @@ def shared_screen(game_id: str, version: int):  # type: ignore[no-untyped-def]
     return _shared_response(shared, game_id)
 
 
+def _table_flipped(game_id: str) -> str:
+    """UX.md table mode, the turn line's one tap (``table=flip``): off when this phone has it on;
+    else on with the second name's side across, or "turned" (the first name's side across) on
+    the phone of the game's second player (``mine``), who keeps their own side. The link is in
+    the screen every phone of the table shares (``screens``), so it names no phone's state."""
+    if request.cookies.get("table") in ("on", "turned"):
+        return "off"
+    mine = request.cookies.get("mine")
+    if mine and service.is_game_id(game_id) and service.seat_in(game_id, unquote(mine)[:200]) == 1:
+        return "turned"
+    return "on"
+
+
 SETTINGS = {"theme": ("system", "light", "dark"), "lang": ("auto", "en", "ko"), "sound": ("off", "on"),
             "table": ("off", "on", "turned")}
 YEAR = 60 * 60 * 24 * 365
@@ -967,11 +980,14 @@ def settings():  # type: ignore[no-untyped-def]
         # another phone took that seat after the question was drawn (both phones answering at
         # once, a tester): asked again, saying so; a seat the question named taken is not
         return redirect(url_for("pages.game", game_id=answered, whose="ask", taken=seat), code=303)
+    table = request.args.get("table")
+    if table == "flip":  # the turn line's "⟲ Table": its screen is every phone's, so the phone's own cookies decide
+        table = _table_flipped(request.args.get("game", ""))
     for name, allowed in SETTINGS.items():
-        value = request.args.get(name)
+        value = table if name == "table" else request.args.get(name)
         if value in allowed:
             resp.set_cookie(name, value, max_age=YEAR, samesite="Lax", httponly=True)
-    if mine is not None or request.args.get("table") is not None:  # answered: not asked again
+    if mine is not None or table is not None:  # answered: not asked again
         resp.delete_cookie(ASK_WHOSE, samesite="Lax", httponly=True)
     if mine is not None and service.is_game_id(answered):  # (its share sheet then asks nothing)
         resp.set_cookie(WHOSE_ANSWERED, answered, max_age=YEAR, samesite="Lax", httponly=True)
@@ -979,7 +995,6 @@ def settings():  # type: ignore[no-untyped-def]
             # the seat it took, told to the next phone asked (two phones had both taken Ben's: a tester)
             resp.set_cookie(PHONE, _phone_id(), max_age=YEAR, samesite="Lax", httponly=True)
             service.claim_seat(answered, _phone_id(), seat)
-    table = request.args.get("table")
     if mine == "" or table in ("on", "turned"):
         resp.delete_cookie("mine", samesite="Lax", httponly=True)
         # table mode for a while (a game on one phone): whose phone this is comes back when it ends
