@@ -24,6 +24,21 @@ def test_a_take_the_board_cannot_cover_names_only_what_is_short(client):
         "not_enough_tokens", "The board is 1 pearl short of 3 pearls.", "D-5")
 
 
+def test_a_take_of_what_the_board_has_none_of_says_none_is_left(client):
+    """D-5, D-3.1: a take of a colour the board has none of said "The board is 1 white short of
+    1 white." (a tester importing a log); it says none is left."""
+    gid = new_game(client)["id"]
+    assert post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"pearl": 2}}).status_code == 200
+    assert _error(post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"pearl": 1}})) == (
+        "not_enough_tokens", "The board has no pearl left.", "D-5")
+    assert _error(post(client, gid, {"type": "use_privileges", "player": 1, "tokens": {"pearl": 1}})) == (
+        "not_enough_tokens", "The board has no pearl left.", "D-3.1")
+    client.set_cookie("lang", "ko")
+    flask_babel.refresh()
+    code, message, _rule = _error(post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"pearl": 1}}))
+    assert code == "not_enough_tokens" and "진주" in message and "pearl" not in message
+
+
 def test_a_classic_take_the_supply_cannot_cover_names_the_missing_colour(client):
     """S-2.1: with no green left, taking blue, green and red says the green is short, not all three."""
     from tracker.rules import catalog
@@ -38,6 +53,8 @@ def test_a_classic_take_the_supply_cannot_cover_names_the_missing_colour(client)
                                                     "tokens": {"blue": 1, "green": 1, "red": 1}}))
     assert (code, rule) == ("not_enough_tokens", "S-2.1")
     assert message == "The supply is 1 green short of 1 blue, 1 green, 1 red."
+    assert _error(post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"green": 1}}))[:2] == (
+        "not_enough_tokens", "The supply has no green left.")
 
 
 def test_a_payment_of_tokens_not_held_says_the_list_once(client):

@@ -85,6 +85,26 @@ def require_affordable(name: str, owed: Tokens, held: Tokens, rule: str) -> None
     )
 
 
+def require_in_supply(board: Tokens, tokens: Tokens, rule: str, *, splendor: bool = False) -> None:
+    """Refuse taking ``tokens`` the board (Duel: D-3.1, D-5) or the supply (``splendor``: S-2.1)
+    lacks. Raises ``RuleError("not_enough_tokens", rule=rule)`` saying what is short ("The board
+    is 1 pearl short of 3 pearls."), or that none of them is left ("The board has no white
+    left.": it said "is 1 white short of 1 white", a tester); returns ``None`` when it holds them."""
+    if board.covers(tokens):
+        return
+    short = board.lacking(tokens)
+    kinds = [kind for kind, n in tokens.items() if n]
+    if short == tokens and len(kinds) == 1:
+        template = N_("The supply has no %(kind)s left.") if splendor else N_("The board has no %(kind)s left.")
+        raise RuleError("not_enough_tokens", template, rule, kind=kinds[0])
+    if short == tokens:
+        template = N_("The supply has none of %(tokens)s.") if splendor else N_("The board has none of %(tokens)s.")
+        raise RuleError("not_enough_tokens", template, rule, tokens=tokens)
+    template = (N_("The supply is %(short)s short of %(tokens)s.") if splendor
+                else N_("The board is %(short)s short of %(tokens)s."))
+    raise RuleError("not_enough_tokens", template, rule, tokens=tokens, short=short)
+
+
 def require_held(name: str, held: Tokens, tokens: Tokens, rule: str, *, returning: bool = False) -> None:
     """Refuse moving ``tokens`` from a player who holds fewer: a payment (D-7, S-2.4), or tokens
     given back (``returning``: a discard, D-10, S-3.1); ``held`` is what the player named

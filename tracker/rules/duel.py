@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields, replace
 from enum import Enum
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .common import Alert, Reserved, balancing_counts, card_taken, require_affordable, require_held
+from .common import Alert, Reserved, balancing_counts, card_taken, require_affordable, require_held, require_in_supply
 from . import catalog
 from .catalog import EXTRA_TURN, NO_COLOR, STEAL_TOKEN, TAKE_PRIVILEGE, TAKE_TOKEN, JewelCard
 from .errors import N_, RuleError, refuse_totals_off
@@ -531,9 +531,7 @@ def _steal(state: DuelState, seat: int, steal: str | None) -> DuelState:
 
 
 def _require_board(state: DuelState, tokens: Tokens, rule: str) -> None:
-    if not state.board.covers(tokens):
-        raise RuleError("not_enough_tokens", N_("The board is %(short)s short of %(tokens)s."), rule,
-                        tokens=tokens, short=state.board.lacking(tokens))
+    require_in_supply(state.board, tokens, rule)
 
 
 def _require_main_phase(state: DuelState, rule: str) -> None:

@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from .common import Alert, Reserved, balancing_counts, card_taken, require_affordable, require_held
+from .common import Alert, Reserved, balancing_counts, card_taken, require_affordable, require_held, require_in_supply
 from . import catalog
 from .catalog import DevelopmentCard, Noble
 from .errors import N_, RuleError, refuse_totals_off
@@ -419,8 +419,7 @@ def _take_tokens(state: SplendorState, ev: TakeTokens) -> SplendorState:
             "take_three_distinct", N_("Take gems of different colours, or exactly 2 of one colour."), "S-2.1"
         )
     elif not state.board.covers(tokens):
-        raise RuleError("not_enough_tokens", N_("The supply is %(short)s short of %(tokens)s."), "S-2.1",
-                        tokens=tokens, short=state.board.lacking(tokens))
+        require_in_supply(state.board, tokens, "S-2.1", splendor=True)
     elif n < TAKE_THREE and len(colors_in_supply(state)) >= TAKE_THREE:
         raise RuleError(
             "take_three_count",
