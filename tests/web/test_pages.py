@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import html
 import re
 
 import flask_babel
@@ -293,6 +294,34 @@ def test_a_game_the_home_form_does_not_offer_is_refused_not_started_as_a_duel(cl
     resp = client.post("/games", data={"game": "chess", "player0": "Ana", "player1": "Ben", "first": "0"})
     assert resp.status_code == 422 and "Choose the game: Splendor Duel or Splendor." in resp.get_data(as_text=True)
     assert client.get("/api/games").get_json() == []
+
+
+def test_an_undo_says_the_privileges_it_moves_back(client):
+    """D-5, D-3: Ana's take of 3 red gave Ben a privilege; its undo takes it back, and the notice
+    says so (after a refill's undo both phones said only "Undone: Ben replenished the board…"
+    while Ana's scroll went: a tester). An undo of a privilege used gives it back, said too; a
+    take that moved none says none."""
+    game = new_game(client)  # Ana first: Ben holds the setup privilege
+    notice = re.compile(r'<p class="alert alert-notice">([^<]*)</p>')
+    form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 3}}, 0, entry_id="p1")
+    assert client.get(f"/api/games/{game['id']}").get_json()["players"][1]["privileges"] == 2
+    resp = client.post(f"/games/{game['id']}/undo", data={"expected_version": "1"}, headers=HX)
+    assert html.unescape(notice.search(resp.get_data(as_text=True))[1]) == "Undone: Ana took 3 red. Ben's privileges: 2 → 1."
+    state = client.get(f"/api/games/{game['id']}").get_json()
+    assert [p["privileges"] for p in state["players"]] == [0, 1] and state["privileges_supply"] == 2
+    form_post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}, 2, entry_id="p2")
+    form_post(client, game["id"], {"type": "use_privileges", "player": 1, "tokens": {"blue": 1}}, 3, entry_id="p3")
+    resp = client.post(f"/games/{game['id']}/undo", data={"expected_version": "4"}, headers=HX)
+    assert html.unescape(notice.search(resp.get_data(as_text=True))[1]) == \
+        "Undone: Ben used 1 privilege for 1 blue. Ben's privileges: 0 → 1."
+    form_post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}}, 5, entry_id="p4")
+    resp = client.post(f"/games/{game['id']}/undo", data={"expected_version": "6"}, headers=HX)
+    assert html.unescape(notice.search(resp.get_data(as_text=True))[1]) == "Undone: Ben took 1 blue."
+    client.set_cookie("lang", "ko")
+    flask_babel.refresh()
+    form_post(client, game["id"], {"type": "take_tokens", "player": 1, "tokens": {"pearl": 2}}, 7, entry_id="p5")
+    resp = client.post(f"/games/{game['id']}/undo", data={"expected_version": "8"}, headers=HX)
+    assert "Ana\u00a0님의 특권: 1\u00a0→\u00a00." in html.unescape(notice.search(resp.get_data(as_text=True))[1])
 
 
 def test_undo_from_the_screen(client):

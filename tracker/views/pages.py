@@ -690,8 +690,18 @@ def undo(game_id: str):  # type: ignore[no-untyped-def]
 
 
 def undone_notice(event: Any, without: Any, with_it: Any) -> str:
-    """The notice of an undo: the entry taken back, without what it had caused (its alerts, a win)."""
-    return _(UNDONE_ENTRY_NOTICE, entry=narrate.describe(event, without, with_it, consequences=False))
+    """The notice of an undo: the entry taken back, without what it had caused (its alerts, a
+    win), then each player's privileges it moves back (D-3: a refill's privilege to the
+    opponent went back with no word, a tester saw Ana's scroll vanish)."""
+    said = [_(UNDONE_ENTRY_NOTICE, entry=narrate.describe(event, without, with_it, consequences=False))]
+    for now, then in zip(without.players, with_it.players):
+        if getattr(now, "privileges", None) is not None and now.privileges != then.privileges:
+            said.append(_(PRIVILEGES_BACK, name=now.name, before=then.privileges, after=now.privileges))
+    return " ".join(said)
+
+
+#: An undo's notice: the privileges of one player it moved back (Duel).
+PRIVILEGES_BACK = N_("%(name)s's privileges: %(before)s → %(after)s.")
 
 
 #: The title and sentence of each HTTP error page a phone can meet (translated when shown).
