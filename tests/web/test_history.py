@@ -536,6 +536,16 @@ def test_importing_a_game_deleted_here_says_so_and_leads_to_its_restore(client):
     assert client.get("/api/games").get_json() == []
 
 
+def test_an_address_with_no_import_count_tells_no_import(client):
+    """A made-up address ("?imported=abc", a number too long) said "The file holds no game."
+    with no upload (a tester); the counts an import sends are told."""
+    for query in ("imported=abc", "imported=99999999999999999999999", "imported=", "imported=-1"):
+        body = client.get(f"/history?{query}").get_data(as_text=True)
+        assert "The file holds no game." not in body and "Imported" not in body, query
+    assert "The file holds no game." in client.get("/history?imported=0").get_data(as_text=True)
+    assert "Imported 2 games." in client.get("/history?imported=2").get_data(as_text=True)
+
+
 def test_a_backup_of_a_game_deleted_there_says_it_is_kept_under_deleted(client):
     """A tester: a backup whose one game was deleted (not stored here yet) said "Imported 1 game."
     and the list showed nothing new: the game went straight to "deleted", unsaid."""

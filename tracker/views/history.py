@@ -151,8 +151,10 @@ def history():  # type: ignore[no-untyped-def]
     notice, notice_game = _delete_notice()
     imported = [people.small_int(request.args.get(k, "")) or 0
                 for k in ("imported", "existing", "extended", "existing_deleted", "differ", "imported_deleted")]
+    # (only the counts an import sends: "?imported=abc" said "The file holds no game.", a tester)
+    told = request.args.get("imported", "").strip()
     return _history_page(notice=notice, notice_game=notice_game,
-                         import_result=tuple(imported) if "imported" in request.args else None)
+                         import_result=tuple(imported) if told == "0" or people.small_int(told) else None)
 
 
 def _delete_notice() -> tuple[str | None, str | None]:
