@@ -1468,3 +1468,37 @@ def test_the_whose_phone_question_shows_a_seat_taken_meanwhile_and_holds_a_tap_a
     second.locator("#phone-1").click()
     expect(second.locator("#whose-phone")).to_have_count(0)
     expect(second.locator("body")).to_have_class(re.compile(r"\bmine-1\b"))
+
+
+def test_a_poll_that_hides_this_phone_s_sheet_leaves_the_screen_where_it_was(browser: Browser, live_server: str):
+    """Three at the table, Ben's phone on his turn (scrolled to his take sheet): Ben's turn entered
+    on another phone, the poll's screen replaced the sheet with "Cho plays on their phone" and the
+    browser's scroll anchoring, its anchor gone, scrolled the page some 265 px: whose turn and the
+    panels above went off the top (a tester). The screen stays where it was."""
+    page = phone(browser)
+    made = page.request.post(f"{live_server}/api/games",
+                             data={"game": "splendor", "players": ["Ana", "Ben", "Cho"], "first_player": 0,
+                                   "nobles": ["N-08", "N-09", "N-03", "N-02"]})
+    gid = made.json()["id"]
+    page.goto(f"{live_server}/settings?mine=Ben&next=/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    version = 0
+
+    def enter(seat: int, kinds: tuple[str, ...]) -> None:
+        nonlocal version
+        event = {"type": "take_tokens", "player": seat, "tokens": {k: 1 for k in kinds}, "expected_version": version}
+        assert page.request.post(f"{live_server}/api/games/{gid}/events", data=event).ok
+        version += 1
+        expect(page.locator("#game")).to_have_attribute("data-version", str(version), timeout=8000)
+
+    enter(0, ("white", "blue", "green"))
+    expect(page.locator('#sheet [data-sheet="take"]')).to_be_visible()  # Ben's own turn
+    page.wait_for_timeout(300)  # (the screen placed for his turn)
+    page.evaluate("window.scrollTo(0, 40)")  # (as the screen of a tester's phone was placed)
+    page.wait_for_timeout(100)
+    before = page.evaluate("scrollY")
+    enter(1, ("red", "black", "white"))  # entered on another phone
+    expect(page.locator("#waiting-other")).to_contain_text("Cho plays on their phone.")
+    page.wait_for_timeout(300)
+    assert page.evaluate("scrollY") <= before
+    expect(page.locator("#turnbar")).to_be_in_viewport()

@@ -1630,12 +1630,16 @@
   // A sheet redrawn by a tap stays where it was on the screen: the browser's scroll anchoring,
   // its anchor gone with the old sheet, held on to what lies below and scrolled the page (a
   // tester's "My reserve" tab over a long level-1 grid opened its secret card's list at the
-  // bottom, its heading off the screen). Off while the sheet is swapped.
+  // bottom, its heading off the screen). Off while the sheet is swapped, and while the whole
+  // game is (a poll's new screen: three at the table, the take sheet gone for "Cy plays on their
+  // phone", the browser anchored to what followed and scrolled 265 px, whose turn off the top:
+  // a tester); where the screen then goes is this script's to say (below).
+  function anchoredSwap(evt) { return sheetTarget(evt) || (evt.detail.target && evt.detail.target.id === "game"); }
   document.body.addEventListener("htmx:beforeSwap", function (evt) {
-    if (sheetTarget(evt)) { document.documentElement.classList.add("sheet-swap"); }
+    if (anchoredSwap(evt) && evt.detail.shouldSwap) { document.documentElement.classList.add("sheet-swap"); }
   });
   document.body.addEventListener("htmx:afterSettle", function (evt) {
-    if (sheetTarget(evt)) { setTimeout(function () { document.documentElement.classList.remove("sheet-swap"); }, 0); }
+    if (anchoredSwap(evt)) { setTimeout(function () { document.documentElement.classList.remove("sheet-swap"); }, 0); }
   });
   document.body.addEventListener("htmx:afterRequest", function (evt) {
     // no sheet came (an error, or a page that is no answer of this app): the sheet shown takes taps again
