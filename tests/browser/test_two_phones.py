@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
 
 import pytest
-from driver import SCALE, Table, late, open_new_game, settled
+from driver import SCALE, Table, import_part, late, open_new_game, settled
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
@@ -1502,3 +1503,64 @@ def test_a_poll_that_hides_this_phone_s_sheet_leaves_the_screen_where_it_was(bro
     page.wait_for_timeout(300)
     assert page.evaluate("scrollY") <= before
     expect(page.locator("#turnbar")).to_be_in_viewport()
+
+
+def _fixture_events(name: str) -> list[dict]:
+    return json.loads((Path(__file__).parents[1] / "fixtures" / name).read_text())["events"]
+
+
+def _enter_elsewhere(page: Page, base: str, gid: str, event: dict, version: int) -> None:
+    """``event`` recorded by another phone (the API), then this phone's poll at ``version``."""
+    assert page.request.post(f"{base}/api/games/{gid}/events", data=event).ok
+    expect(page.locator("#game")).to_have_attribute("data-version", str(version), timeout=8000)
+    page.wait_for_timeout(300)  # (the screen placed, if it is to be)
+
+
+@pytest.mark.parametrize("whole", [True, False])
+def test_the_game_log_read_on_a_phone_stays_open_whole_and_in_place_across_polls(browser: Browser, live_server: str,
+                                                                                whole: bool):
+    """Two testers reading the log: the second entry from another phone pulled the page up by the
+    log's length (the focus htmx gives back during the swap, a token chip, laid out the page
+    with the log still closed), and every poll took "Show all 60 entries" back to 20 lines."""
+    page = phone(browser)
+    events = _fixture_events("duel-1012.json")
+    gid = import_part(page, live_server, "duel-1012.json", 30)
+    page.goto(f"{live_server}/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.locator("#log summary").click()
+    if whole:
+        page.locator("#log-all").click()
+    expect(page.locator("#log li")).to_have_count(30 if whole else 20)
+    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    page.locator("#log li").nth(25 if whole else 15).click()  # (a tap on the line read: the focus leaves the chips)
+    page.wait_for_timeout(200)
+    bottom = page.evaluate("scrollY")
+    assert bottom > 500
+    for n in (30, 31, 32):
+        _enter_elsewhere(page, live_server, gid, events[n], n + 1)
+        expect(page.locator("#log li")).to_have_count(n + 1 if whole else 20)  # every entry, the new one too
+        expect(page.locator("#log summary")).to_have_text(f"Game log ({n + 1})")
+        assert page.evaluate("document.getElementById('log').open")
+        assert page.evaluate("scrollY") >= bottom - 2, n
+
+
+def test_another_players_prompt_a_waiting_phone_does_not_show_leaves_its_page_in_place(
+        browser: Browser, live_server: str):
+    """Three at the table, one phone each: Kid's reserve made him return a token. Mom's phone, its
+    log open and read, waits behind "Kid returns 1 token on their phone" (the prompt is in its
+    sheet, hidden): placing that hidden prompt sent the page to its top, and so did its answer."""
+    page = phone(browser)
+    events = _fixture_events("family-three.json")
+    gid = import_part(page, live_server, "family-three.json", 71)
+    page.goto(f"{live_server}/settings?mine=Mom&next=/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.locator("#log summary").click()
+    page.evaluate("() => window.scrollTo(0, document.getElementById('log').getBoundingClientRect().top + scrollY - 200)")
+    page.wait_for_timeout(200)
+    reading = page.evaluate("scrollY")
+    assert reading > 300
+    _enter_elsewhere(page, live_server, gid, events[71], 72)  # Kid's reserve: his discard is owed
+    expect(page.locator("#waiting-other")).to_contain_text("Kid returns 1 token on their phone")
+    assert page.evaluate("scrollY") == reading
+    _enter_elsewhere(page, live_server, gid, events[72], 73)  # Kid's discard: Mom's turn at last
+    assert page.evaluate("scrollY") < reading  # (her turn: the screen shows it from the top)

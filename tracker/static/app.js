@@ -27,12 +27,31 @@
 
   // The game log a phone had open stays open (with the focus it had) when a redraw comes, the
   // other phone's entry say: it closed, the focus fell to the page and the page jumped up (a tester)
-  var logWasOpen = false, logHadFocus = false;
+  // It comes open in the new screen itself, and with every entry when all were shown ("Show all
+  // N entries": the log as it was until the whole one, asked again, replaces it): the focus htmx
+  // gives back during the swap (a token chip this script had focused) lays the page out before
+  // any handler runs, and the page, shorter by the closed log, had its scroll cut (it jumped up
+  // by the log's length), and every poll took the whole log back to its 20 lines (two testers).
+  var logWasOpen = false, logHadFocus = false, wholeLog = null;
+  var LOG_TAG = '<details class="log" id="log"';
   document.body.addEventListener("htmx:beforeSwap", function (evt) {
     if (!evt.detail.target || evt.detail.target.id !== "game") { return; }
     var log = document.getElementById("log");
     logWasOpen = !!log && log.open;
     logHadFocus = !!log && log.contains(document.activeElement);
+    wholeLog = null;
+    var html = evt.detail.serverResponse;
+    var start = logWasOpen && typeof html === "string" ? html.indexOf(LOG_TAG) : -1;
+    var end = start < 0 ? -1 : html.indexOf("</details>", start) + "</details>".length;
+    if (end < start + LOG_TAG.length) { return; }
+    var drawn = html.slice(start, end), more = /id="log-all" href="([^"]*)"/.exec(drawn);
+    if (log.hasAttribute("data-all") && more) {
+      wholeLog = more[1].replace(/&amp;/g, "&");
+      drawn = log.outerHTML;
+    } else {
+      drawn = LOG_TAG + (/^ open[ >]/.test(drawn.slice(LOG_TAG.length)) ? "" : " open") + drawn.slice(LOG_TAG.length);
+    }
+    evt.detail.serverResponse = html.slice(0, start) + drawn + html.slice(end);
   });
   document.body.addEventListener("htmx:afterSwap", function (evt) {
     if (!evt.detail.target || evt.detail.target.id !== "game") { return; }
@@ -40,7 +59,9 @@
     if (log && logWasOpen) { log.open = true; }
     var summary = log && logHadFocus && log.querySelector("summary");
     if (summary) { summary.focus({ preventScroll: true }); }
+    if (log && wholeLog) { htmx.ajax("GET", wholeLog, { target: "#log", swap: "outerHTML" }); }
     logWasOpen = logHadFocus = false;
+    wholeLog = null;
   });
 
   var STRONG = ["victory", "royal_due", "discard_due", "privilege_taken", "extra_turn", "noble_due", "final_round"];
@@ -694,9 +715,16 @@
   // owed when the screen opens (a reload, the other phone) is shown at once: with four Splendor
   // panels it lies below the fold, and only a red 13/10 hinted at it.
   var promptBefore = false;
+  // A prompt this phone shows: one owed by another player while this phone waits behind "…
+  // returns 1 token on their phone" is in the sheet, hidden; placing it sent the page to its top
+  // (a tester reading the log), and so did its answer.
+  function shownPrompt(selector) {
+    var prompt = document.querySelector(selector);
+    return prompt && prompt.getClientRects().length ? prompt : null;
+  }
   function showPrompt() {
     // (the undo question the server asks again, under a finished game's screen, as well)
-    var prompt = document.querySelector("#sheet .prompt, #undo-confirm");
+    var prompt = shownPrompt("#sheet .prompt, #undo-confirm");
     if (!prompt) { return false; }
     // (a phone on its side, table mode: a prompt turned to the player across, in the column
     // beside the board, shows from its heading, at the column's far end; it showed its last choices)
@@ -761,7 +789,7 @@
   }
   document.body.addEventListener("htmx:beforeSwap", function (evt) {
     if (evt.detail.target && evt.detail.target.id === "game") {
-      promptBefore = !!document.querySelector("#sheet .prompt");
+      promptBefore = !!shownPrompt("#sheet .prompt");
       turnSwapped = turnKey();
     }
   });
@@ -772,7 +800,7 @@
     var handedOver = !own && mineToAct() && turnKey() !== turnSwapped;
     if (own || !promptBefore) {
       if (!showPrompt() && (own || handedOver)) { showTurn(); }
-    } else if (!document.querySelector("#sheet .prompt")) {
+    } else if (!shownPrompt("#sheet .prompt")) {
       window.scrollTo(0, 0);  // the other phone answered the prompt this one showed
     }
   });
