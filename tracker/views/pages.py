@@ -693,15 +693,24 @@ def undone_notice(event: Any, without: Any, with_it: Any) -> str:
     """The notice of an undo: the entry taken back, without what it had caused (its alerts, a
     win), then each player's privileges it moves back (D-3: a refill's privilege to the
     opponent went back with no word, a tester saw Ana's scroll vanish)."""
-    said = [_(UNDONE_ENTRY_NOTICE, entry=narrate.describe(event, without, with_it, consequences=False))]
-    for now, then in zip(without.players, with_it.players):
-        if getattr(now, "privileges", None) is not None and now.privileges != then.privileges:
-            said.append(_(PRIVILEGES_BACK, name=now.name, before=then.privileges, after=now.privileges))
-    return " ".join(said)
+    entry = _(UNDONE_ENTRY_NOTICE, entry=narrate.describe(event, without, with_it, consequences=False))
+    return " ".join(filter(None, (entry, privileges_now(without, with_it))))
 
 
-#: An undo's notice: the privileges of one player it moved back (Duel).
-PRIVILEGES_BACK = N_("%(name)s's privileges: %(before)s → %(after)s.")
+#: An undo's notice: every player's privileges once it moved some back (Duel).
+PRIVILEGES_NOW = N_("Privileges now: %(counts)s.")
+
+
+def privileges_now(without: Any, with_it: Any) -> str | None:
+    """D-3: after undos that moved privileges (a privilege gained, taken, used), each player's
+    count as it now is ("Privileges now: Ana 0, Ben 1."; said as what is, the entry's own
+    sentence saying what it had done: "prestige 0 → 2" beside "1 → 0" read as one direction, a
+    tester); None when none moved, and in classic Splendor (no privileges). ``without``: the
+    state now; ``with_it``: the state the undos took back."""
+    now, then = without.players, with_it.players
+    if getattr(now[0], "privileges", None) is None or all(a.privileges == b.privileges for a, b in zip(now, then)):
+        return None
+    return _(PRIVILEGES_NOW, counts=", ".join(f"{p.name} {p.privileges}" for p in now))
 
 
 #: The title and sentence of each HTTP error page a phone can meet (translated when shown).
@@ -850,7 +859,8 @@ def poll_news(view: service.GameView, seen: int | None, count: str) -> dict[str,
         undone = service.undone_lately(view, missed) if missed <= MISSED_TOLD else None
         if undone:  # (how many, first: "Undone: Ben took 1 blue. Ana took 1 black." read as one undo and a new entry)
             entries = " ".join(narrate.describe(ev, before, after, consequences=False) for ev, before, after in undone)
-            return {"announce": False, "notice": _(UNDONE_ENTRIES_NOTICE, n=missed, entries=entries)}
+            notice = _(UNDONE_ENTRIES_NOTICE, n=missed, entries=entries)
+            return {"announce": False, "notice": " ".join(filter(None, (notice, privileges_now(view.state, undone[-1][2]))))}
         return {"announce": False, "notice": _(UNDONE_SEVERAL_NOTICE, n=missed)}
     if len(view.events) == shown + missed:  # entries only (an undo takes one away)
         told = screen.entries_told(view, min(missed, MISSED_TOLD))
