@@ -85,7 +85,7 @@ def install_template_gettext(app: Flask) -> None:
 
 
 #: Parameters of the rules' messages that name a token kind ("red", "pearl").
-KIND_PARAMS = frozenset(("color", "kind"))
+KIND_PARAMS = frozenset(("color", "kind", "kind2", "kind3"))
 
 
 def _param(name: str, value: Any) -> Any:

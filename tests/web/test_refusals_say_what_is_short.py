@@ -33,6 +33,15 @@ def test_a_take_of_what_the_board_has_none_of_says_none_is_left(client):
         "not_enough_tokens", "The board has no pearl left.", "D-5")
     assert _error(post(client, gid, {"type": "use_privileges", "player": 1, "tokens": {"pearl": 1}})) == (
         "not_enough_tokens", "The board has no pearl left.", "D-3.1")
+    # named beside a colour there is some of, or with another gone too: what is gone, by name
+    for tokens, said in (({"pearl": 1, "red": 1}, "The board has no pearl left."),
+                         ({"red": 2, "pearl": 1}, "The board has no pearl left.")):
+        assert _error(post(client, gid, {"type": "take_tokens", "player": 1, "tokens": tokens}))[1] == said
+    fix = {"type": "correction", "player": 1, "set": {"tokens": {"red": 4, "pearl": 0}, "board": {
+        **client.get(f"/api/games/{gid}").get_json()["board"], "red": 0}}}
+    assert post(client, gid, fix).status_code == 200
+    assert _error(post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"pearl": 1, "red": 1}}))[1] == \
+        "The board has no red and no pearl left."
     client.set_cookie("lang", "ko")
     flask_babel.refresh()
     code, message, _rule = _error(post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"pearl": 1}}))
@@ -52,7 +61,7 @@ def test_a_classic_take_the_supply_cannot_cover_names_the_missing_colour(client)
     code, message, rule = _error(post(client, gid, {"type": "take_tokens", "player": 1,
                                                     "tokens": {"blue": 1, "green": 1, "red": 1}}))
     assert (code, rule) == ("not_enough_tokens", "S-2.1")
-    assert message == "The supply is 1 green short of 1 blue, 1 green, 1 red."
+    assert message == "The supply has no green left."  # (it said "1 green short of 1 blue, 1 green, 1 red")
     assert _error(post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"green": 1}}))[:2] == (
         "not_enough_tokens", "The supply has no green left.")
 

@@ -85,24 +85,31 @@ def require_affordable(name: str, owed: Tokens, held: Tokens, rule: str) -> None
     )
 
 
+#: What a take or a privilege use names and the board (Duel) or supply (Splendor) has none of:
+#: one, two or three kinds (a take names three at most).
+NONE_LEFT = {
+    False: (N_("The board has no %(kind)s left."), N_("The board has no %(kind)s and no %(kind2)s left."),
+            N_("The board has no %(kind)s, %(kind2)s or %(kind3)s left.")),
+    True: (N_("The supply has no %(kind)s left."), N_("The supply has no %(kind)s and no %(kind2)s left."),
+           N_("The supply has no %(kind)s, %(kind2)s or %(kind3)s left.")),
+}
+
+
 def require_in_supply(board: Tokens, tokens: Tokens, rule: str, *, splendor: bool = False) -> None:
     """Refuse taking ``tokens`` the board (Duel: D-3.1, D-5) or the supply (``splendor``: S-2.1)
-    lacks. Raises ``RuleError("not_enough_tokens", rule=rule)`` saying what is short ("The board
-    is 1 pearl short of 3 pearls."), or that none of them is left ("The board has no white
-    left.": it said "is 1 white short of 1 white", a tester); returns ``None`` when it holds them."""
+    lacks. Raises ``RuleError("not_enough_tokens", rule=rule)`` naming the kinds it has none of
+    ("The board has no white left.": it said "is 1 white short of 1 white, 1 red", two testers),
+    else what is short ("The board is 1 pearl short of 3 pearls."); returns ``None`` when it
+    holds them all."""
     if board.covers(tokens):
         return
-    short = board.lacking(tokens)
-    kinds = [kind for kind, n in tokens.items() if n]
-    if short == tokens and len(kinds) == 1:
-        template = N_("The supply has no %(kind)s left.") if splendor else N_("The board has no %(kind)s left.")
-        raise RuleError("not_enough_tokens", template, rule, kind=kinds[0])
-    if short == tokens:
-        template = N_("The supply has none of %(tokens)s.") if splendor else N_("The board has none of %(tokens)s.")
-        raise RuleError("not_enough_tokens", template, rule, tokens=tokens)
+    gone = [kind for kind, n in tokens.items() if n and not board.get(kind)][:3]
+    if gone:
+        params = dict(zip(("kind", "kind2", "kind3"), gone))
+        raise RuleError("not_enough_tokens", NONE_LEFT[splendor][len(gone) - 1], rule, **params)
     template = (N_("The supply is %(short)s short of %(tokens)s.") if splendor
                 else N_("The board is %(short)s short of %(tokens)s."))
-    raise RuleError("not_enough_tokens", template, rule, tokens=tokens, short=short)
+    raise RuleError("not_enough_tokens", template, rule, tokens=tokens, short=board.lacking(tokens))
 
 
 def require_held(name: str, held: Tokens, tokens: Tokens, rule: str, *, returning: bool = False) -> None:
