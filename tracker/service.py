@@ -1719,6 +1719,12 @@ def sync_standing() -> int:
     return len(rows)
 
 
+def player_names(game_id: str) -> list[str] | None:
+    """The names game ``game_id`` was set up with, in seat order; None for no such game."""
+    row = db.session.get(Game, game_id) if is_game_id(game_id) else None
+    return list(row.setup["players"]) if row is not None else None
+
+
 def seat_in(game_id: str, key: str) -> int | None:
     """The seat of game ``game_id`` where the person whose ``person_key`` is ``key`` sits
     (through renames and merges, ``people.seat_of``); None for nobody there or no such game."""

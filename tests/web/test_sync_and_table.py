@@ -665,6 +665,14 @@ def test_the_table_button_of_a_screen_another_phone_drew_flips_this_phones_own_s
     assert flipped.status_code == 303 and flipped.headers["Location"] == f"/games/{duel}"
     assert ben.get_cookie("table").value == "turned"  # Ben's phone: Ana's side across
     assert ana.get(link).status_code == 303 and ana.get_cookie("table").value == "off"
+    # a game of three has no Table button: a flip crafted for it changes nothing (it turned the
+    # phone's own player off, a tester)
+    trio = ben.post("/api/games", json={"game": "splendor", "players": ["Ana", "Ben", "Cy"], "first_player": 0,
+                                        "nobles": ["N-01", "N-02", "N-03", "N-04"]}).get_json()["id"]
+    ben.get(link)
+    assert ben.get_cookie("table").value == "off"
+    assert ben.get(f"/settings?table=flip&game={trio}&next=/games/{trio}").status_code == 303
+    assert ben.get_cookie("table").value == "off" and ben.get_cookie("mine").value == "Ben".lower()
     # a flip naming no game (or an unknown one) turns the second name's side across
     other = app.test_client()
     other.get(f"/settings?mine=Ben&next=/")

@@ -899,15 +899,20 @@ def shared_screen(game_id: str, version: int):  # type: ignore[no-untyped-def]
     return _shared_response(shared, game_id)
 
 
-def _table_flipped(game_id: str) -> str:
+def _table_flipped(game_id: str) -> str | None:
     """UX.md table mode, the turn line's one tap (``table=flip``): off when this phone has it on;
     else on with the second name's side across, or "turned" (the first name's side across) on
     the phone of the game's second player (``mine``), who keeps their own side. The link is in
-    the screen every phone of the table shares (``screens``), so it names no phone's state."""
+    the screen every phone of the table shares (``screens``), so it names no phone's state.
+    None (nothing changes) for a game of three or four, which has no such button (a crafted
+    link turned the phone's own player off, a tester)."""
     if request.cookies.get("table") in ("on", "turned"):
         return "off"
+    names = service.player_names(game_id)
+    if names is not None and len(names) != 2:
+        return None
     mine = request.cookies.get("mine")
-    if mine and service.is_game_id(game_id) and service.seat_in(game_id, unquote(mine)[:200]) == 1:
+    if mine and names is not None and people.seat_of(unquote(mine)[:200], names) == 1:
         return "turned"
     return "on"
 
