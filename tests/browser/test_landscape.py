@@ -109,3 +109,24 @@ def test_on_its_side_a_four_player_game_shows_the_acting_player_s_panel(browser:
     expect(page.locator("#sheet .sheet-for")).to_be_in_viewport()
     page.screenshot(path=str(shots / "landscape-four-players.png"))
     context.close()
+
+
+def test_a_prompt_turned_across_is_placed_again_when_the_window_resizes(browser: Browser, live_server: str):
+    """Table mode, Ben's royal card owed, on a laptop's window made smaller (as a tablet turned):
+    the sheet's column, now scrolling, stayed at its top, which is the far end of Ben's prompt
+    (his last choices, upside down), its heading off the screen (a tester). It is placed as on a
+    fresh load."""
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    log = json.loads((FIXTURES / "duel-1102.json").read_text())
+    part = {**{k: log[k] for k in ("format", "game", "players", "first_player")}, "events": log["events"][:32],
+            "result": None}
+    gid = page.request.post(live_server + "/api/games/import", data=part).json()["id"]
+    page.goto(f"{live_server}/settings?table=on&next=/games/{gid}")
+    heading = page.locator("#sheet .prompt h3, #sheet h3").first
+    expect(page.locator("body.table-mode")).to_have_count(1)
+    expect(heading).to_be_in_viewport()
+    page.set_viewport_size({"width": 844, "height": 390})
+    expect(heading).to_be_in_viewport(timeout=3000)
+    assert page.evaluate("document.getElementById('entry').scrollTop") > 0
+    context.close()

@@ -842,6 +842,18 @@
     return picker && !picker.parentElement.querySelector("form button.save") ? SAVE_ROOM : 0;
   }
   if (document.body.classList.contains("table-mode") && sideBySide()) { placeTurnedSheet(0); }
+  // The window resized (a tablet turned, a laptop's window made smaller): a column that now
+  // scrolls, left at its top (the far end of a sheet turned to the player across, their last
+  // choices), is placed as on a fresh load, their heading in view (it was not: a tester).
+  var resizePlaced = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(resizePlaced);
+    resizePlaced = setTimeout(function () {
+      var entry = document.getElementById("entry");
+      if (!document.body.classList.contains("table-mode") || !sideBySide() || !entry) { return; }
+      if (entry.scrollTop < 1 && entry.scrollHeight > entry.clientHeight + 1) { placeTurnedSheet(0); }
+    }, 150);
+  });
   // The turned sheet's start (its heading, the first thing its player reads) just under the tabs,
   // on a screen shown from its top (a tall panel across, two rows of reserved cards): the page
   // scrolls the few pixels that bring it above them (a tester read half of "Ben takes up to 3
