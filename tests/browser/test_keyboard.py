@@ -200,3 +200,20 @@ def test_a_card_picked_when_the_other_phone_enters_keeps_the_news_with_the_new_b
     expect(said).to_contain_text("Ana buys: costs after Ana's bonuses.", timeout=5000)
     expect(said).to_contain_text("Ben took 1 blue.")
     expect(said).to_contain_text("What you had chosen was cleared")
+
+
+def test_the_table_button_pressed_with_a_key_keeps_the_focus(page: Page, live_server: str):
+    """The turn line's "⟲ Table" reloads the page: pressed with Enter, the focus fell to the
+    page's top and the next Tab started over (a keyboard tester). It stays on the button; a tap
+    (a pointer) leaves the focus alone."""
+    new_duel(page, live_server)
+    page.focus("#table-btn")
+    page.keyboard.press("Enter")
+    expect(page.locator("body.table-mode")).to_have_count(1)
+    expect(page.locator("#table-btn")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("body.table-mode")).to_have_count(0)
+    expect(page.locator("#table-btn")).to_be_focused()
+    page.locator("#table-btn").click()
+    expect(page.locator("body.table-mode")).to_have_count(1)
+    expect(page.locator("#table-btn")).not_to_be_focused()

@@ -1923,8 +1923,19 @@
     if (link.closest("#settings") && !/[?&]mine=/.test(link.getAttribute("href"))) {
       try { sessionStorage.setItem("trackerSettingsBack", url.searchParams.get("next") || ""); } catch (e) { /* at the top */ }
     }
+    // the turn line's "⟲ Table" pressed with a key (a click of no pointer: detail 0) keeps the
+    // focus on it across the page it reloads (it fell to the page's top: a keyboard tester)
+    if (link.id === "table-btn" && evt.detail === 0) {
+      try { sessionStorage.setItem("trackerFocusTable", "1"); } catch (e) { /* the page's top */ }
+    }
     location.replace(url.href);
   });
+  try {
+    var tableKey = sessionStorage.getItem("trackerFocusTable");
+    sessionStorage.removeItem("trackerFocusTable");
+    var tableBtn = document.getElementById("table-btn");
+    if (tableKey && tableBtn) { tableBtn.focus({ preventScroll: true }); }
+  } catch (e) { /* no sessionStorage */ }
   try {
     var settingsBack = sessionStorage.getItem("trackerSettingsBack");
     sessionStorage.removeItem("trackerSettingsBack");
