@@ -130,3 +130,19 @@ def test_a_prompt_turned_across_is_placed_again_when_the_window_resizes(browser:
     expect(heading).to_be_in_viewport(timeout=3000)
     assert page.evaluate("document.getElementById('entry').scrollTop") > 0
     context.close()
+
+
+def test_on_a_wide_screen_the_tabs_stand_under_the_sheet_s_column(browser: Browser, live_server: str):
+    """A laptop at 1366 px: the game is 1100 px wide, centred, and the tabs ran on to the window's
+    edge, Fix and Undo 140 px past the sheet (a tester). They end with the sheet's column."""
+    for width in (1366, 1920):
+        context = browser.new_context(viewport={"width": width, "height": 800})
+        page = context.new_page()
+        gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"],
+                                                                 "first_player": 0}).json()["id"]
+        page.goto(f"{live_server}/games/{gid}")
+        tabs, sheet = page.locator("nav.actions").bounding_box(), page.locator("#entry").bounding_box()
+        assert tabs and sheet
+        assert abs((tabs["x"] + tabs["width"]) - (sheet["x"] + sheet["width"])) <= 2, width
+        assert abs(tabs["x"] - sheet["x"]) <= 8, width
+        context.close()
