@@ -322,6 +322,11 @@ def test_the_turn_line_s_table_button_turns_table_mode_on_and_off(page: Page, li
     expect(page.locator("body.table-mode")).to_have_count(0)
     expect(page.locator("#table-btn")).to_have_accessible_name("Table mode: off (a tap turns Ben’s side across)")
     assert page.url.endswith(f"/games/{gid}")
+    # a poll's screen (another phone's entry) keeps what it says: the page's, this phone's
+    assert page.request.post(f"{live_server}/api/games/{gid}/events",
+                             data={"type": "take_tokens", "player": 0, "tokens": {"red": 1}}).ok
+    expect(page.locator("#game")).to_have_attribute("data-version", "1", timeout=8000)
+    expect(page.locator("#table-btn")).to_have_accessible_name("Table mode: off (a tap turns Ben’s side across)")
 
 
 def test_a_toast_about_the_player_across_faces_them_after_the_near_players_move(page: Page, live_server: str,

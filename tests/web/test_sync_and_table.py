@@ -587,9 +587,10 @@ def _table_link(page: str) -> str:
     return re.search(r'id="table-btn" href="([^"]+)"', page)[1].replace("&amp;", "&")
 
 
-def _table_said(page: str) -> dict[str, str]:
-    """What the Table button says in each state the page's classes pick (``data-when``)."""
-    return dict(re.findall(r'<span class="visually-hidden table-said" data-when="([^"]+)">([^<]+)</span>', page))
+def _table_said(page: str) -> str:
+    """What the Table button says (its ``aria-labelledby``: drawn with the page, for this phone)."""
+    assert 'id="table-btn"' not in page or 'aria-labelledby="table-said"' in page
+    return re.search(r'<span class="visually-hidden" id="table-said">([^<]+)</span>', page)[1]
 
 
 def test_table_mode_is_one_tap_from_a_game_of_two(client):
@@ -600,14 +601,11 @@ def test_table_mode_is_one_tap_from_a_game_of_two(client):
     page = client.get(f"/games/{duel}").get_data(as_text=True)
     assert _table_link(page) == f"/settings?table=flip&game={duel}&next=/games/{duel}"
     # it says whose side it turns (a tester: it did not say whom), by this phone's state
-    assert _table_said(page) == {"on": "Table mode: on, Ben’s side turned across",
-                                 "turned": "Table mode: on, Ana’s side turned across",
-                                 "off": "Table mode: off (a tap turns Ben’s side across)",
-                                 "off-mine-1": "Table mode: off (a tap turns Ana’s side across)"}
-    assert re.search(r'<body[^>]*\sclass=""', page)  # (off, no one's phone: "off" is said)
+    assert _table_said(page) == "Table mode: off (a tap turns Ben’s side across)"
     assert client.get(_table_link(page)).status_code == 303 and client.get_cookie("table").value == "on"
     page = client.get(f"/games/{duel}").get_data(as_text=True)
-    assert re.search(r'<body[^>]*\sclass="table-mode"', page)  # ("on" is said, the button marked on)
+    assert re.search(r'<body[^>]*\sclass="table-mode"', page)  # (the button marked on)
+    assert _table_said(page) == "Table mode: on, Ben’s side turned across"
     assert client.get(_table_link(page)).status_code == 303 and client.get_cookie("table").value == "off"
     splendor2 = client.post("/api/games", json={"game": "splendor", "players": ["Ana", "Ben"], "first_player": 0,
                                                 "nobles": ["N-01", "N-02", "N-03"]}).get_json()["id"]
@@ -631,11 +629,13 @@ def test_the_table_button_on_the_second_players_own_phone_keeps_them_at_the_bott
     duel = new_game(client, players=["Ana", "Ben"])["id"]
     assert client.get(f"/settings?mine=Ben&next=/games/{duel}").status_code == 303
     page = client.get(f"/games/{duel}").get_data(as_text=True)
-    assert re.search(r'<body[^>]*\sclass="[^"]*mine-1', page)  # ("off-mine-1" is said: Ana's side)
+    assert re.search(r'<body[^>]*\sclass="[^"]*mine-1', page)
+    assert _table_said(page) == "Table mode: off (a tap turns Ana’s side across)"
     client.get(_table_link(page))
     assert client.get_cookie("table").value == "turned"
     page = client.get(f"/games/{duel}").get_data(as_text=True)
     assert re.search(r'<body[^>]*\sclass="table-mode table-turned"', page)
+    assert _table_said(page) == "Table mode: on, Ana’s side turned across"
     client.get(_table_link(page))
     assert client.get_cookie("table").value == "off"
     assert re.search(r'<body[^>]*\sclass="\s*mine-1"', client.get(f"/games/{duel}").get_data(as_text=True))
@@ -659,6 +659,9 @@ def test_the_table_button_of_a_screen_another_phone_drew_flips_this_phones_own_s
     entry = ana.post(f"/games/{duel}/events", data={"event": json.dumps(take), "expected_version": "0"}, headers=HX)
     poll = ben.get(f"/games/{duel}/poll?v=0", headers=HX)
     assert poll.get_data() == entry.get_data()  # the kept screen, as drawn for Ana's phone
+    assert 'id="table-said"' not in poll.get_data(as_text=True)  # (what it says is the page's, Ben's)
+    assert _table_said(ben.get(f"/games/{duel}").get_data(as_text=True)) == \
+        "Table mode: off (a tap turns Ana’s side across)"
     link = _table_link(poll.get_data(as_text=True))
     assert link == f"/settings?table=flip&game={duel}&next=/games/{duel}"
     flipped = ben.get(link)
