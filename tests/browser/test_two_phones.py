@@ -742,30 +742,36 @@ def test_one_phone_each_the_other_players_turn_waits_behind_a_line(browser: Brow
     expect(ben_phone.locator("#waiting-other")).to_be_hidden()  # no phone's player now: none waits
 
 
+def _splendor_of_three(page: Page, base: str, mine: str):  # type: ignore[no-untyped-def]
+    """A new classic game of Ana, Ben and Cho on this phone, set to be ``mine``'s; and the entry
+    of one seat's take (one token of each kind named) through another phone (the API), waited
+    for on this one."""
+    made = page.request.post(f"{base}/api/games", data={"game": "splendor", "players": ["Ana", "Ben", "Cho"],
+                                                        "first_player": 0, "nobles": ["N-08", "N-09", "N-03", "N-02"]})
+    gid = made.json()["id"]
+    page.goto(f"{base}/settings?mine={mine}&next=/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    version = [0]
+
+    def enter(seat: int, kinds: tuple[str, ...]) -> None:
+        event = {"type": "take_tokens", "player": seat, "tokens": {k: 1 for k in kinds}, "expected_version": version[0]}
+        assert page.request.post(f"{base}/api/games/{gid}/events", data=event).ok
+        version[0] += 1
+        expect(page.locator("#game")).to_have_attribute("data-version", str(version[0]), timeout=8000)
+
+    return gid, enter
+
+
 def test_a_player_with_no_phone_has_their_turns_kept_open_on_this_one(browser: Browser, live_server: str):
     """A Korean tester's table of three had two phones: at each of Ben's turns both phones said
     "Ben plays on their phone" and waited for "Enter it here". "Always enter Ben's turns here"
     keeps his turns open on this phone (this game, a reload too), said above the sheet with a
     Stop; another player's turn still waits behind the line."""
     page = phone(browser)
-    made = page.request.post(f"{live_server}/api/games",
-                             data={"game": "splendor", "players": ["Ana", "Ben", "Cho"], "first_player": 0,
-                                   "nobles": ["N-08", "N-09", "N-03", "N-02"]})
-    assert made.status == 201
-    gid = made.json()["id"]
-    page.goto(f"{live_server}/settings?mine=Ana&next=/games/{gid}")
-    page.wait_for_function("() => window.htmx !== undefined")
+    gid, enter = _splendor_of_three(page, live_server, "Ana")
     take = '#sheet [data-sheet="take"]'
     waiting, note = page.locator("#waiting-other"), page.locator("#always-note")
     expect(page.locator(take)).to_be_visible()  # Ana's own turn
-    version = 0
-
-    def enter(seat: int, kinds: tuple[str, ...]) -> None:
-        nonlocal version
-        event = {"type": "take_tokens", "player": seat, "tokens": {k: 1 for k in kinds}, "expected_version": version}
-        assert page.request.post(f"{live_server}/api/games/{gid}/events", data=event).ok
-        version += 1
-        expect(page.locator("#game")).to_have_attribute("data-version", str(version), timeout=8000)
 
     enter(0, ("white", "blue", "green"))
     expect(waiting).to_contain_text("Ben plays on their phone.")
@@ -1477,20 +1483,7 @@ def test_a_poll_that_hides_this_phone_s_sheet_leaves_the_screen_where_it_was(bro
     browser's scroll anchoring, its anchor gone, scrolled the page some 265 px: whose turn and the
     panels above went off the top (a tester). The screen stays where it was."""
     page = phone(browser)
-    made = page.request.post(f"{live_server}/api/games",
-                             data={"game": "splendor", "players": ["Ana", "Ben", "Cho"], "first_player": 0,
-                                   "nobles": ["N-08", "N-09", "N-03", "N-02"]})
-    gid = made.json()["id"]
-    page.goto(f"{live_server}/settings?mine=Ben&next=/games/{gid}")
-    page.wait_for_function("() => window.htmx !== undefined")
-    version = 0
-
-    def enter(seat: int, kinds: tuple[str, ...]) -> None:
-        nonlocal version
-        event = {"type": "take_tokens", "player": seat, "tokens": {k: 1 for k in kinds}, "expected_version": version}
-        assert page.request.post(f"{live_server}/api/games/{gid}/events", data=event).ok
-        version += 1
-        expect(page.locator("#game")).to_have_attribute("data-version", str(version), timeout=8000)
+    _gid, enter = _splendor_of_three(page, live_server, "Ben")
 
     enter(0, ("white", "blue", "green"))
     expect(page.locator('#sheet [data-sheet="take"]')).to_be_visible()  # Ben's own turn
