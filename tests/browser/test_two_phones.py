@@ -1502,6 +1502,16 @@ def _fixture_events(name: str) -> list[dict]:
     return json.loads((Path(__file__).parents[1] / "fixtures" / name).read_text())["events"]
 
 
+def _log_opened(page: Page, base: str, name: str, count: int, mine: str = "") -> tuple[str, list[dict]]:
+    """The fixture ``name``'s first ``count`` entries imported, its game open on this phone (the
+    phone of ``mine``, when named) with the game log opened; the game's id and all its entries."""
+    gid = import_part(page, base, name, count)
+    page.goto(f"{base}/settings?mine={mine}&next=/games/{gid}" if mine else f"{base}/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.locator("#log summary").click()
+    return gid, _fixture_events(name)
+
+
 def _enter_elsewhere(page: Page, base: str, gid: str, event: dict, version: int) -> None:
     """``event`` recorded by another phone (the API), then this phone's poll at ``version``."""
     assert page.request.post(f"{base}/api/games/{gid}/events", data=event).ok
@@ -1516,11 +1526,7 @@ def test_the_game_log_read_on_a_phone_stays_open_whole_and_in_place_across_polls
     log's length (the focus htmx gives back during the swap, a token chip, laid out the page
     with the log still closed), and every poll took "Show all 60 entries" back to 20 lines."""
     page = phone(browser)
-    events = _fixture_events("duel-1012.json")
-    gid = import_part(page, live_server, "duel-1012.json", 30)
-    page.goto(f"{live_server}/games/{gid}")
-    page.wait_for_function("() => window.htmx !== undefined")
-    page.locator("#log summary").click()
+    gid, events = _log_opened(page, live_server, "duel-1012.json", 30)
     if whole:
         page.locator("#log-all").click()
     expect(page.locator("#log li")).to_have_count(30 if whole else 20)
@@ -1543,11 +1549,7 @@ def test_another_players_prompt_a_waiting_phone_does_not_show_leaves_its_page_in
     log open and read, waits behind "Kid returns 1 token on their phone" (the prompt is in its
     sheet, hidden): placing that hidden prompt sent the page to its top, and so did its answer."""
     page = phone(browser)
-    events = _fixture_events("family-three.json")
-    gid = import_part(page, live_server, "family-three.json", 71)
-    page.goto(f"{live_server}/settings?mine=Mom&next=/games/{gid}")
-    page.wait_for_function("() => window.htmx !== undefined")
-    page.locator("#log summary").click()
+    gid, events = _log_opened(page, live_server, "family-three.json", 71, mine="Mom")
     page.evaluate("() => window.scrollTo(0, document.getElementById('log').getBoundingClientRect().top + scrollY - 200)")
     page.wait_for_timeout(200)
     reading = page.evaluate("scrollY")
