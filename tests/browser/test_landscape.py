@@ -129,6 +129,9 @@ def test_a_prompt_turned_across_is_placed_again_when_the_window_resizes(browser:
     page.set_viewport_size({"width": 844, "height": 390})
     expect(heading).to_be_in_viewport(timeout=3000)
     assert page.evaluate("document.getElementById('entry').scrollTop") > 0
+    # turned to portrait (one column): placed as a fresh load places it
+    page.set_viewport_size({"width": 768, "height": 1024})
+    expect(heading).to_be_in_viewport(timeout=3000)
     context.close()
 
 

@@ -1559,3 +1559,26 @@ def test_another_players_prompt_a_waiting_phone_does_not_show_leaves_its_page_in
     assert page.evaluate("scrollY") == reading
     _enter_elsewhere(page, live_server, gid, events[72], 73)  # Kid's discard: Mom's turn at last
     assert page.evaluate("scrollY") < reading  # (her turn: the screen shows it from the top)
+
+
+def test_show_all_keeps_the_place_read_and_stays_all_through_an_undo(browser: Browser, live_server: str):
+    """"Show all 21 entries" sent the page to its end (its link gone with the old log, the page
+    held the links under the log in place), and a log shown whole that an undo took down to 20
+    lines came back to 20 with a link when it grew again (a tester)."""
+    page = phone(browser)
+    gid, events = _log_opened(page, live_server, "duel-1012.json", 21)
+    link = page.locator("#log-all")
+    link.scroll_into_view_if_needed()
+    page.evaluate("() => window.scrollBy(0, document.getElementById('log-all').getBoundingClientRect().top - 300)")
+    page.wait_for_timeout(200)
+    before = page.evaluate("scrollY")
+    link.click()
+    expect(page.locator("#log li")).to_have_count(21)
+    page.wait_for_timeout(200)
+    assert abs(page.evaluate("scrollY") - before) <= 2
+    assert page.request.post(f"{live_server}/api/games/{gid}/undo", data={}).ok
+    expect(page.locator("#log summary")).to_have_text("Game log (20)", timeout=8000)
+    for n in (20, 21):
+        _enter_elsewhere(page, live_server, gid, events[n], 23 + n - 20)
+    expect(page.locator("#log li")).to_have_count(22)
+    expect(page.locator("#log-all")).to_have_count(0)

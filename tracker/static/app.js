@@ -45,11 +45,13 @@
     var end = start < 0 ? -1 : html.indexOf("</details>", start) + "</details>".length;
     if (end < start + LOG_TAG.length) { return; }
     var drawn = html.slice(start, end), more = /id="log-all" href="([^"]*)"/.exec(drawn);
-    if (log.hasAttribute("data-all") && more) {
+    var all = log.hasAttribute("data-all");
+    if (all && more) {
       wholeLog = more[1].replace(/&amp;/g, "&");
       drawn = log.outerHTML;
-    } else {
-      drawn = LOG_TAG + (/^ open[ >]/.test(drawn.slice(LOG_TAG.length)) ? "" : " open") + drawn.slice(LOG_TAG.length);
+    } else {  // (all of a log an undo took down to 20 lines is all of it: still all when it grows again)
+      var rest = drawn.slice(LOG_TAG.length);
+      drawn = LOG_TAG + (/^ open[ >]/.test(rest) ? "" : " open") + (all ? " data-all" : "") + rest;
     }
     evt.detail.serverResponse = html.slice(0, start) + drawn + html.slice(end);
   });
@@ -845,13 +847,17 @@
   // The window resized (a tablet turned, a laptop's window made smaller): a column that now
   // scrolls, left at its top (the far end of a sheet turned to the player across, their last
   // choices), is placed as on a fresh load, their heading in view (it was not: a tester).
-  var resizePlaced = null;
+  // One turned to one column (a tablet to portrait) places its prompt as a fresh load does.
+  var resizePlaced = null, wasSide = sideBySide();
   window.addEventListener("resize", function () {
     clearTimeout(resizePlaced);
     resizePlaced = setTimeout(function () {
-      var entry = document.getElementById("entry");
-      if (!document.body.classList.contains("table-mode") || !sideBySide() || !entry) { return; }
-      if (entry.scrollTop < 1 && entry.scrollHeight > entry.clientHeight + 1) { placeTurnedSheet(0); }
+      var entry = document.getElementById("entry"), side = sideBySide(), turned = side !== wasSide;
+      wasSide = side;
+      if (!document.body.classList.contains("table-mode") || !entry) { return; }
+      if (!side) {
+        if (turned) { showPrompt(); }
+      } else if (entry.scrollTop < 1 && entry.scrollHeight > entry.clientHeight + 1) { placeTurnedSheet(0); }
     }, 150);
   });
   // The turned sheet's start (its heading, the first thing its player reads) just under the tabs,
@@ -1674,7 +1680,11 @@
   // game is (a poll's new screen: three at the table, the take sheet gone for "Cy plays on their
   // phone", the browser anchored to what followed and scrolled 265 px, whose turn off the top:
   // a tester); where the screen then goes is this script's to say (below).
-  function anchoredSwap(evt) { return sheetTarget(evt) || (evt.detail.target && evt.detail.target.id === "game"); }
+  // (and the game log, "Show all N entries": its link gone with the old log, the page kept the
+  // links under the log in place and went to its end, entries 40 to 17 passed over: a tester)
+  function anchoredSwap(evt) {
+    return sheetTarget(evt) || (evt.detail.target && (evt.detail.target.id === "game" || evt.detail.target.id === "log"));
+  }
   document.body.addEventListener("htmx:beforeSwap", function (evt) {
     if (anchoredSwap(evt) && evt.detail.shouldSwap) { document.documentElement.classList.add("sheet-swap"); }
   });
