@@ -600,6 +600,18 @@ def test_more_undos_in_one_poll_than_are_named_are_counted(client):
         assert client.post(f"/api/games/{game['id']}/undo", json={"expected_version": version}).status_code == 200
     polled = client.get(f"/games/{game['id']}/poll?v=5&n=5", headers=HX).get_data(as_text=True)
     assert "The last 4 entries were undone." in polled and "Undone:" not in polled
+    assert "Privileges now" not in polled  # (none moved)
+    # four undos that moved privileges: the counts as they now are (a tester: none were said)
+    version = client.get(f"/api/games/{game['id']}").get_json()["version"]
+    play(client, game["id"], [{"type": "take_tokens", "player": 1, "tokens": {"red": 3}},
+                              {"type": "take_tokens", "player": 0, "tokens": {"blue": 1}},
+                              {"type": "take_tokens", "player": 1, "tokens": {"pearl": 2}},
+                              {"type": "take_tokens", "player": 0, "tokens": {"green": 1}}])
+    for expected in range(version + 4, version + 8):
+        assert client.post(f"/api/games/{game['id']}/undo", json={"expected_version": expected}).status_code == 200
+    polled = client.get(f"/games/{game['id']}/poll?v={version + 4}&n=5", headers=HX).get_data(as_text=True)
+    notice = re.search(r'<p class="alert alert-notice">([^<]*)</p>', polled)[1]
+    assert notice == "The last 4 entries were undone. Privileges now: Ana 0, Ben 1."
 
 
 def test_a_short_toast_says_what_was_just_recorded_on_both_phones(client):

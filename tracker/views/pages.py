@@ -856,12 +856,15 @@ def poll_news(view: service.GameView, seen: int | None, count: str) -> dict[str,
     if missed == 1 and len(view.events) == shown - 1:
         return undo_news(view)
     if 1 < missed and len(view.events) == shown - missed:  # undos only: each one told
-        undone = service.undone_lately(view, missed) if missed <= MISSED_TOLD else None
-        if undone:  # (how many, first: "Undone: Ben took 1 blue. Ana took 1 black." read as one undo and a new entry)
+        undone = service.undone_lately(view, missed)
+        if undone and missed <= MISSED_TOLD:  # (how many, first: "Undone: Ben took 1 blue. Ana took 1 black." read as one undo and a new entry)
             entries = " ".join(narrate.describe(ev, before, after, consequences=False) for ev, before, after in undone)
             notice = _(UNDONE_ENTRIES_NOTICE, n=missed, entries=entries)
-            return {"announce": False, "notice": " ".join(filter(None, (notice, privileges_now(view.state, undone[-1][2]))))}
-        return {"announce": False, "notice": _(UNDONE_SEVERAL_NOTICE, n=missed)}
+        else:
+            notice = _(UNDONE_SEVERAL_NOTICE, n=missed)
+        # (the privileges they moved back, also of more undos than are named: a tester)
+        moved = privileges_now(view.state, undone[-1][2]) if undone else None
+        return {"announce": False, "notice": " ".join(filter(None, (notice, moved)))}
     if len(view.events) == shown + missed:  # entries only (an undo takes one away)
         told = screen.entries_told(view, min(missed, MISSED_TOLD))
         # several: each sentence marked with its seat, for the phone to say which were its own player's
