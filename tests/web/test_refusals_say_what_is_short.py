@@ -42,10 +42,16 @@ def test_a_take_of_what_the_board_has_none_of_says_none_is_left(client):
     assert post(client, gid, fix).status_code == 200
     assert _error(post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"pearl": 1, "red": 1}}))[1] == \
         "The board has no red and no pearl left."
+    # one colour gone, another short: both said at once (a tester met a second refusal)
+    fix = {"type": "correction", "player": 0, "set": {"tokens": {"pearl": 1}, "board": {
+        **client.get(f"/api/games/{gid}").get_json()["board"], "pearl": 1}}}
+    assert post(client, gid, fix).status_code == 200
+    assert _error(post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"pearl": 2, "red": 1}}))[1] == \
+        "The board has no red left and is 1 pearl short of 2 pearls."
     client.set_cookie("lang", "ko")
     flask_babel.refresh()
-    code, message, _rule = _error(post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"pearl": 1}}))
-    assert code == "not_enough_tokens" and "진주" in message and "pearl" not in message
+    code, message, _rule = _error(post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"pearl": 2, "red": 1}}))
+    assert code == "not_enough_tokens" and "진주" in message and "빨" in message and "pearl" not in message
 
 
 def test_a_classic_take_the_supply_cannot_cover_names_the_missing_colour(client):

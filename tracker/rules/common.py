@@ -104,6 +104,11 @@ def require_in_supply(board: Tokens, tokens: Tokens, rule: str, *, splendor: boo
     if board.covers(tokens):
         return
     gone = [kind for kind, n in tokens.items() if n and not board.get(kind)][:3]
+    rest = Tokens.of({kind: n for kind, n in tokens.items() if n and kind not in gone})
+    if gone and rest and not board.covers(rest):  # (one gone, two of another asked: three at most)
+        template = (N_("The supply has no %(kind)s left and is %(short)s short of %(tokens)s.") if splendor
+                    else N_("The board has no %(kind)s left and is %(short)s short of %(tokens)s."))
+        raise RuleError("not_enough_tokens", template, rule, kind=gone[0], short=board.lacking(rest), tokens=rest)
     if gone:
         params = dict(zip(("kind", "kind2", "kind3"), gone))
         raise RuleError("not_enough_tokens", NONE_LEFT[splendor][len(gone) - 1], rule, **params)
