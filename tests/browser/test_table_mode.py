@@ -322,6 +322,14 @@ def test_the_turn_line_s_table_button_turns_table_mode_on_and_off(page: Page, li
     expect(page.locator("body.table-mode")).to_have_count(0)
     expect(page.locator("#table-btn")).to_have_accessible_name("Table mode: off (a tap turns Ben’s side across)")
     assert page.url.endswith(f"/games/{gid}")
+    # the game log open stays open across the page the button reloads (a tester read it)
+    page.locator("#log summary").click()
+    page.locator("#table-btn").click()
+    expect(page.locator("body.table-mode")).to_have_count(1)
+    assert page.evaluate("document.getElementById('log').open")
+    page.locator("#table-btn").click()
+    expect(page.locator("body.table-mode")).to_have_count(0)
+    assert page.evaluate("document.getElementById('log').open")
     # a poll's screen (another phone's entry) keeps what it says: the page's, this phone's
     assert page.request.post(f"{live_server}/api/games/{gid}/events",
                              data={"type": "take_tokens", "player": 0, "tokens": {"red": 1}}).ok

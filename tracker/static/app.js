@@ -1938,13 +1938,20 @@
     if (link.id === "table-btn" && evt.detail === 0) {
       try { sessionStorage.setItem("trackerFocusTable", "1"); } catch (e) { /* the page's top */ }
     }
+    // the game log open comes back open (table mode turned on closed the log being read: a tester)
+    var openLog = document.getElementById("log");
+    if (openLog && openLog.open) {
+      try { sessionStorage.setItem("trackerLogOpen", location.pathname); } catch (e) { /* closed */ }
+    }
     location.replace(url.href);
   });
   try {
-    var tableKey = sessionStorage.getItem("trackerFocusTable");
+    var tableKey = sessionStorage.getItem("trackerFocusTable"), logKey = sessionStorage.getItem("trackerLogOpen");
     sessionStorage.removeItem("trackerFocusTable");
-    var tableBtn = document.getElementById("table-btn");
+    sessionStorage.removeItem("trackerLogOpen");
+    var tableBtn = document.getElementById("table-btn"), logBack = document.getElementById("log");
     if (tableKey && tableBtn) { tableBtn.focus({ preventScroll: true }); }
+    if (logKey === location.pathname && logBack) { logBack.open = true; }
   } catch (e) { /* no sessionStorage */ }
   try {
     var settingsBack = sessionStorage.getItem("trackerSettingsBack");
