@@ -149,3 +149,22 @@ def test_on_a_wide_screen_the_tabs_stand_under_the_sheet_s_column(browser: Brows
         assert abs((tabs["x"] + tabs["width"]) - (sheet["x"] + sheet["width"])) <= 2, width
         assert abs(tabs["x"] - sheet["x"]) <= 8, width
         context.close()
+
+
+def test_the_winning_entry_s_toasts_leave_the_victory_banner_s_buttons_clear(browser: Browser, live_server: str):
+    """A phone on its side: the winning entry's toast lay over "New game, same players" and Undo
+    for seconds (a tester). While the banner shows, only a notice (a refusal) shows over it."""
+    context = browser.new_context(viewport={"width": 844, "height": 390}, has_touch=True)
+    page = context.new_page()
+    log = json.loads((FIXTURES / "duel-1012.json").read_text())
+    part = {**{k: log[k] for k in ("format", "game", "players", "first_player")}, "events": log["events"][:-1],
+            "result": None}
+    gid = page.request.post(live_server + "/api/games/import", data=part).json()["id"]
+    page.goto(f"{live_server}/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    assert page.request.post(f"{live_server}/api/games/{gid}/events", data=log["events"][-1]).ok
+    expect(page.locator("#victory")).to_be_visible(timeout=8000)
+    shown = page.evaluate("() => [...document.querySelectorAll('.alerts .alert')]"
+                          ".map(a => [a.className, getComputedStyle(a).display])")
+    assert ["alert alert-done", "none"] in shown  # (told: the banner says it; not faded yet)
+    context.close()
