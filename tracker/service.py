@@ -1728,8 +1728,8 @@ def player_names(game_id: str) -> list[str] | None:
 def seat_in(game_id: str, key: str) -> int | None:
     """The seat of game ``game_id`` where the person whose ``person_key`` is ``key`` sits
     (through renames and merges, ``people.seat_of``); None for nobody there or no such game."""
-    row = db.session.get(Game, game_id)
-    return people.seat_of(key, row.setup["players"]) if row is not None else None
+    names = player_names(game_id)
+    return people.seat_of(key, names) if names is not None else None
 
 
 def claim_seat(game_id: str, phone: str, seat: int | None) -> None:

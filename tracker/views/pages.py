@@ -914,10 +914,7 @@ def _table_flipped(game_id: str) -> str | None:
     names = service.player_names(game_id)
     if names is not None and len(names) != 2:
         return None
-    mine = request.cookies.get("mine")
-    if mine and names is not None and people.seat_of(unquote(mine)[:200], names) == 1:
-        return "turned"
-    return "on"
+    return "turned" if names is not None and cookie_seat(names) == 1 else "on"
 
 
 SETTINGS = {"theme": ("system", "light", "dark"), "lang": ("auto", "en", "ko"), "sound": ("off", "on"),
