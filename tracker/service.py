@@ -196,6 +196,31 @@ def undone_lately(view: GameView, count: int) -> list[tuple[RuleEvent, Any, Any]
     return told
 
 
+def state_before_writes(view: GameView, undone: int, entered: int) -> Any | None:
+    """The state the game stood at before its last ``undone + entered`` writes, ``undone`` of
+    them undos and ``entered`` entries in any order, for telling a phone that missed them what
+    they changed (D-3: the privileges). The entries in force then: those in force now, without
+    the ``entered`` latest stored, with the ``undone`` latest taken back. None when that does not
+    add up (a write of another kind, an entry that no longer replays)."""
+    game_id = view.row.id
+    created = set(db.session.scalars(select(Event.seq).where(Event.game_id == game_id)
+                                     .order_by(Event.seq.desc()).limit(entered))) if entered else set()
+    taken_back = list(db.session.scalars(
+        select(Event).where(Event.game_id == game_id, Event.undone.is_(True))
+        .order_by(Event.undone_at.desc().nulls_last(), Event.seq.desc()).limit(undone))) if undone else []
+    if len(created) != entered or len(taken_back) != undone:
+        return None
+    rows = [r for r in _applied_rows(game_id) if r.seq not in created]
+    rows += [r for r in taken_back if r.seq not in created]
+    rows.sort(key=lambda r: r.seq)
+    if len(rows) != len(view.events) - entered + undone:
+        return None
+    try:
+        return _fold(view.row, rows).state
+    except RuleError:
+        return None
+
+
 def current_version(game_id: str) -> int | None:
     """The game's version (one indexed read, no replay); None for an unknown game."""
     if not is_game_id(game_id):

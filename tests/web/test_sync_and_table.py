@@ -153,7 +153,30 @@ def test_an_entry_and_its_undo_within_one_poll_are_told_as_the_undo(app, client)
     client.post(f"/api/games/{gid}/undo", json={})
     post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"blue": 1}})
     body = other.get(f"/games/{gid}/poll?v=3&n=1", headers=HX).get_data(as_text=True)
-    assert "Since this screen: entries undone 1, entered 1." in body
+    assert "Since this screen: entries undone 1, entered 1." in body and "Privileges now" not in body
+
+
+def test_an_undo_and_an_entry_in_one_poll_tell_the_privileges_they_moved(app, client):
+    """A tester: when one poll brought an undo and a new entry, the phone was told only "entries
+    undone 1, entered 1", and Ben's privilege from Ana's 3 red (D-3) went back unsaid."""
+    game = new_game(client, ("Ana", "Ben"))
+    gid = game["id"]
+    other = app.test_client()
+    other.get(f"/games/{gid}")
+    post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"red": 3}})  # Ben: 1 -> 2 privileges
+    assert [p["privileges"] for p in client.get(f"/api/games/{gid}").get_json()["players"]] == [0, 2]
+    client.post(f"/api/games/{gid}/undo", json={})
+    post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"blue": 1}})
+    body = other.get(f"/games/{gid}/poll?v=1&n=1", headers=HX).get_data(as_text=True)
+    notice = re.search(r'<p class="alert alert-notice">([^<]*)</p>', body)[1]
+    assert notice == "Since this screen: entries undone 1, entered 1. Privileges now: Ana 0, Ben 1."
+    # the other way round: the entry gives the privilege, the undo took back one that did not
+    post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"white": 1}})  # v=4, n=2
+    client.post(f"/api/games/{gid}/undo", json={})
+    post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"pearl": 2}})  # Ana: 0 -> 1
+    body = other.get(f"/games/{gid}/poll?v=4&n=2", headers=HX).get_data(as_text=True)
+    notice = re.search(r'<p class="alert alert-notice">([^<]*)</p>', body)[1]
+    assert notice == "Since this screen: entries undone 1, entered 1. Privileges now: Ana 1, Ben 1."
 
 
 def test_the_poll_of_an_unknown_game_is_404(client):

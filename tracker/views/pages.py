@@ -702,11 +702,12 @@ PRIVILEGES_NOW = N_("Privileges now: %(counts)s.")
 
 
 def privileges_now(without: Any, with_it: Any) -> str | None:
-    """D-3: after undos that moved privileges (a privilege gained, taken, used), each player's
-    count as it now is ("Privileges now: Ana 0, Ben 1."; said as what is, the entry's own
-    sentence saying what it had done: "prestige 0 → 2" beside "1 → 0" read as one direction, a
-    tester); None when none moved, and in classic Splendor (no privileges). ``without``: the
-    state now; ``with_it``: the state the undos took back."""
+    """D-3: after undos (or undos and entries told in one poll) that moved privileges (a
+    privilege gained, taken, used), each player's count as it now is ("Privileges now: Ana 0,
+    Ben 1."; said as what is, the entry's own sentence saying what it had done: "prestige 0 → 2"
+    beside "1 → 0" read as one direction, a tester); None when none moved, and in classic
+    Splendor (no privileges). ``without``: the state now; ``with_it``: the state before the
+    writes told (the one the undos took back)."""
     now, then = without.players, with_it.players
     if getattr(now[0], "privileges", None) is None or all(a.privileges == b.privileges for a, b in zip(now, then)):
         return None
@@ -876,7 +877,11 @@ def poll_news(view: service.GameView, seen: int | None, count: str) -> dict[str,
     # every write since is one entry (+1) or one undo (−1): how many of each follows from the counts
     undone, odd = divmod(missed - (len(view.events) - shown), 2)
     if not odd and 0 < undone < missed:
-        return {"notice": _(MIXED_NOTICE, undone=undone, entered=missed - undone)}
+        # (what they moved of the privileges, as after undos alone: an undo's privilege went
+        # back unsaid when an entry came in the same poll, a tester)
+        before = service.state_before_writes(view, undone, missed - undone)
+        moved = privileges_now(view.state, before) if before is not None else None
+        return {"notice": " ".join(filter(None, (_(MIXED_NOTICE, undone=undone, entered=missed - undone), moved)))}
     return {}
 
 
