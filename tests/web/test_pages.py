@@ -1502,3 +1502,18 @@ def test_the_fix_sheet_names_what_its_player_links_choose(client):
     group = sheet[sheet.index('<div class="choice-row" role="group" aria-label="Whose tokens to fix">'):].split("</div>")[0]
     assert re.findall(r'data-seat="(\d)"(?: aria-current="true")?', group) == ["0", "1"]
     assert 'data-seat="1" aria-current="true"' in group and 'data-seat="0" aria-current' not in group
+
+
+def test_the_privilege_sheet_offers_no_replenish_while_tokens_are_picked_for_privileges(client):
+    """A tester picked a token for a privilege, then tapped "Replenish" under it: the refill was
+    recorded alone and the token dropped unsaid. D-3.1: privileges come first, so while tokens
+    are picked the replenish gives way to a line saying so; put down, it is back."""
+    log = {k: v for k, v in load_fixture("duel-1012.json").items() if k not in ("expected", "checkpoints", "source")}
+    game = client.post("/api/games/import", json={**log, "id": None, "events": log["events"][:23], "result": None}).get_json()
+    assert game["players"][game["current_player"]]["privileges"] == 2 and sum(game["bag"].values()) > 0
+    gid = game["id"]
+    picked = html.unescape(client.get(f"/games/{gid}/sheet/privileges?t=blue", headers=HX).get_data(as_text=True))
+    assert "Use the privileges picked first, then replenish (or put their tokens down)" in picked
+    assert '"type": "use_privileges"' in picked and '"type": "replenish"' not in picked
+    none_picked = html.unescape(client.get(f"/games/{gid}/sheet/privileges", headers=HX).get_data(as_text=True))
+    assert '"type": "replenish"' in none_picked and "picked first" not in none_picked
