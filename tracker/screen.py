@@ -1171,6 +1171,21 @@ def ranking(state: splendor.SplendorState) -> list[dict[str, Any]]:
             for s in order]
 
 
+def final_round_leader(state: splendor.SplendorState) -> dict[str, Any] | None:
+    """S-4 during the final round: who would win were it over now, for the players still to
+    play (a tester: two players on 15, the banner alone told who led on fewer cards). ``{"names":
+    [...], "prestige": n, "cards": n, "by_cards": bool}``: one name, or several level on both
+    (a shared win so far); ``by_cards`` when the lead is on the fewest cards over a prestige tie.
+    None before the final round and once the game is over."""
+    if not state.final_round or state.winner is not None:
+        return None
+    standing = ranking(state)
+    first = [r for r in standing if r["rank"] == 1]
+    tied = [r for r in standing if r["prestige"] == first[0]["prestige"]]
+    return {"names": [r["name"] for r in first], "prestige": first[0]["prestige"], "cards": first[0]["cards"],
+            "by_cards": len(first) == 1 and len(tied) > 1}
+
+
 def splendor_context(view: GameView) -> dict[str, Any]:
     """The Splendor screen: 2–4 compact panels in seat order, nobles on display, final round, ranking."""
     state = view.state
@@ -1183,6 +1198,7 @@ def splendor_context(view: GameView) -> dict[str, Any]:
                 break
             seat = (seat + 1) % len(state.players)
     tie_note = None
+    leader = final_round_leader(state) if still else None
     if state.winner is not None:
         top = ranking(state)
         tied = [r for r in top if r["prestige"] == top[0]["prestige"]]
@@ -1195,6 +1211,7 @@ def splendor_context(view: GameView) -> dict[str, Any]:
         "nobles_available": [noble_view(n) for n in state.nobles_available],
         "final_round": state.final_round,
         "still_to_play": still,
+        "leader": leader,
         "ranking": ranking(state) if state.winner is not None else [],
         "tie_note": tie_note,
         "winner_names": [state.players[s].name for s in state.winner.players] if state.winner else [],

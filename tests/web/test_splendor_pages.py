@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -78,7 +79,37 @@ def test_the_final_round_names_who_still_plays(client):
     page = client.get(f"/games/{state['id']}").get_data(as_text=True)
     assert 'id="final-round"' in page and "still to play" in page
     current = state["players"][state["current_player"]]["name"]
-    assert current in page.split('id="final-round"')[1].split("</section>")[0]
+    banner = page.split('id="final-round"')[1].split("</section>")[0]
+    assert current in banner
+    # S-4: who would win were the round over now (a tester: told only by the victory banner)
+    players = state["players"]
+    best = max(players, key=lambda p: (p["prestige"], -len(p["cards"])))
+    assert f'<span class="final-leader">leading: {best["name"]}, {best["prestige"]} prestige' in html.unescape(banner)
+
+
+def test_the_final_round_leader_is_told_by_prestige_then_fewest_cards_then_level():
+    """S-4 on the final round's banner: the most prestige leads; a prestige tie is led by the
+    fewest development cards; a tie on both is a shared lead."""
+    from tracker.screen import final_round_leader
+
+    class P:
+        def __init__(self, name, prestige, cards):
+            self.name, self.prestige, self.cards = name, prestige, [None] * cards
+
+    class S:
+        final_round, winner = True, None
+
+        def __init__(self, *players):
+            self.players = players
+
+    assert final_round_leader(S(P("Ana", 16, 12), P("Ben", 15, 9))) == {
+        "names": ["Ana"], "prestige": 16, "cards": 12, "by_cards": False}
+    assert final_round_leader(S(P("Ana", 15, 16), P("Ben", 10, 9), P("Cho", 15, 10))) == {
+        "names": ["Cho"], "prestige": 15, "cards": 10, "by_cards": True}
+    assert final_round_leader(S(P("Ana", 15, 10), P("Ben", 15, 10), P("Cho", 3, 2))) == {
+        "names": ["Ana", "Ben"], "prestige": 15, "cards": 10, "by_cards": False}
+    S.final_round = False
+    assert final_round_leader(S(P("Ana", 15, 10), P("Ben", 1, 1))) is None
 
 
 def test_a_finished_game_ranks_players_and_names_the_winner(client):
