@@ -113,13 +113,15 @@ def chip(context: Any, kind: str, text: Any, extra: str = "") -> Markup:
 @pass_context
 def chip_legend(context: Any) -> Markup:
     """Each token kind's chip beside its name, in the reader's language ("U blue", "K black":
-    letters a first-time player could not guess), as ``<span class="legend-item">`` items."""
+    letters a first-time player could not guess), as ``<span class="legend-item">`` items; on a
+    classic Splendor page without the pearl, which only Splendor Duel has (a tester)."""
     letters = context["letters"]
     names = _names(context)
+    kinds = [k for k in TOKEN_KINDS if k != PEARL] if context.get("template") == "splendor.html" else TOKEN_KINDS
     return Markup("".join(
         f'<span class="legend-item">{_chip_html(kind, "", "small", letters[kind], names.get(kind, kind))} '
         f'{escape(names.get(kind, kind))}</span>'
-        for kind in TOKEN_KINDS
+        for kind in kinds
     ))
 
 

@@ -344,6 +344,15 @@ def test_the_settings_say_what_the_letters_on_the_chips_mean(client):
     page = client.get(f"/games/{game['id']}").get_data(as_text=True)
     legend = re.search(r'<div class="settings-row chip-legend" id="chip-legend".*?</div>', page, re.S).group(0)
     assert re.search(r'<b>파</b></span> 파란색', legend) or re.search(r'<b>파</b></span> 파', legend)
+    # classic Splendor has no pearl: its legend names none (a tester saw "P pearl")
+    client.set_cookie("lang", "en")
+    flask_babel.refresh()
+    classic = client.post("/api/games", json={"game": "splendor", "players": ["Ana", "Ben"], "first_player": 0,
+                                             "nobles": ["N-01", "N-02", "N-03"]}).get_json()
+    page = client.get(f"/games/{classic['id']}").get_data(as_text=True)
+    legend = re.search(r'<div class="settings-row chip-legend" id="chip-legend".*?</div>', page, re.S).group(0)
+    kinds = re.findall(r'<span class="legend-item"><span class="chip gem-(\w+) small"', legend)
+    assert kinds == ["white", "blue", "green", "red", "black", "gold"]
 
 
 def test_table_mode_on_then_off_gives_the_phone_back_to_its_player(client):
