@@ -876,3 +876,17 @@ def test_on_a_320_px_phone_the_discard_s_seven_kinds_are_44_px_wide(browser, liv
         assert len(boxes) == 7 and min(b["width"] for b in boxes) >= (44 if width == 320 else 40), boxes
         assert len({round(b["y"]) for b in boxes}) == rows and page.evaluate("document.documentElement.scrollWidth") <= width
     page.close()
+
+
+def test_a_waiting_splendor_panel_keeps_its_facts_on_one_line_at_360_px(browser, live_server: str):
+    """A tester: at a table of three on a 360 px phone, a waiting player on 14 prestige with 10
+    tokens had "tokens 10/10 ▾" fall to a line of its own, the panel taller than the others."""
+    page = browser.new_page(viewport={"width": 360, "height": 740})
+    gid = import_part(page, live_server, "splendor-133.json", 92, players=["Ana", "Ben", "Cho"])
+    page.goto(f"{live_server}/games/{gid}")
+    panel = page.locator("#panel-0")
+    expect(panel.locator("[data-field=token-total]")).to_have_text("10")
+    expect(panel.locator("[data-field=prestige]")).to_have_text("14")
+    tops = panel.locator("header .facts > .fact").evaluate_all("els => els.map(e => e.getBoundingClientRect().top)")
+    assert len(tops) == 3 and max(tops) - min(tops) < 4, tops
+    page.close()
