@@ -1139,13 +1139,17 @@ def noble_view(noble_id: str, bonuses: dict[str, int] | None = None) -> dict[str
 
 def splendor_panel(state: splendor.SplendorState, seat: int) -> dict[str, Any]:
     """One Splendor player: prestige, bonuses, tokens, reserve, nobles, and the nobles nearest
-    (two, or one at four players; every noble already reached, S-3.2: a choice of two showed one)."""
+    (two, or one at four players; every noble already reached, S-3.2: a choice of two showed one,
+    and every noble as near as the nearest when one bonus short)."""
     letters = LETTERS.table()  # one locale lookup for the whole function
     p = state.players[seat]
     bonuses = p.bonuses
     shown = 2 if len(state.players) < 4 else 1  # four panels and the token chips fit one phone screen
     near = sorted((noble_view(n, bonuses) for n in state.nobles_available), key=lambda n: n["missing"])
-    near = near[:max(shown, sum(1 for n in near if not n["missing"]))]
+    # (and every noble as near as the nearest when it is one bonus away: one purchase may then
+    # bring a choice between them, S-3.2; four panels showed one, and the choice came unwarned, a tester)
+    close = sum(1 for n in near if n["missing"] == near[0]["missing"]) if near and near[0]["missing"] <= 1 else 0
+    near = near[:max(shown, close)]
     return {
         "seat": seat,
         "name": p.name,

@@ -524,6 +524,10 @@ def test_a_four_player_panel_shows_every_noble_already_reached(app):
         players[3] = replace(players[3], cards=bought + tuple(c.id for c in cards if c.color == "green")[:3])
         both = replace(state, players=tuple(players))  # white, blue, green and black 3: N-01 and N-02
         assert sorted((n["id"], n["missing"]) for n in splendor_panel(both, 3)["near"]) == [("N-01", 0), ("N-02", 0)]
+        # one bonus short of both (a tester: one purchase away from a choice, one noble was shown)
+        players[3] = replace(players[3], cards=bought[:8] + tuple(c.id for c in cards if c.color == "green")[:2])
+        short = replace(state, players=tuple(players))  # white 3, blue 3, green 2, black 2: both 1 short
+        assert sorted((n["id"], n["missing"]) for n in splendor_panel(short, 3)["near"]) == [("N-01", 1), ("N-02", 1)]
 
 
 def test_a_noble_choice_on_the_games_last_turn_promises_no_later_visit(client):
