@@ -497,3 +497,32 @@ def test_a_secret_card_tapped_in_the_panel_across_opens_the_sheet_at_its_start(p
     tabs = page.locator("nav.actions").bounding_box()
     # the turned sheet's start (its bottom on the screen) just above the tabs: its heading in view
     assert body and tabs and tabs["y"] - 120 <= body["y"] + body["height"] <= tabs["y"], (body, tabs)
+
+
+def test_on_a_tablet_lying_flat_the_tabs_of_the_player_across_sit_at_their_edge(browser, live_server: str,
+                                                                                shots: Path):
+    """Testers: on Ben's turn (across the table) his tabs faced him but stayed at Ana's edge of a
+    tablet, a reach over the whole screen. Upright on a tall screen they move to his edge, the
+    top, his panel uncovered; the page keeps their room at its top, so nothing moves as the turn
+    passes. A phone keeps its tabs at the bottom (its player across reaches them)."""
+    for width, height, at_top in ((820, 1180, True), (390, 844, False)):
+        page = browser.new_page(viewport={"width": width, "height": height})
+        gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"],
+                                                                  "first_player": 0}).json()["id"]
+        page.goto(f"{live_server}/settings?table=on&next=/games/{gid}")
+        bar = page.locator("nav.actions")
+        ana_turn = bar.bounding_box()
+        panel_top = page.locator("#panel-1").bounding_box()["y"]
+        assert abs(ana_turn["y"] + ana_turn["height"] - height) < 2  # Ana's tabs at her edge
+        entry(page, gid, live_server, {"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+        box = bar.bounding_box()
+        assert turned(page, "nav.actions")
+        if at_top:
+            assert box["y"] < 2 and box["y"] + box["height"] <= page.locator("#panel-1").bounding_box()["y"]
+            assert page.locator("#panel-1").bounding_box()["y"] == panel_top  # nothing moved with the turn
+            page.screenshot(path=str(shots / "table-mode-tablet-across.png"))
+            page.locator("#action-buy").click()  # tapped at the top edge, it opens Ben's Buy sheet
+            expect(page.locator('#sheet [data-sheet="buy"]')).to_be_visible()
+        else:
+            assert abs(box["y"] + box["height"] - height) < 2
+        page.close()
