@@ -526,3 +526,13 @@ def test_on_a_tablet_lying_flat_the_tabs_of_the_player_across_sit_at_their_edge(
         else:
             assert abs(box["y"] + box["height"] - height) < 2
         page.close()
+    # a prompt Ben owes stands in for his tabs: nothing moves up into their room (it shifted by 68 px)
+    page = browser.new_page(viewport={"width": 820, "height": 1180})
+    raise_prompt(page, live_server, "royal", seat=1)
+    page.wait_for_timeout(0)
+    where = "() => document.getElementById('panel-1').getBoundingClientRect().top + window.scrollY"
+    before = page.evaluate(where)
+    expect(page.locator("#sheet .prompt")).to_be_visible(timeout=8000)
+    expect(page.locator("nav.actions")).to_have_count(0)
+    assert page.evaluate(where) == before
+    page.close()
