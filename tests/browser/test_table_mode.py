@@ -526,6 +526,21 @@ def test_on_a_tablet_lying_flat_the_tabs_of_the_player_across_sit_at_their_edge(
         else:
             assert abs(box["y"] + box["height"] - height) < 2
         page.close()
+    # each toast at the edge of the player it faces: Ben's privilege from Ana's 3 red at his, her own at hers
+    page = browser.new_page(viewport={"width": 820, "height": 1180})
+    gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"],
+                                                              "first_player": 0}).json()["id"]
+    page.goto(f"{live_server}/settings?table=on&next=/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    assert page.request.post(f"{live_server}/api/games/{gid}/events",
+                             data={"type": "take_tokens", "player": 0, "tokens": {"red": 3}}).ok
+    given, done = page.locator("#alerts .alert-privilege_given"), page.locator("#alerts .alert-done")
+    expect(given).to_contain_text("Ben gains a privilege from Ana's move", timeout=8000)
+    assert turned(page, "#alerts .alert-privilege_given") and not turned(page, "#alerts .alert-done")
+    bar = page.locator("nav.actions").bounding_box()
+    assert bar["y"] + bar["height"] <= given.bounding_box()["y"] < 200  # under Ben's tabs, at his edge
+    assert done.bounding_box()["y"] > 1000  # Ana's at hers
+    page.close()
     # a prompt Ben owes stands in for his tabs: nothing moves up into their room (it shifted by 68 px)
     page = browser.new_page(viewport={"width": 820, "height": 1180})
     raise_prompt(page, live_server, "royal", seat=1)
