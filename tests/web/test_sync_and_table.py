@@ -177,6 +177,15 @@ def test_an_undo_and_an_entry_in_one_poll_tell_the_privileges_they_moved(app, cl
     body = other.get(f"/games/{gid}/poll?v=4&n=2", headers=HX).get_data(as_text=True)
     notice = re.search(r'<p class="alert alert-notice">([^<]*)</p>', body)[1]
     assert notice == "Since this screen: entries undone 1, entered 1. Privileges now: Ana 1, Ben 1."
+    # an undo of a privilege-giving take and a new one: no count moved, but the toast says "Ana gains a
+    # privilege" (a tester's table handed over a second scroll): the counts are said as they are
+    version = client.get(f"/api/games/{gid}").get_json()["version"]  # shown: Ana's blue, Ben's 2 pearls
+    client.post(f"/api/games/{gid}/undo", json={})
+    post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"black": 3}})  # Ana: 1 again
+    body = other.get(f"/games/{gid}/poll?v={version}&n=2", headers=HX).get_data(as_text=True)
+    assert "gains a privilege from Ben&#39;s move." in body
+    notice = re.search(r'<p class="alert alert-notice">([^<]*)</p>', body)[1]
+    assert notice == "Since this screen: entries undone 1, entered 1. Privileges now: Ana 1, Ben 1."
 
 
 def test_the_poll_of_an_unknown_game_is_404(client):

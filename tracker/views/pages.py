@@ -701,6 +701,22 @@ def undone_notice(event: Any, without: Any, with_it: Any) -> str:
 PRIVILEGES_NOW = N_("Privileges now: %(counts)s.")
 
 
+#: The alerts of a privilege changing hands (D-3, D-4, D-5, D-8, D-9).
+PRIVILEGE_ALERTS = frozenset({"privilege_given", "privilege_gained", "privilege_taken"})
+
+
+def mixed_privileges(view: service.GameView, undone: int, entered: int) -> str | None:
+    """D-3 after undos and entries told at once: the privileges as they now are when the writes
+    moved some, or when the screen's latest entry gives one (its toast says "Ben gains a
+    privilege" while an undo among them took one back: counted alone, the table handed over a
+    second scroll, a tester)."""
+    before = service.state_before_writes(view, undone, entered)
+    moved = privileges_now(view.state, before) if before is not None else None
+    if moved is None and any(a["kind"] in PRIVILEGE_ALERTS for a in screen.alerts(view)):
+        moved = _(PRIVILEGES_NOW, counts=", ".join(f"{p.name} {p.privileges}" for p in view.state.players))
+    return moved
+
+
 def privileges_now(without: Any, with_it: Any) -> str | None:
     """D-3: after undos (or undos and entries told in one poll) that moved privileges (a
     privilege gained, taken, used), each player's count as it now is ("Privileges now: Ana 0,
@@ -879,8 +895,7 @@ def poll_news(view: service.GameView, seen: int | None, count: str) -> dict[str,
     if not odd and 0 < undone < missed:
         # (what they moved of the privileges, as after undos alone: an undo's privilege went
         # back unsaid when an entry came in the same poll, a tester)
-        before = service.state_before_writes(view, undone, missed - undone)
-        moved = privileges_now(view.state, before) if before is not None else None
+        moved = mixed_privileges(view, undone, missed - undone)
         return {"notice": " ".join(filter(None, (_(MIXED_NOTICE, undone=undone, entered=missed - undone), moved)))}
     return {}
 
