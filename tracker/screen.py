@@ -427,9 +427,15 @@ def steal_options(letters: Mapping[str, str], victim: Any, kinds: Sequence[str])
 def last_entry(view: GameView) -> str:
     """The plain-words sentence of the last applied entry ('' when there is none), a finished
     game's under its players' names of now (``named_now``)."""
-    if not view.events:
-        return ""
-    return service.narrated(named_now(view), narrate.describe, str(get_locale()))[-1]
+    return " ".join(last_entries(view, 1))
+
+
+def last_entries(view: GameView, count: int) -> list[str]:
+    """The log sentences of the last ``count`` applied entries, oldest first, with what each
+    caused (a privilege given), as ``last_entry`` says the last one."""
+    if not view.events or count < 1:
+        return []
+    return service.narrated(named_now(view), narrate.describe, str(get_locale()))[-count:]
 
 
 def entry_toast(view: GameView) -> str:

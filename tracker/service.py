@@ -196,6 +196,27 @@ def undone_lately(view: GameView, count: int) -> list[tuple[RuleEvent, Any, Any]
     return told
 
 
+def writes_since(view: GameView, missed: int) -> tuple[int, int] | None:
+    """The game's last ``missed`` writes as ``(undos, entries)``, told apart by when each was
+    made (an entry's ``created``, an undo's ``undone_at``), for telling a phone whose write lost
+    the race what the others did (its form says the version it was drawn at, not what it showed).
+    None when they cannot be told apart (two writes at one moment: an import's entries)."""
+    if missed <= 0:
+        return (0, 0)
+    made = list(db.session.scalars(select(Event.created).where(Event.game_id == view.row.id)
+                                   .order_by(Event.created.desc()).limit(missed + 1)))
+    undos = list(db.session.scalars(select(Event.undone_at).where(Event.game_id == view.row.id,
+                                                                  Event.undone_at.is_not(None))
+                                    .order_by(Event.undone_at.desc()).limit(missed + 1)))
+    moments = sorted([(t, "entry") for t in made] + [(t, "undo") for t in undos], reverse=True)
+    if len(moments) < missed:
+        return None
+    if len(moments) > missed and moments[missed][0] == moments[missed - 1][0]:
+        return None  # the oldest write told shares its moment with one before it
+    kinds = [kind for _moment, kind in moments[:missed]]
+    return kinds.count("undo"), kinds.count("entry")
+
+
 def state_before_writes(view: GameView, undone: int, entered: int) -> Any | None:
     """The state the game stood at before its last ``undone + entered`` writes, ``undone`` of
     them undos and ``entered`` entries in any order, for telling a phone that missed them what

@@ -1517,3 +1517,46 @@ def test_the_privilege_sheet_offers_no_replenish_while_tokens_are_picked_for_pri
     assert '"type": "use_privileges"' in picked and '"type": "replenish"' not in picked
     none_picked = html.unescape(client.get(f"/games/{gid}/sheet/privileges", headers=HX).get_data(as_text=True))
     assert '"type": "replenish"' in none_picked and "picked first" not in none_picked
+
+
+def _notice(resp) -> str:
+    return html.unescape(re.search(r'<p class="alert alert-notice">([^<]*)</p>', resp.get_data(as_text=True))[1])
+
+
+def test_a_save_that_lost_the_race_to_several_writes_is_told_each_of_them(client):
+    """Testers, one phone each: Ana's phone entered Ben's 1 black for him ("Enter it here"), then
+    her own 1 green; Ben's save of 1 black was refused naming only "Ana took 1 green", and he made
+    his turn again: recorded twice. An undo or an undo and an entry before it left out the
+    privileges they moved back. The refusal names every entry since the screen (up to 3), each
+    entry undone, or how many of each, and the privileges as they now are."""
+    gid = new_game(client, ("Ana", "Ben"))["id"]
+    post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"red": 1}})  # v1: Ben's screen
+    post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"black": 1}})
+    post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"green": 1}})
+    resp = form_post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"black": 1}}, 1, entry_id="b1")
+    assert resp.status_code == 409
+    assert _notice(resp).startswith("Not recorded, because another phone recorded 2 entries first: Ben took 1 black. "
+                                    "Ana took 1 green. The screen is up to date")
+    # an undo of a privilege-giving take: the privilege it moved back is said
+    gid = new_game(client, ("Ana", "Ben"))["id"]
+    post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"red": 3}})  # v1: Ben 2 privileges
+    client.post(f"/api/games/{gid}/undo", json={})
+    resp = form_post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"black": 1}}, 1, entry_id="b2")
+    assert resp.status_code == 409 and _notice(resp).endswith("Privileges now: Ana 0, Ben 1.")
+    assert "Undone: Ana took 3 red." in _notice(resp)
+    # the undo and a new entry before the save: how many of each, and the privileges
+    post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"red": 3}})  # v3: Ben 2 again
+    client.post(f"/api/games/{gid}/undo", json={})
+    post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"blue": 1}})
+    resp = form_post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"black": 1}}, 3, entry_id="b3")
+    assert resp.status_code == 409
+    assert _notice(resp) == ("Not recorded, because the game changed on another phone first: entries undone 1, "
+                             "entered 1. The screen is up to date; check and try again. Privileges now: Ana 0, Ben 1.")
+    # two undos: each entry named
+    post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"white": 1}})  # v6
+    for _ in range(2):
+        client.post(f"/api/games/{gid}/undo", json={})
+    resp = form_post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"black": 1}}, 6, entry_id="b4")
+    assert resp.status_code == 409
+    assert _notice(resp).startswith("Another phone undid 2 entries first, so this was not recorded. Undone: "
+                                    "Ana took 1 blue. Ben took 1 white.")

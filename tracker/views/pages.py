@@ -549,6 +549,23 @@ UNDONE_FIRST_NOTICE = N_("Another phone undid an entry first, so this was not re
                          "The screen is up to date; check and try again.")
 
 
+#: Several writes since the phone's screen (a phone that entered the other player's turn, then
+#: its own: the notice named the last, and a tester made his turn, recorded for him, again).
+CONFLICT_ENTRIES_NOTICE = N_("Not recorded, because another phone recorded %(n)s entries first: %(entries)s The screen "
+                             "is up to date: if yours still needs recording, make it again; if theirs did not happen, "
+                             "undo it.")
+OVER_CONFLICT_ENTRIES_NOTICE = N_("Not recorded, because another phone recorded %(n)s entries first: %(entries)s The "
+                                  "game is over; nothing more is recorded.")
+UNDO_CONFLICT_ENTRIES_NOTICE = N_("Another phone recorded %(n)s entries first, so nothing was undone: %(entries)s "
+                                  "The screen is up to date; check and try again.")
+UNDONE_FIRST_ENTRIES_NOTICE = N_("Another phone undid %(n)s entries first, so this was not recorded. Undone: "
+                                 "%(entries)s The screen is up to date; check and try again.")
+MIXED_CONFLICT_NOTICE = N_("Not recorded, because the game changed on another phone first: entries undone "
+                           "%(undone)s, entered %(entered)s. The screen is up to date; check and try again.")
+UNDO_MIXED_CONFLICT_NOTICE = N_("The game changed on another phone first, so nothing was undone: entries undone "
+                                "%(undone)s, entered %(entered)s. The screen is up to date; check and try again.")
+
+
 #: A write sent with a version the game never reached (a screen of a database restored to an
 #: older copy since, or a request made by hand): no other phone is to blame.
 AHEAD_NOTICE = N_("Nothing was recorded: this screen showed the game further on than it is now. The screen is up "
@@ -560,11 +577,14 @@ def _conflict_notice(view: service.GameView, undoing: bool, expected: Any = None
     (``expected``: the version the phone sent; ahead of the game's, no other phone did anything)."""
     if isinstance(expected, int) and expected > view.version:
         return _(AHEAD_NOTICE)
+    several = _several_writes_notice(view, undoing, view.version - expected) if isinstance(expected, int) else None
+    if several:
+        return several
     if service.last_write_was_undo(view.row.id):
         undone = None if undoing else service.last_undone(view)
-        if undone:  # which entry went: the player knows whether theirs still stands
+        if undone:  # which entry went: the player knows whether theirs still stands (and the privileges it moved)
             entry = narrate.describe(undone[0], view.state, undone[1], consequences=False)
-            return _(UNDONE_FIRST_ENTRY_NOTICE, entry=entry)
+            return " ".join(filter(None, (_(UNDONE_FIRST_ENTRY_NOTICE, entry=entry), privileges_now(view.state, undone[1]))))
         return _(UNDO_TWICE_NOTICE if undoing else UNDONE_FIRST_NOTICE)
     last = screen.last_entry(view)  # what got in first: the player knows whether to try again
     if undoing:
@@ -572,6 +592,35 @@ def _conflict_notice(view: service.GameView, undoing: bool, expected: Any = None
     if last and view.state.winner is not None:  # nothing is left to try again
         return _(OVER_CONFLICT_NOTICE, entry=last)
     return _(CONFLICT_NOTICE, entry=last) if last else _("Another phone recorded an entry first; check and try again.")
+
+
+def _several_writes_notice(view: service.GameView, undoing: bool, missed: int) -> str | None:
+    """The conflict notice of ``missed`` > 1 writes since the phone's screen (``writes_since``):
+    each entry recorded, up to ``MISSED_TOLD`` of the latest (with what they caused: a privilege
+    given); each entry undone; or how many of each, with the privileges as they now are (a tester
+    was told only the last entry, or none of the privileges an undo moved back). None for one
+    write, or writes that cannot be told apart (the single-write notices then)."""
+    if missed < 2:
+        return None
+    kinds = service.writes_since(view, missed)
+    if kinds is None:
+        return None
+    undone, entered = kinds
+    if not undone:
+        entries = " ".join(screen.last_entries(view, min(entered, MISSED_TOLD)))
+        if undoing:
+            return _(UNDO_CONFLICT_ENTRIES_NOTICE, n=entered, entries=entries)
+        return _(OVER_CONFLICT_ENTRIES_NOTICE if view.state.winner is not None else CONFLICT_ENTRIES_NOTICE,
+                 n=entered, entries=entries)
+    if not entered:
+        taken = service.undone_lately(view, undone)
+        if not taken or undoing or undone > MISSED_TOLD:
+            return None
+        entries = " ".join(narrate.describe(ev, before, after, consequences=False) for ev, before, after in taken)
+        return " ".join(filter(None, (_(UNDONE_FIRST_ENTRIES_NOTICE, n=undone, entries=entries),
+                                      privileges_now(view.state, taken[-1][2]))))
+    said = _(UNDO_MIXED_CONFLICT_NOTICE if undoing else MIXED_CONFLICT_NOTICE, undone=undone, entered=entered)
+    return " ".join(filter(None, (said, mixed_privileges(view, undone, entered))))
 
 
 def _write(game_id: str, action: Any, notice: Any = None, entry: Any = None):  # type: ignore[no-untyped-def]
