@@ -18,6 +18,7 @@ from flask import Blueprint, Flask, abort, current_app, flash, g, get_flashed_me
 from flask.globals import request_ctx
 from flask_babel import get_locale
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from htmx_flask import make_response
 from jinja2 import pass_context
 from jinja2_fragments.flask import render_block
@@ -933,6 +934,9 @@ def poll_news(view: service.GameView, seen: int | None, count: str) -> dict[str,
         return {"announce": False, "notice": " ".join(filter(None, (notice, moved)))}
     if len(view.events) == shown + missed:  # entries only (an undo takes one away)
         told = screen.entries_told(view, min(missed, MISSED_TOLD))
+        if missed > MISSED_TOLD:  # (the earliest were dropped unsaid, a privilege they gave with them: a tester)
+            told = [(None, ngettext("%(num)s earlier entry is in the game log.", "%(num)s earlier entries are in "
+                                    "the game log.", missed - MISSED_TOLD)), *told]
         # several: each sentence marked with its seat, for the phone to say which were its own player's
         return {"done": " ".join(text for _seat, text in told), "done_parts": told if len(told) > 1 else []}
     if missed == 2 and len(view.events) == shown and service.last_write_was_undo(view.row.id):
