@@ -1552,11 +1552,19 @@ def test_a_save_that_lost_the_race_to_several_writes_is_told_each_of_them(client
     assert resp.status_code == 409
     assert _notice(resp) == ("Not recorded, because the game changed on another phone first: entries undone 1, "
                              "entered 1. The screen is up to date; check and try again. Privileges now: Ana 0, Ben 1.")
+    # an entry and its undo: told as the undo, naming the entry taken back
+    version = client.get(f"/api/games/{gid}").get_json()["version"]
+    post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"red": 1}})
+    client.post(f"/api/games/{gid}/undo", json={})
+    resp = form_post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"black": 1}}, version, entry_id="b5")
+    assert resp.status_code == 409 and _notice(resp).startswith(
+        "Another phone undid an entry first, so this was not recorded. Undone: Ben took 1 red.")
     # two undos: each entry named
-    post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"white": 1}})  # v6
+    post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"white": 1}})
+    version = client.get(f"/api/games/{gid}").get_json()["version"]
     for _ in range(2):
         client.post(f"/api/games/{gid}/undo", json={})
-    resp = form_post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"black": 1}}, 6, entry_id="b4")
+    resp = form_post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"black": 1}}, version, entry_id="b4")
     assert resp.status_code == 409
     assert _notice(resp).startswith("Another phone undid 2 entries first, so this was not recorded. Undone: "
                                     "Ana took 1 blue. Ben took 1 white.")

@@ -607,6 +607,8 @@ def _several_writes_notice(view: service.GameView, undoing: bool, missed: int) -
     if kinds is None:
         return None
     undone, entered = kinds
+    if undone == entered == 1 and service.last_write_was_undo(view.row.id):
+        return None  # an entry and its undo: told as the undo (the single-write notice), as a poll does
     if not undone:
         entries = " ".join(screen.last_entries(view, min(entered, MISSED_TOLD)))
         if undoing:
