@@ -217,12 +217,31 @@ def writes_since(view: GameView, missed: int) -> tuple[int, int] | None:
     return kinds.count("undo"), kinds.count("entry")
 
 
+class WritesTold(NamedTuple):
+    """What a phone that missed some undos and entries is told (``writes_told``): the state
+    before them, the entries it showed that are gone now (``undone``: ``(event, before, after)``
+    steps, in the order they had been played) and how many of the entries in force now came
+    since (``entered``: the last ones)."""
+
+    before: Any
+    undone: list[tuple[RuleEvent, Any, Any]]
+    entered: int
+
+
 def state_before_writes(view: GameView, undone: int, entered: int) -> Any | None:
     """The state the game stood at before its last ``undone + entered`` writes, ``undone`` of
     them undos and ``entered`` entries in any order, for telling a phone that missed them what
     they changed (D-3: the privileges). The entries in force then: those in force now, without
     the ``entered`` latest stored, with the ``undone`` latest taken back. None when that does not
     add up (a write of another kind, an entry that no longer replays)."""
+    told = writes_told(view, undone, entered)
+    return told.before if told is not None else None
+
+
+def writes_told(view: GameView, undone: int, entered: int) -> WritesTold | None:
+    """``state_before_writes`` with what the writes did: the entries the phone showed that the
+    undos took back (an undo takes the last entry in force, so they are the last ones it showed)
+    and the entries in force now that it did not show. None when it does not add up."""
     game_id = view.row.id
     created = set(db.session.scalars(select(Event.seq).where(Event.game_id == game_id)
                                      .order_by(Event.seq.desc()).limit(entered))) if entered else set()
@@ -231,15 +250,26 @@ def state_before_writes(view: GameView, undone: int, entered: int) -> Any | None
         .order_by(Event.undone_at.desc().nulls_last(), Event.seq.desc()).limit(undone))) if undone else []
     if len(created) != entered or len(taken_back) != undone:
         return None
-    rows = [r for r in _applied_rows(game_id) if r.seq not in created]
-    rows += [r for r in taken_back if r.seq not in created]
+    applied = _applied_rows(game_id)
+    rows = [r for r in applied if r.seq not in created]
+    gone = {r.seq for r in taken_back if r.seq not in created}
+    rows += [r for r in taken_back if r.seq in gone]
     rows.sort(key=lambda r: r.seq)
     if len(rows) != len(view.events) - entered + undone:
         return None
+    engine = ENGINES[view.row.game]
+    state = engine.start(view.row.setup)
+    steps = []
     try:
-        return _fold(view.row, rows).state
+        for r in rows:
+            event = parse_event(r.data, len(view.row.setup["players"]))
+            after = engine.apply(state, event)
+            if r.seq in gone:
+                steps.append((event, state, after))
+            state = after
     except RuleError:
         return None
+    return WritesTold(state, steps, sum(1 for r in applied if r.seq in created))
 
 
 def current_version(game_id: str) -> int | None:

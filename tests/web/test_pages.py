@@ -587,7 +587,7 @@ def test_several_undos_in_one_poll_each_name_their_entry(client):
     play(client, game["id"], [{"type": "take_tokens", "player": 1, "tokens": {"white": 1}}])
     polled = client.get(f"/games/{game['id']}/poll?v=3&n=3", headers=HX).get_data(as_text=True)
     assert "Undone:" not in polled and "entries were undone" not in polled
-    assert "Since this screen: entries undone 2, entered 1." in polled
+    assert "Since this screen, undone: Ben took 1 blue. Ana took 1 green. Entered: Ben took 1 white." in polled
     assert 'data-kind="done"' not in polled
 
 
@@ -1550,8 +1550,9 @@ def test_a_save_that_lost_the_race_to_several_writes_is_told_each_of_them(client
     post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"blue": 1}})
     resp = form_post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"black": 1}}, 3, entry_id="b3")
     assert resp.status_code == 409
-    assert _notice(resp) == ("Not recorded, because the game changed on another phone first: entries undone 1, "
-                             "entered 1. The screen is up to date; check and try again. Privileges now: Ana 0, Ben 1.")
+    assert _notice(resp) == ("Not recorded, because the game changed on another phone first. Since this screen, "
+                             "undone: Ana took 3 red. Entered: Ana took 1 blue. The screen is up to date; check and "
+                             "try again. Privileges now: Ana 0, Ben 1.")
     # an entry and its undo: told as the undo, naming the entry taken back
     version = client.get(f"/api/games/{gid}").get_json()["version"]
     post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"red": 1}})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -155,7 +156,9 @@ def test_an_entry_and_its_undo_within_one_poll_are_told_as_the_undo(app, client)
     client.post(f"/api/games/{gid}/undo", json={})
     post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"blue": 1}})
     body = other.get(f"/games/{gid}/poll?v=3&n=1", headers=HX).get_data(as_text=True)
-    assert "Since this screen: entries undone 1, entered 1." in body and "Privileges now" not in body
+    # each named, for the table to check (a tester: "entries undone 1, entered 1" named neither)
+    notice = re.search(r'<p class="alert alert-notice">([^<]*)</p>', body)[1]
+    assert notice == "Since this screen, undone: Ana took 1 red. Entered: Ana took 1 blue."
 
 
 def test_an_undo_and_an_entry_in_one_poll_tell_the_privileges_they_moved(app, client):
@@ -171,14 +174,16 @@ def test_an_undo_and_an_entry_in_one_poll_tell_the_privileges_they_moved(app, cl
     post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"blue": 1}})
     body = other.get(f"/games/{gid}/poll?v=1&n=1", headers=HX).get_data(as_text=True)
     notice = re.search(r'<p class="alert alert-notice">([^<]*)</p>', body)[1]
-    assert notice == "Since this screen: entries undone 1, entered 1. Privileges now: Ana 0, Ben 1."
+    assert notice == ("Since this screen, undone: Ana took 3 red. Entered: Ana took 1 blue. "
+                      "Privileges now: Ana 0, Ben 1.")
     # the other way round: the entry gives the privilege, the undo took back one that did not
     post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"white": 1}})  # v=4, n=2
     client.post(f"/api/games/{gid}/undo", json={})
     post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"pearl": 2}})  # Ana: 0 -> 1
     body = other.get(f"/games/{gid}/poll?v=4&n=2", headers=HX).get_data(as_text=True)
-    notice = re.search(r'<p class="alert alert-notice">([^<]*)</p>', body)[1]
-    assert notice == "Since this screen: entries undone 1, entered 1. Privileges now: Ana 1, Ben 1."
+    notice = html.unescape(re.search(r'<p class="alert alert-notice">([^<]*)</p>', body)[1])
+    assert notice == ("Since this screen, undone: Ben took 1 white. Entered: Ben took 2 pearls. "
+                      "Privileges now: Ana 1, Ben 1.")  # (Ana's privilege from the pearls: a toast of its own)
     # an undo of a privilege-giving take and a new one: no count moved, but the toast says "Ana gains a
     # privilege" (a tester's table handed over a second scroll): the counts are said as they are
     version = client.get(f"/api/games/{gid}").get_json()["version"]  # shown: Ana's blue, Ben's 2 pearls
@@ -187,7 +192,8 @@ def test_an_undo_and_an_entry_in_one_poll_tell_the_privileges_they_moved(app, cl
     body = other.get(f"/games/{gid}/poll?v={version}&n=2", headers=HX).get_data(as_text=True)
     assert "gains a privilege from Ben&#39;s move." in body
     notice = re.search(r'<p class="alert alert-notice">([^<]*)</p>', body)[1]
-    assert notice == "Since this screen: entries undone 1, entered 1. Privileges now: Ana 1, Ben 1."
+    assert notice == ("Since this screen, undone: Ben took 2 pearls. Entered: Ben took 3 black. "
+                      "Privileges now: Ana 1, Ben 1.")
 
 
 def test_the_poll_of_an_unknown_game_is_404(client):

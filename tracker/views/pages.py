@@ -565,6 +565,15 @@ MIXED_CONFLICT_NOTICE = N_("Not recorded, because the game changed on another ph
                            "%(undone)s, entered %(entered)s. The screen is up to date; check and try again.")
 UNDO_MIXED_CONFLICT_NOTICE = N_("The game changed on another phone first, so nothing was undone: entries undone "
                                 "%(undone)s, entered %(entered)s. The screen is up to date; check and try again.")
+#: The same, each entry named (``mixed_changes``): a tester could not check "entries undone 1,
+#: entered 1" against the table.
+CHANGED_CONFLICT_NOTICE = N_("Not recorded, because the game changed on another phone first. %(changes)s The screen "
+                            "is up to date; check and try again.")
+UNDO_CHANGED_CONFLICT_NOTICE = N_("The game changed on another phone first, so nothing was undone. %(changes)s The "
+                                  "screen is up to date; check and try again.")
+MIXED_NAMED_NOTICE = N_("Since this screen, undone: %(undone)s Entered: %(entered)s")
+MIXED_UNDONE_NOTICE = N_("Since this screen, undone: %(undone)s")
+MIXED_ENTERED_NOTICE = N_("Since this screen, entered: %(entered)s")
 
 
 #: A write sent with a version the game never reached (a screen of a database restored to an
@@ -622,8 +631,32 @@ def _several_writes_notice(view: service.GameView, undoing: bool, missed: int) -
         entries = " ".join(narrate.describe(ev, before, after, consequences=False) for ev, before, after in taken)
         return " ".join(filter(None, (_(UNDONE_FIRST_ENTRIES_NOTICE, n=undone, entries=entries),
                                       privileges_now(view.state, taken[-1][2]))))
-    said = _(UNDO_MIXED_CONFLICT_NOTICE if undoing else MIXED_CONFLICT_NOTICE, undone=undone, entered=entered)
+    changes = mixed_changes(view, undone, entered)
+    if changes:
+        said = _(UNDO_CHANGED_CONFLICT_NOTICE if undoing else CHANGED_CONFLICT_NOTICE, changes=changes)
+    else:
+        said = _(UNDO_MIXED_CONFLICT_NOTICE if undoing else MIXED_CONFLICT_NOTICE, undone=undone, entered=entered)
     return " ".join(filter(None, (said, mixed_privileges(view, undone, entered))))
+
+
+def mixed_changes(view: service.GameView, undone: int, entered: int, *, alerts_shown: bool = False) -> str:
+    """Undos and entries told at once, each entry named (up to ``MISSED_TOLD`` of each): those
+    taken back of the ones the phone showed, then those in force now that it did not show ("Since
+    this screen, undone: Ana took 3 red. Entered: Ana took 1 blue."); "" when they cannot be told
+    (the counts are said instead). ``alerts_shown``: the screen shows the latest entry's alerts as
+    toasts of their own (a poll's), so its sentence leaves them out, as its toast does."""
+    told = service.writes_told(view, undone, entered)
+    if told is None:
+        return ""
+    gone = " ".join(narrate.describe(ev, before, after, consequences=False) for ev, before, after in told.undone[-MISSED_TOLD:])
+    count = min(told.entered, MISSED_TOLD)
+    new = " ".join(text for _seat, text in screen.entries_told(view, count)) if alerts_shown and count \
+        else " ".join(screen.last_entries(view, count))
+    if gone and new:
+        return _(MIXED_NAMED_NOTICE, undone=gone, entered=new)
+    if gone:
+        return _(MIXED_UNDONE_NOTICE, undone=gone)
+    return _(MIXED_ENTERED_NOTICE, entered=new) if new else ""
 
 
 def _write(game_id: str, action: Any, notice: Any = None, entry: Any = None):  # type: ignore[no-untyped-def]
@@ -951,7 +984,9 @@ def poll_news(view: service.GameView, seen: int | None, count: str) -> dict[str,
         # (what they moved of the privileges, as after undos alone: an undo's privilege went
         # back unsaid when an entry came in the same poll, a tester)
         moved = mixed_privileges(view, undone, missed - undone)
-        return {"notice": " ".join(filter(None, (_(MIXED_NOTICE, undone=undone, entered=missed - undone), moved)))}
+        said = (mixed_changes(view, undone, missed - undone, alerts_shown=True)
+                or _(MIXED_NOTICE, undone=undone, entered=missed - undone))
+        return {"notice": " ".join(filter(None, (said, moved)))}
     return {}
 
 
