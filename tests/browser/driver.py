@@ -35,6 +35,14 @@ def settled(page: Page) -> None:
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 
 
+def duel_via_api(page: Page, live_server: str, players: tuple[str, str] = ("Ana", "Ben"), first_player: int = 0) -> str:
+    """A new Duel made through the API (``players``, ``first_player`` to start); its id."""
+    resp = page.request.post(live_server + "/api/games", data={"game": "duel", "players": list(players),
+                                                               "first_player": first_player})
+    assert resp.status == 201, resp.text()
+    return resp.json()["id"]
+
+
 def import_part(page: Page, live_server: str, name: str, count: int | None = None, **fields: Any) -> str:
     """Import the fixture ``name`` through the API: its first ``count`` entries, still in play
     (all of it, with its recorded result, when None), ``fields`` in place of the log's (other

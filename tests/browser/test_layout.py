@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from driver import Table, first_prompt, import_part
+from driver import Table, duel_via_api, first_prompt, import_part
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -795,8 +795,7 @@ def test_on_a_short_phone_the_toasts_leave_the_take_chips_sooner(browser, live_s
     alert); on a taller one they keep their time; a notice stays until a tap either way."""
     for (w, h), done, other in (((360, 640), "1.5s", "2.5s"), ((390, 844), "2.5s", "4s")):
         page = browser.new_page(viewport={"width": w, "height": h})
-        gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"],
-                                                                 "first_player": 0}).json()["id"]
+        gid = duel_via_api(page, live_server)
         page.goto(f"{live_server}/games/{gid}")
         page.wait_for_function("() => window.htmx !== undefined")
         assert page.request.post(f"{live_server}/api/games/{gid}/events",

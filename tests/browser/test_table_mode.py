@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from driver import Table, settled
+from driver import Table, duel_via_api, settled
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -507,8 +507,7 @@ def test_on_a_tablet_lying_flat_the_tabs_of_the_player_across_sit_at_their_edge(
     passes. A phone keeps its tabs at the bottom (its player across reaches them)."""
     for width, height, at_top in ((820, 1180, True), (390, 844, False)):
         page = browser.new_page(viewport={"width": width, "height": height})
-        gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"],
-                                                                  "first_player": 0}).json()["id"]
+        gid = duel_via_api(page, live_server)
         page.goto(f"{live_server}/settings?table=on&next=/games/{gid}")
         bar = page.locator("nav.actions")
         ana_turn = bar.bounding_box()
@@ -528,8 +527,7 @@ def test_on_a_tablet_lying_flat_the_tabs_of_the_player_across_sit_at_their_edge(
         page.close()
     # each toast at the edge of the player it faces: Ben's privilege from Ana's 3 red at his, her own at hers
     page = browser.new_page(viewport={"width": 820, "height": 1180})
-    gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"],
-                                                              "first_player": 0}).json()["id"]
+    gid = duel_via_api(page, live_server)
     page.goto(f"{live_server}/settings?table=on&next=/games/{gid}")
     page.wait_for_function("() => window.htmx !== undefined")
     assert page.request.post(f"{live_server}/api/games/{gid}/events",
