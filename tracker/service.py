@@ -424,6 +424,17 @@ def narrated(view: GameView, describe: Callable[[Any, Any, Any], str], key: Any)
     return [describe(*step) for step in steps()]
 
 
+def recent_steps(view: GameView, count: int) -> list[tuple[RuleEvent, Any, Any]]:
+    """The last ``count`` entries as ``(event, before, after)`` steps, oldest first: from the
+    game's snapshot when it is of this very view and reaches back so far, else folded."""
+    if count <= 0:
+        return []
+    snap = _snapshots().get(view.row.id)
+    if snap is not None and snap.events is view.events and len(snap.tail) >= count:
+        return list(snap.tail[-count:])
+    return list(view.engine.steps(view.row.setup, view.events))[-count:]
+
+
 def recent_states(view: GameView, count: int) -> list[tuple[int, Any]]:
     """The states after each of the ``count`` entries before the last one (fewer in a shorter
     game), oldest first, as ``(entries, state)`` pairs: ``entries`` the number of entries once

@@ -1569,3 +1569,52 @@ def test_a_save_that_lost_the_race_to_several_writes_is_told_each_of_them(client
     assert resp.status_code == 409
     assert _notice(resp).startswith("Another phone undid 2 entries first, so this was not recorded. Undone: "
                                     "Ana took 1 blue. Ben took 1 white.")
+
+
+def test_many_writes_before_a_save_or_an_undo_are_told_whole(client):
+    """A second tester's cases: four entries named as three ("recorded 4 entries first" and his own
+    turn left out); four undos told as "undid an entry"; a refused undo that hid a second undo;
+    entries made and undone again told as "entries undone 2, entered 2"; an undone privilege-giving
+    take replaced by another and an entry after it: no count moved, no count said."""
+    take = lambda seat, kind, n=1: {"type": "take_tokens", "player": seat, "tokens": {kind: n}}  # noqa: E731
+    gid = new_game(client, ("Ana", "Ben"))["id"]
+    post(client, gid, take(0, "red"))  # v1: the stale screen
+    for event in (take(1, "black"), take(0, "white"), take(1, "green"), take(0, "blue")):
+        post(client, gid, event)
+    resp = form_post(client, gid, take(1, "black"), 1, entry_id="m1")
+    assert resp.status_code == 409 and _notice(resp).startswith(
+        "Not recorded, because another phone recorded 4 entries first: 1 more before these. Ana took 1 white. "
+        "Ben took 1 green. Ana took 1 blue.")
+    for _ in range(4):
+        client.post(f"/api/games/{gid}/undo", json={})
+    resp = form_post(client, gid, take(1, "black"), 5, entry_id="m2")
+    assert resp.status_code == 409 and _notice(resp).startswith(
+        "Another phone undid 4 entries first, so this was not recorded. Undone: 1 more before these. "
+        "Ana took 1 white. Ben took 1 green. Ana took 1 blue.")
+    # an undo refused after two: both named
+    post(client, gid, take(1, "black"))
+    post(client, gid, take(0, "white"))
+    version = client.get(f"/api/games/{gid}").get_json()["version"]
+    for _ in range(2):
+        client.post(f"/api/games/{gid}/undo", json={})
+    resp = client.post(f"/games/{gid}/undo", data={"expected_version": str(version)}, headers=HX)
+    assert resp.status_code == 409 and _notice(resp).startswith(
+        "Another phone undid 2 entries first, so nothing more was undone. Undone: Ben took 1 black. Ana took 1 white.")
+    # two entries made and undone again: nothing changed, and said so
+    version = client.get(f"/api/games/{gid}").get_json()["version"]
+    post(client, gid, take(1, "black"))
+    post(client, gid, take(0, "white"))
+    for _ in range(2):
+        client.post(f"/api/games/{gid}/undo", json={})
+    polled = client.get(f"/games/{gid}/poll?v={version}&n=1", headers=HX).get_data(as_text=True)
+    assert "Since this screen, entries were recorded and undone again: the game is as this screen showed it." in polled
+    # Ana's 3 white undone, 2 pearls taken instead, Ben's turn entered after: Ben's 2 privileges said as they are
+    post(client, gid, take(1, "white", 3))  # Ana: 1 privilege
+    version = client.get(f"/api/games/{gid}").get_json()["version"]
+    client.post(f"/api/games/{gid}/undo", json={})
+    post(client, gid, take(1, "pearl", 2))  # Ana: 1 again
+    post(client, gid, take(0, "green"))
+    polled = client.get(f"/games/{gid}/poll?v={version}&n=2", headers=HX).get_data(as_text=True)
+    notice = html.unescape(re.search(r'<p class="alert alert-notice">([^<]*)</p>', polled)[1])
+    assert notice.startswith("Since this screen, undone: Ben took 3 white. Entered: Ben took 2 pearls.")
+    assert notice.endswith("Privileges now: Ana 1, Ben 1.")

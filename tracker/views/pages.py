@@ -574,6 +574,12 @@ UNDO_CHANGED_CONFLICT_NOTICE = N_("The game changed on another phone first, so n
 MIXED_NAMED_NOTICE = N_("Since this screen, undone: %(undone)s Entered: %(entered)s")
 MIXED_UNDONE_NOTICE = N_("Since this screen, undone: %(undone)s")
 MIXED_ENTERED_NOTICE = N_("Since this screen, entered: %(entered)s")
+MIXED_NOTHING_NOTICE = N_("Since this screen, entries were recorded and undone again: the game is as this screen "
+                          "showed it.")
+OVER_CHANGED_CONFLICT_NOTICE = N_("Not recorded, because the game changed on another phone first. %(changes)s The "
+                                  "game is over; nothing more is recorded.")
+UNDO_UNDONE_ENTRIES_NOTICE = N_("Another phone undid %(n)s entries first, so nothing more was undone. Undone: "
+                                "%(entries)s The screen is up to date; check and try again.")
 
 
 #: A write sent with a version the game never reached (a screen of a database restored to an
@@ -607,9 +613,10 @@ def _conflict_notice(view: service.GameView, undoing: bool, expected: Any = None
 def _several_writes_notice(view: service.GameView, undoing: bool, missed: int) -> str | None:
     """The conflict notice of ``missed`` > 1 writes since the phone's screen (``writes_since``):
     each entry recorded, up to ``MISSED_TOLD`` of the latest (with what they caused: a privilege
-    given); each entry undone; or how many of each, with the privileges as they now are (a tester
-    was told only the last entry, or none of the privileges an undo moved back). None for one
-    write, or writes that cannot be told apart (the single-write notices then)."""
+    given) and how many before them; each entry undone; or both, named, with the privileges as
+    they now are (a tester was told only the last entry, or none of the privileges an undo moved
+    back, or "undid an entry" of four). None for one write, or writes that cannot be told apart
+    (the single-write notices then)."""
     if missed < 2:
         return None
     kinds = service.writes_since(view, missed)
@@ -618,45 +625,61 @@ def _several_writes_notice(view: service.GameView, undoing: bool, missed: int) -
     undone, entered = kinds
     if undone == entered == 1 and service.last_write_was_undo(view.row.id):
         return None  # an entry and its undo: told as the undo (the single-write notice), as a poll does
+    over = view.state.winner is not None
     if not undone:
-        entries = " ".join(screen.last_entries(view, min(entered, MISSED_TOLD)))
+        entries = " ".join(filter(None, (more_before(entered), *screen.last_entries(view, min(entered, MISSED_TOLD)))))
         if undoing:
             return _(UNDO_CONFLICT_ENTRIES_NOTICE, n=entered, entries=entries)
-        return _(OVER_CONFLICT_ENTRIES_NOTICE if view.state.winner is not None else CONFLICT_ENTRIES_NOTICE,
-                 n=entered, entries=entries)
+        return _(OVER_CONFLICT_ENTRIES_NOTICE if over else CONFLICT_ENTRIES_NOTICE, n=entered, entries=entries)
     if not entered:
         taken = service.undone_lately(view, undone)
-        if not taken or undoing or undone > MISSED_TOLD:
+        if not taken:
             return None
-        entries = " ".join(narrate.describe(ev, before, after, consequences=False) for ev, before, after in taken)
-        return " ".join(filter(None, (_(UNDONE_FIRST_ENTRIES_NOTICE, n=undone, entries=entries),
-                                      privileges_now(view.state, taken[-1][2]))))
+        entries = " ".join(filter(None, (more_before(undone), *(narrate.describe(ev, before, after, consequences=False)
+                                                                for ev, before, after in taken[-MISSED_TOLD:]))))
+        said = _(UNDO_UNDONE_ENTRIES_NOTICE if undoing else UNDONE_FIRST_ENTRIES_NOTICE, n=undone, entries=entries)
+        return " ".join(filter(None, (said, privileges_now(view.state, taken[-1][2]))))
     changes = mixed_changes(view, undone, entered)
     if changes:
-        said = _(UNDO_CHANGED_CONFLICT_NOTICE if undoing else CHANGED_CONFLICT_NOTICE, changes=changes)
+        said = _(UNDO_CHANGED_CONFLICT_NOTICE if undoing else OVER_CHANGED_CONFLICT_NOTICE if over
+                 else CHANGED_CONFLICT_NOTICE, changes=changes)
     else:
         said = _(UNDO_MIXED_CONFLICT_NOTICE if undoing else MIXED_CONFLICT_NOTICE, undone=undone, entered=entered)
     return " ".join(filter(None, (said, mixed_privileges(view, undone, entered))))
 
 
+def more_before(count: int) -> str:
+    """Said before the last ``MISSED_TOLD`` of ``count`` entries named: how many more came before
+    them ("1 more before these."; a tester was told "4 entries" and read 3, his own turn left
+    out); "" when all are named."""
+    extra = count - MISSED_TOLD
+    return ngettext("%(num)s more before these.", "%(num)s more before these.", extra) if extra > 0 else ""
+
+
 def mixed_changes(view: service.GameView, undone: int, entered: int, *, alerts_shown: bool = False) -> str:
-    """Undos and entries told at once, each entry named (up to ``MISSED_TOLD`` of each): those
-    taken back of the ones the phone showed, then those in force now that it did not show ("Since
-    this screen, undone: Ana took 3 red. Entered: Ana took 1 blue."); "" when they cannot be told
+    """Undos and entries told at once, each entry named (up to ``MISSED_TOLD`` of each, how many
+    more before them): those taken back of the ones the phone showed, then those in force now
+    that it did not show ("Since this screen, undone: Ana took 3 red. Entered: Ana took 1 blue.");
+    entries made and undone again, which changed nothing, as such; "" when they cannot be told
     (the counts are said instead). ``alerts_shown``: the screen shows the latest entry's alerts as
     toasts of their own (a poll's), so its sentence leaves them out, as its toast does."""
     told = service.writes_told(view, undone, entered)
     if told is None:
         return ""
-    gone = " ".join(narrate.describe(ev, before, after, consequences=False) for ev, before, after in told.undone[-MISSED_TOLD:])
+    gone = " ".join(filter(None, (more_before(len(told.undone)), *(
+        narrate.describe(ev, before, after, consequences=False) for ev, before, after in told.undone[-MISSED_TOLD:]))))
     count = min(told.entered, MISSED_TOLD)
-    new = " ".join(text for _seat, text in screen.entries_told(view, count)) if alerts_shown and count \
-        else " ".join(screen.last_entries(view, count))
+    latest = [text for _seat, text in screen.entries_told(view, count)] if alerts_shown and count \
+        else screen.last_entries(view, count)
+    new = " ".join(filter(None, (more_before(told.entered), *latest)))
     if gone and new:
         return _(MIXED_NAMED_NOTICE, undone=gone, entered=new)
     if gone:
         return _(MIXED_UNDONE_NOTICE, undone=gone)
-    return _(MIXED_ENTERED_NOTICE, entered=new) if new else ""
+    if new:
+        return _(MIXED_ENTERED_NOTICE, entered=new)
+    # (every entry made since was undone again: "entries undone 2, entered 2" read as a change, a tester)
+    return _(MIXED_NOTHING_NOTICE)
 
 
 def _write(game_id: str, action: Any, notice: Any = None, entry: Any = None):  # type: ignore[no-untyped-def]
@@ -795,11 +818,30 @@ def mixed_privileges(view: service.GameView, undone: int, entered: int) -> str |
     moved some, or when the screen's latest entry gives one (its toast says "Ben gains a
     privilege" while an undo among them took one back: counted alone, the table handed over a
     second scroll, a tester)."""
-    before = service.state_before_writes(view, undone, entered)
+    if getattr(view.state.players[0], "privileges", None) is None:
+        return None  # classic Splendor
+    told = service.writes_told(view, undone, entered)
+    before = told.before if told is not None else None
     moved = privileges_now(view.state, before) if before is not None else None
-    if moved is None and any(a["kind"] in PRIVILEGE_ALERTS for a in screen.alerts(view)):
+    if moved is None and _privileges_touched(view, told):
         moved = _(PRIVILEGES_NOW, counts=", ".join(f"{p.name} {p.privileges}" for p in view.state.players))
     return moved
+
+
+def _privileges_touched(view: service.GameView, told: Any) -> bool:
+    """Whether any of the writes told moved a privilege on its own, though the counts end where
+    they began (an undo of a take that gave one, and another that gives one again; any entry
+    after it): its sentence says "Ben gains a privilege" (a tester's table handed over another
+    scroll). Told as touched when the writes cannot be told apart."""
+    if told is None:
+        return True
+    if any(a.privileges != b.privileges for _ev, before, after in told.undone
+           for a, b in zip(before.players, after.players)):
+        return True
+    for _count, before, after in service.recent_steps(view, told.entered):
+        if any(a.privileges != b.privileges for a, b in zip(before.players, after.players)):
+            return True
+    return False
 
 
 def privileges_now(without: Any, with_it: Any) -> str | None:
