@@ -730,3 +730,22 @@ def test_the_table_button_of_a_screen_another_phone_drew_flips_this_phones_own_s
     other.get(f"/settings?mine=Ben&next=/")
     assert other.get("/settings?table=flip&game=nope&next=/").status_code == 303
     assert other.get_cookie("table").value == "on"
+
+
+def test_an_undo_notice_still_up_is_told_again_with_the_entry_after_it(app, client):
+    """A tester: Ana undid her 3 red and took 2 pearls a second later; Ben's phone showed "Undone:
+    Ana took 3 red. Privileges now: …" for two seconds, then the next poll's toast replaced it with
+    "Ben gains a privilege. ✓ Ana took 2 pearls." and no word of the undo. A poll while that notice
+    is up (since, sn) tells both, and the privileges as they are."""
+    gid = new_game(client, ("Ana", "Ben"))["id"]
+    other = app.test_client()
+    other.get(f"/games/{gid}")
+    post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"red": 3}})  # v1, n1: Ben 2 privileges
+    client.post(f"/api/games/{gid}/undo", json={})  # v2, n0
+    undone = other.get(f"/games/{gid}/poll?v=1&n=1", headers=HX).get_data(as_text=True)
+    assert "Undone: Ana took 3 red. Privileges now: Ana 0, Ben 1." in undone
+    post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"pearl": 2}})  # v3: Ben 2 again
+    body = other.get(f"/games/{gid}/poll?v=2&n=0&since=1&sn=1", headers=HX).get_data(as_text=True)
+    notice = html.unescape(re.search(r'<p class="alert alert-notice">([^<]*)</p>', body)[1])
+    assert notice == ("Since this screen, undone: Ana took 3 red. Entered: Ana took 2 pearls. "
+                      "Privileges now: Ana 0, Ben 2.")
