@@ -228,20 +228,14 @@ class WritesTold(NamedTuple):
     entered: int
 
 
-def state_before_writes(view: GameView, undone: int, entered: int) -> Any | None:
-    """The state the game stood at before its last ``undone + entered`` writes, ``undone`` of
-    them undos and ``entered`` entries in any order, for telling a phone that missed them what
-    they changed (D-3: the privileges). The entries in force then: those in force now, without
-    the ``entered`` latest stored, with the ``undone`` latest taken back. None when that does not
-    add up (a write of another kind, an entry that no longer replays)."""
-    told = writes_told(view, undone, entered)
-    return told.before if told is not None else None
-
-
 def writes_told(view: GameView, undone: int, entered: int) -> WritesTold | None:
-    """``state_before_writes`` with what the writes did: the entries the phone showed that the
-    undos took back (an undo takes the last entry in force, so they are the last ones it showed)
-    and the entries in force now that it did not show. None when it does not add up."""
+    """What the game's last ``undone + entered`` writes did, ``undone`` of them undos and
+    ``entered`` entries in any order, for telling a phone that missed them (D-3: the privileges
+    too): the state before them (the entries in force then: those in force now, without the
+    ``entered`` latest stored, with the ``undone`` latest taken back), the entries the phone
+    showed that the undos took back (an undo takes the last entry in force, so they are the last
+    ones it showed) and how many entries in force now it did not show. None when that does not
+    add up (a write of another kind, an entry that no longer replays)."""
     game_id = view.row.id
     created = set(db.session.scalars(select(Event.seq).where(Event.game_id == game_id)
                                      .order_by(Event.seq.desc()).limit(entered))) if entered else set()
@@ -257,19 +251,14 @@ def writes_told(view: GameView, undone: int, entered: int) -> WritesTold | None:
     rows.sort(key=lambda r: r.seq)
     if len(rows) != len(view.events) - entered + undone:
         return None
-    engine = ENGINES[view.row.game]
-    state = engine.start(view.row.setup)
-    steps = []
+    seats = len(view.row.setup["players"])
     try:
-        for r in rows:
-            event = parse_event(r.data, len(view.row.setup["players"]))
-            after = engine.apply(state, event)
-            if r.seq in gone:
-                steps.append((event, state, after))
-            state = after
+        folded = list(view.engine.steps(view.row.setup, [parse_event(r.data, seats) for r in rows]))
     except RuleError:
         return None
-    return WritesTold(state, steps, sum(1 for r in applied if r.seq in created))
+    before = folded[-1][2] if folded else view.engine.start(view.row.setup)
+    taken = [step for step, r in zip(folded, rows) if r.seq in gone]
+    return WritesTold(before, taken, sum(1 for r in applied if r.seq in created))
 
 
 def current_version(game_id: str) -> int | None:

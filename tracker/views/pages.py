@@ -627,7 +627,7 @@ def _several_writes_notice(view: service.GameView, undoing: bool, missed: int) -
         return None  # an entry and its undo: told as the undo (the single-write notice), as a poll does
     over = view.state.winner is not None
     if not undone:
-        entries = " ".join(filter(None, (more_before(entered), *screen.last_entries(view, min(entered, MISSED_TOLD)))))
+        entries = _entered_sentences(view, entered)
         if undoing:
             return _(UNDO_CONFLICT_ENTRIES_NOTICE, n=entered, entries=entries)
         return _(OVER_CONFLICT_ENTRIES_NOTICE if over else CONFLICT_ENTRIES_NOTICE, n=entered, entries=entries)
@@ -635,17 +635,16 @@ def _several_writes_notice(view: service.GameView, undoing: bool, missed: int) -
         taken = service.undone_lately(view, undone)
         if not taken:
             return None
-        entries = " ".join(filter(None, (more_before(undone), *(narrate.describe(ev, before, after, consequences=False)
-                                                                for ev, before, after in taken[-MISSED_TOLD:]))))
+        entries = _undone_sentences(taken)
         said = _(UNDO_UNDONE_ENTRIES_NOTICE if undoing else UNDONE_FIRST_ENTRIES_NOTICE, n=undone, entries=entries)
         return " ".join(filter(None, (said, privileges_now(view.state, taken[-1][2]))))
-    changes = mixed_changes(view, undone, entered)
-    if changes:
+    told = service.writes_told(view, undone, entered)
+    if told is not None:
         said = _(UNDO_CHANGED_CONFLICT_NOTICE if undoing else OVER_CHANGED_CONFLICT_NOTICE if over
-                 else CHANGED_CONFLICT_NOTICE, changes=changes)
+                 else CHANGED_CONFLICT_NOTICE, changes=mixed_changes(view, told))
     else:
         said = _(UNDO_MIXED_CONFLICT_NOTICE if undoing else MIXED_CONFLICT_NOTICE, undone=undone, entered=entered)
-    return " ".join(filter(None, (said, mixed_privileges(view, undone, entered))))
+    return " ".join(filter(None, (said, mixed_privileges(view, told))))
 
 
 def more_before(count: int) -> str:
@@ -656,22 +655,30 @@ def more_before(count: int) -> str:
     return ngettext("%(num)s more before these.", "%(num)s more before these.", extra) if extra > 0 else ""
 
 
-def mixed_changes(view: service.GameView, undone: int, entered: int, *, alerts_shown: bool = False) -> str:
-    """Undos and entries told at once, each entry named (up to ``MISSED_TOLD`` of each, how many
-    more before them): those taken back of the ones the phone showed, then those in force now
-    that it did not show ("Since this screen, undone: Ana took 3 red. Entered: Ana took 1 blue.");
-    entries made and undone again, which changed nothing, as such; "" when they cannot be told
-    (the counts are said instead). ``alerts_shown``: the screen shows the latest entry's alerts as
-    toasts of their own (a poll's), so its sentence leaves them out, as its toast does."""
-    told = service.writes_told(view, undone, entered)
-    if told is None:
-        return ""
-    gone = " ".join(filter(None, (more_before(len(told.undone)), *(
-        narrate.describe(ev, before, after, consequences=False) for ev, before, after in told.undone[-MISSED_TOLD:]))))
-    count = min(told.entered, MISSED_TOLD)
-    latest = [text for _seat, text in screen.entries_told(view, count)] if alerts_shown and count \
-        else screen.last_entries(view, count)
-    new = " ".join(filter(None, (more_before(told.entered), *latest)))
+def _undone_sentences(steps: Sequence[tuple[Any, Any, Any]]) -> str:
+    """Entries undone, named as they had been played (``(event, before, after)`` steps, without
+    what they had caused): the last ``MISSED_TOLD``, how many more before them first."""
+    return " ".join(filter(None, (more_before(len(steps)), *(
+        narrate.describe(ev, before, after, consequences=False) for ev, before, after in steps[-MISSED_TOLD:]))))
+
+
+def _entered_sentences(view: service.GameView, count: int, *, alerts_shown: bool = False) -> str:
+    """The game's last ``count`` entries named (the last ``MISSED_TOLD``, how many more before
+    them first), with what they caused, or, ``alerts_shown`` (a poll's screen shows the latest
+    entry's alerts as toasts of their own), the latest without its alerts, as its toast says it."""
+    told = min(count, MISSED_TOLD)
+    latest = [text for _seat, text in screen.entries_told(view, told)] if alerts_shown and told \
+        else screen.last_entries(view, told)
+    return " ".join(filter(None, (more_before(count), *latest)))
+
+
+def mixed_changes(view: service.GameView, told: service.WritesTold, *, alerts_shown: bool = False) -> str:
+    """Undos and entries told at once (``service.writes_told``), each entry named: those taken
+    back of the ones the phone showed, then those in force now that it did not show ("Since this
+    screen, undone: Ana took 3 red. Entered: Ana took 1 blue."); entries made and undone again,
+    which changed nothing, as such. ``alerts_shown``: as ``_entered_sentences``."""
+    gone = _undone_sentences(told.undone)
+    new = _entered_sentences(view, told.entered, alerts_shown=alerts_shown) if told.entered else ""
     if gone and new:
         return _(MIXED_NAMED_NOTICE, undone=gone, entered=new)
     if gone:
@@ -809,23 +816,15 @@ def undone_notice(event: Any, without: Any, with_it: Any) -> str:
 PRIVILEGES_NOW = N_("Privileges now: %(counts)s.")
 
 
-#: The alerts of a privilege changing hands (D-3, D-4, D-5, D-8, D-9).
-PRIVILEGE_ALERTS = frozenset({"privilege_given", "privilege_gained", "privilege_taken"})
-
-
-def mixed_privileges(view: service.GameView, undone: int, entered: int) -> str | None:
-    """D-3 after undos and entries told at once: the privileges as they now are when the writes
-    moved some, or when the screen's latest entry gives one (its toast says "Ben gains a
-    privilege" while an undo among them took one back: counted alone, the table handed over a
-    second scroll, a tester)."""
+def mixed_privileges(view: service.GameView, told: service.WritesTold | None) -> str | None:
+    """D-3 after undos and entries told at once (``told``, None when they cannot be told apart):
+    the privileges as they now are when the writes moved some, or when any of them moved one
+    though the counts end where they began (its toast says "Ben gains a privilege" while an undo
+    among them took one back: counted alone, the table handed over a second scroll, a tester)."""
     if getattr(view.state.players[0], "privileges", None) is None:
         return None  # classic Splendor
-    told = service.writes_told(view, undone, entered)
-    before = told.before if told is not None else None
-    moved = privileges_now(view.state, before) if before is not None else None
-    if moved is None and _privileges_touched(view, told):
-        moved = _(PRIVILEGES_NOW, counts=", ".join(f"{p.name} {p.privileges}" for p in view.state.players))
-    return moved
+    moved = privileges_now(view.state, told.before) if told is not None else None
+    return moved or (_privileges_said(view.state) if _privileges_touched(view, told) else None)
 
 
 def _privileges_touched(view: service.GameView, told: Any) -> bool:
@@ -838,7 +837,7 @@ def _privileges_touched(view: service.GameView, told: Any) -> bool:
     if any(a.privileges != b.privileges for _ev, before, after in told.undone
            for a, b in zip(before.players, after.players)):
         return True
-    for _count, before, after in service.recent_steps(view, told.entered):
+    for _event, before, after in service.recent_steps(view, told.entered):
         if any(a.privileges != b.privileges for a, b in zip(before.players, after.players)):
             return True
     return False
@@ -854,7 +853,12 @@ def privileges_now(without: Any, with_it: Any) -> str | None:
     now, then = without.players, with_it.players
     if getattr(now[0], "privileges", None) is None or all(a.privileges == b.privileges for a, b in zip(now, then)):
         return None
-    return _(PRIVILEGES_NOW, counts=", ".join(f"{p.name} {p.privileges}" for p in now))
+    return _privileges_said(without)
+
+
+def _privileges_said(state: Any) -> str:
+    """"Privileges now: Ana 0, Ben 1." for a Duel ``state``."""
+    return _(PRIVILEGES_NOW, counts=", ".join(f"{p.name} {p.privileges}" for p in state.players))
 
 
 #: The title and sentence of each HTTP error page a phone can meet (translated when shown).
@@ -1029,10 +1033,10 @@ def poll_news(view: service.GameView, seen: int | None, count: str) -> dict[str,
     if not odd and 0 < undone < missed:
         # (what they moved of the privileges, as after undos alone: an undo's privilege went
         # back unsaid when an entry came in the same poll, a tester)
-        moved = mixed_privileges(view, undone, missed - undone)
-        said = (mixed_changes(view, undone, missed - undone, alerts_shown=True)
-                or _(MIXED_NOTICE, undone=undone, entered=missed - undone))
-        return {"notice": " ".join(filter(None, (said, moved)))}
+        told = service.writes_told(view, undone, missed - undone)
+        said = (mixed_changes(view, told, alerts_shown=True) if told is not None
+                else _(MIXED_NOTICE, undone=undone, entered=missed - undone))
+        return {"notice": " ".join(filter(None, (said, mixed_privileges(view, told))))}
     return {}
 
 
