@@ -1161,6 +1161,7 @@ def splendor_panel(state: splendor.SplendorState, seat: int) -> dict[str, Any]:
         "name": p.name,
         "is_current": seat == state.current_player and state.winner is None,
         "is_winner": state.winner is not None and seat in winning_seats(state.winner),
+        "is_start": seat == state.first_player,  # S-4: every round starts with them, the last ends before them
         "prestige": p.prestige,
         "bonuses": [{"kind": c, "letter": letters[c], "count": bonuses[c]} for c in GEM_COLORS],
         "tokens": token_row(p.tokens, KINDS["splendor"].token_kinds),

@@ -43,6 +43,9 @@ def test_a_splendor_game_starts_from_the_form_with_its_nobles(client):
     assert state["nobles_available"] == ["N-01", "N-05", "N-07", "N-10"]
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert page.count('class="panel spanel') == 3 and "Cho's turn" in page and 'id="action-privileges"' not in page
+    # S-4: the start player is marked, the one before whom the final round ends (a tester: not shown)
+    assert page.count('class="start-mark"') == 1
+    assert re.search(r'id="panel-2".*?<h2 class="player-name">Cho <span class="start-mark"', page, re.S)
 
 
 def test_the_wrong_number_of_nobles_is_refused_with_a_message(client):
