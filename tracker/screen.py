@@ -822,6 +822,19 @@ def plan_seats(state: Any) -> list[int]:
     return [s for s in range(len(state.players)) if s not in (state.current_player, waited_for)]
 
 
+def card_gone_sentence(state: Any, card_id: str) -> str:
+    """What became of a named card no longer on the table (a Duel or Splendor ``state``, a card id
+    in its ``taken_cards``): "Ben reserved the card being planned: a level-2 red card (…)." (or
+    bought); "The card being planned is gone: …" if no player holds it."""
+    said = narrate.card_summary(card_id)
+    for player in state.players:
+        if any(r.card == card_id for r in player.reserved):
+            return _("%(name)s reserved the card being planned: %(card)s.", card=said, name=player.name)
+        if any(getattr(c, "card", c) == card_id for c in player.cards):
+            return _("%(name)s bought the card being planned: %(card)s.", card=said, name=player.name)
+    return _("The card being planned is gone: %(card)s.", card=said)
+
+
 def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
     """Purchase (D-7, D-8, S-2.4): level tabs or my reserve, colour filter, card grid, payment,
     and in Duel the joker's colour and the token to steal. With ``plan=<seat>`` (``plan_seat``)
@@ -862,7 +875,9 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
     if card is not None and "plan" in args and card.id in state.taken_cards() \
             and card.id not in {r.card for r in me.reserved}:
         # a plan kept across the others' entries, or carried into the real sheet once the
-        # planner's turn came: the card it looked at went to someone (no refusal to offer)
+        # planner's turn came: the card it looked at went to someone (no refusal to offer),
+        # said (it vanished from the plan without a word: a tester)
+        ctx["card_gone"] = card_gone_sentence(state, card.id)
         card = None
     if card is not None:
         owed = kind.engine.cost_after_bonuses(me, card)

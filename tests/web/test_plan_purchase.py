@@ -257,3 +257,40 @@ def test_a_plan_carried_into_the_real_buy_sheet_keeps_its_card_unless_someone_to
     # chosen afresh (no plan), a taken card is still shown, with its refusal
     direct = client.get(f"/games/{gid}/sheet/buy?src=1&card={bought.id}", headers=HX).get_data(as_text=True)
     assert 'class="selected-card"' in direct
+
+
+def test_a_planned_card_the_player_to_act_reserves_or_buys_is_said_gone(client):
+    """A tester: Ben's plan looked at a card Ana then reserved, and on her entry it went from
+    the plan without a word. The plan, kept across the entry with its card, says what became of it."""
+    from helpers import post
+
+    gid, planner, me, taken, state = _planner_at_30(client)
+    actor = state.players[state.current_player]
+    card = next(c for c in catalog.jewels().values() if c.id not in taken and c.level == 2)
+    address = f"/games/{gid}/sheet/buy?plan={planner}&src=2&card={card.id}"
+    before = client.get(address, headers=HX).get_data(as_text=True)
+    assert 'id="card-gone"' not in before and 'class="selected-card"' in before
+    resp = post(client, gid, {"type": "reserve", "player": state.current_player, "card": card.id})
+    assert resp.status_code == 200, resp.get_json()
+    after = client.get(address, headers=HX).get_data(as_text=True)
+    gone = re.search(r'<p class="hint card-gone" id="card-gone">(.*?)</p>', after).group(1)
+    assert gone.startswith(f"{actor.name} reserved the card being planned: a level-2 ")
+    # (the turn is the planner's now: their own Buy sheet, the card no longer offered)
+    assert 'class="selected-card"' not in after and f"{me.name} buys" in after
+
+
+def test_card_gone_sentence_names_who_bought_it():
+    from tracker.screen import card_gone_sentence
+
+    class P:
+        def __init__(self, name, cards=(), reserved=()):
+            self.name, self.cards, self.reserved = name, list(cards), list(reserved)
+
+    class S:
+        players = [P("Ana"), P("Ben", cards=["S1-01"])]
+
+    from tracker import create_app
+
+    with create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": "sqlite://"}).test_request_context():
+        assert card_gone_sentence(S, "S1-01").startswith("Ben bought the card being planned: a level-1 ")
+        assert card_gone_sentence(S, "S1-02").startswith("The card being planned is gone: a level-1 ")
