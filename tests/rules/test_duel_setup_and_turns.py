@@ -51,6 +51,20 @@ def test_setup_needs_exactly_two_named_players(names):
     assert info.value.code == "bad_setup"
 
 
+def test_a_name_is_measured_as_it_is_stored_after_composing():
+    """An adversarial tester: "क़" (U+0958) is two characters once composed (NFC); 40 of them
+    passed the 40-character check as typed, were stored as 80, and every replay of the game
+    then refused its own setup (its pages answered 500, the history's backup too)."""
+    with pytest.raises(RuleError) as info:
+        duel.new_game(["\u0958" * 40, "Ben"], 0)
+    assert info.value.code == "bad_setup"
+    state = duel.new_game(["\u0958" * 20, "Ben"], 0)
+    assert len(state.players[0].name) == 40
+    assert duel.new_game([state.players[0].name, "Ben"], 0).players[0].name == state.players[0].name
+    # "é" typed decomposed is stored composed: one name however typed
+    assert duel.new_game(["Rene\u0301", "Ben"], 0).players[0].name == "Ren\u00e9"
+
+
 @pytest.mark.parametrize("first_player", [2, -1, True, "0", None, "1"])
 def test_the_first_player_is_seat_0_or_1(first_player):
     with pytest.raises(RuleError) as info:

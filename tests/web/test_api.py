@@ -449,10 +449,28 @@ def test_a_malformed_log_is_refused_as_bad_log(client, log):
     {"game": "duel", "players": ["Ana", "Ben"], "first_player": 2},
     {"game": "chess", "players": ["Ana", "Ben"], "first_player": 0},
     {"game": "duel", "players": ["A" * 41, "Ben"], "first_player": 0},
+    {"game": "duel", "players": ["\u0958" * 40, "Ben"], "first_player": 0},  # 80 once composed
+    {"game": "splendor", "players": ["\ufb2a" * 40, "Noa"], "first_player": 0},
     [],
 ])
 def test_a_bad_setup_is_refused(client, body):
     assert error_of(client.post("/api/games", json=body)) == "bad_setup"
+
+
+def test_a_name_that_composes_longer_is_refused_everywhere_and_never_stored(client):
+    """An adversarial tester: 40 × "क़" was stored as 80 characters; the game's pages then
+    answered 500, and so did the whole history's backup. Refused at setup, by form and import."""
+    name = "\u0958" * 40
+    resp = client.post("/games", data={"game": "duel", "player0": name, "player1": "Ben", "first": "0"})
+    assert resp.status_code == 422 and "1 to 40 characters" in resp.get_data(as_text=True)
+    log = {"format": "splendor-tracker/1", "game": "duel", "players": [name, "Noa"], "first_player": 0, "events": []}
+    assert error_of(client.post("/api/games/import", json=log)) in ("bad_setup", "bad_log")
+    assert client.get("/api/games").get_json() == []  # nothing stored by either
+    short = client.post("/api/games", json={"game": "duel", "players": ["\u0958" * 20, "Ben"], "first_player": 0})
+    assert short.status_code == 201
+    gid = short.get_json()["id"]
+    assert client.get(f"/games/{gid}").status_code == 200
+    assert client.get("/history/export.json").status_code == 200
 
 
 @pytest.mark.parametrize("event, code", [

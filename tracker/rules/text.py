@@ -102,10 +102,15 @@ def player_names(players: Any, seats: Sequence[int], rule: str) -> list[str]:
                         low=min(seats), high=max(seats))
     names = []
     for name in players:
+        # "é" typed either way is one name; measured as stored (a few letters, "क़", compose to
+        # two under NFC: 40 of them passed as typed, were stored as 80, and every later replay of
+        # the game refused its own setup)
+        if isinstance(name, str):
+            name = unicodedata.normalize("NFC", name.strip())
         refusal = name_refusal(name)
         if refusal is not None:
             raise RuleError("bad_setup", refusal, rule, max=MAX_NAME)
-        names.append(unicodedata.normalize("NFC", name.strip()))  # "é" typed either way is one name
+        names.append(name)
     if len({person_key(n) for n in names}) != len(names):  # one person however typed
         raise RuleError("bad_setup", N_("Each player needs a different name."), rule)
     return names
