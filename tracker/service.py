@@ -29,6 +29,8 @@ from .snapshots import MAX_TAIL, Snapshot, SnapshotCache
 from .models import Event, Game, JoinCode, PhoneClaim, utcnow
 from .rules import duel, splendor
 from .rules.errors import N_, Phrase, RuleError
+from .rules.common import refuse_unchanged_correction
+from .rules.events import Correction
 from .rules.events import Event as RuleEvent
 from .rules.events import event_to_dict, parse_event
 from .rules.text import clean_text, person_key
@@ -809,6 +811,8 @@ def post_event(
         view.engine.refuse_after_end(view.state)  # "any event after the game ended", a malformed one too
         event = parse_event(data, len(view.row.setup["players"]), view.engine.ENTRY_RULES)
         try:
+            if isinstance(event, Correction):
+                refuse_unchanged_correction(view.state, event)
             state = view.engine.apply(view.state, event)
         except RuleError:
             if not _moved(game_id, view.version):

@@ -22,14 +22,19 @@ def give(client, game_id: str, seat: int, tokens: dict, other: dict | None = Non
     if other is not None:
         held[1 - seat] = Tokens.of(other)
         board = TOKEN_TOTALS - held[1 - seat] - Tokens.of(state["players"][seat]["tokens"])
-        resp = post(client, game_id, {"type": "correction", "player": 1 - seat,
-                                      "set": {"tokens": held[1 - seat].to_dict(), "board": board.to_dict(), "bag": {}}})
-        assert resp.status_code == 200, resp.get_json()
+        _fix(client, game_id, 1 - seat, {"tokens": held[1 - seat].to_dict(), "board": board.to_dict(), "bag": {}})
     held[seat] = Tokens.of(tokens)
     board = TOKEN_TOTALS - held[0] - held[1]
     assert board.is_valid()
-    resp = post(client, game_id, {"type": "correction", "player": seat,
-                                  "set": {"tokens": held[seat].to_dict(), "board": board.to_dict(), "bag": {}}})
+    return _fix(client, game_id, seat, {"tokens": held[seat].to_dict(), "board": board.to_dict(), "bag": {}})
+
+
+def _fix(client, game_id: str, seat: int, counts: dict) -> dict:
+    """A correction of ``seat`` to ``counts``; the state after it (the state as it was when the
+    game already holds those counts: such a fix is refused, nothing to correct)."""
+    resp = post(client, game_id, {"type": "correction", "player": seat, "set": counts})
+    if resp.status_code == 422 and resp.get_json()["error"]["message"].startswith("Nothing to correct: the game"):
+        return client.get(f"/api/games/{game_id}").get_json()
     assert resp.status_code == 200, resp.get_json()
     return resp.get_json()
 
@@ -237,6 +242,29 @@ def test_a_log_event_that_is_no_entry_is_a_malformed_log_and_a_refused_one_a_mis
     wrong_turn = dict(log["events"][0], player=1 - log["events"][0]["player"])
     resp = client.post("/api/games/import", json={**log, "events": [wrong_turn] + log["events"][1:]})
     assert error_of(resp) == "import_mismatch"
+
+
+def test_a_correction_that_changes_nothing_is_refused_and_not_recorded(client):
+    """An adversarial tester: a fix of the privileges to the count already held was recorded
+    (a version and a log line for nothing), in Splendor too during a noble choice."""
+    game = new_game(client)  # Ana starts: Ben holds the 1 privilege, both hold no tokens
+    for fix in ({"privileges": 0}, {"privileges": 0, "tokens": {}},
+                {"board": {"white": 4, "blue": 4, "green": 4, "red": 4, "black": 4, "pearl": 2, "gold": 3}}):
+        resp = post(client, game["id"], {"type": "correction", "player": 0, "set": fix})
+        assert resp.status_code == 422 and error_of(resp) == "bad_event", fix
+        assert resp.get_json()["error"]["message"].startswith("Nothing to correct: the game already has these counts")
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
+    # a part that changes is still recorded, whatever else is given as it was
+    resp = post(client, game["id"], {"type": "correction", "player": 1, "set": {"privileges": 2, "tokens": {}}})
+    assert resp.status_code == 200 and resp.get_json()["players"][1]["privileges"] == 2
+    splendor_game = client.post("/api/games", json={"game": "splendor", "players": ["Mo", "Jo"], "first_player": 0,
+                                                    "nobles": ["N-01", "N-02", "N-03"]}).get_json()
+    resp = post(client, splendor_game["id"], {"type": "correction", "player": 0, "set": {"tokens": {}}})
+    assert error_of(resp) == "bad_event" and resp.get_json()["error"]["rule"] == "S-1"
+    # a stored game with such a fix (recorded before) still loads: only new entries are judged
+    log = {"format": "splendor-tracker/1", "game": "duel", "players": ["Ana", "Ben"], "first_player": 0,
+           "events": [{"type": "correction", "player": 0, "set": {"privileges": 0}}]}
+    assert client.post("/api/games/import", json=log).status_code == 201
 
 
 def test_a_correction_never_fixes_cards(client):

@@ -409,13 +409,13 @@ def test_a_log_imported_again_after_the_table_played_otherwise_adds_nothing(clie
     written), and the game could no longer be opened (500 on its page, on History's export).
     The file is the game as it stood before those undos: nothing of it comes back."""
     gid = _import(client, IDLESS).get_json()["id"]
-    correction = {"type": "correction", "player": 1, "set": {"privileges": 1}}
+    correction = {"type": "correction", "player": 1, "set": {"privileges": 2}}
     events = _undo_all_then(client, gid, correction)
     version = client.get(f"/api/games/{gid}").get_json()["version"]
     resp = _import(client, IDLESS)
     assert resp.status_code == 200 and resp.get_json()["version"] == version
     state = client.get(f"/api/games/{gid}").get_json()
-    assert state["version"] == version and state["players"][1]["privileges"] == 1
+    assert state["version"] == version and state["players"][1]["privileges"] == 2
     assert client.get(f"/api/games/{gid}/log").get_json()["events"] == events
     assert client.get(f"/games/{gid}").status_code == 200
     assert client.get("/history/export.json").status_code == 200

@@ -166,3 +166,21 @@ def balancing_counts(typed: Mapping[str, Tokens | None], now: Mapping[str, Token
             if (bag is None or (bag.get(kind) == current and bag != now[part])) and current + off >= 0:
                 out.append((part, kind, current, current + off))
     return out
+
+
+def refuse_unchanged_correction(state: Any, ev: Any) -> None:
+    """D-12 / S-1: a new correction must change something. ``ev`` is a ``Correction`` (its
+    ``player``, ``tokens``, ``privileges``, ``board``, ``bag``); ``state`` a Duel or Splendor state
+    before it. Raises ``RuleError("bad_event")`` when every part it sets already holds those
+    counts (an adversarial tester: a fix to the privileges already held was recorded, a version
+    and a log line for nothing). Judged on new entries only, never in a replay: a stored game
+    keeps whatever it recorded."""
+    player = state.players[ev.player] if 0 <= ev.player < len(state.players) else None
+    if player is None:
+        return
+    parts = ((ev.tokens, player.tokens), (ev.privileges, getattr(player, "privileges", None)),
+             (ev.board, state.board), (ev.bag, getattr(state, "bag", None)))
+    if all(new is None or new == now for new, now in parts):
+        rule = "S-1" if getattr(state, "bag", None) is None else "D-12"
+        raise RuleError("bad_event", N_("Nothing to correct: the game already has these counts."), rule)
+
