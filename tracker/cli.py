@@ -53,7 +53,8 @@ def register(app: Flask) -> None:
         except (ValueError, RecursionError) as exc:
             raise click.ClickException(f"{path} is not JSON: {exc}") from exc
         try:
-            created, existing, extended, deleted, differ, created_deleted = service.import_any(data)
+            # (no cap on the entries: a backup of any size restores, as ``export`` wrote it)
+            created, existing, extended, deleted, differ, created_deleted = service.import_any(data, max_entries=0)
         except RuleError as err:
             raise click.ClickException(f"refused ({err.code}): {err.message}") from err
         click.echo(f"imported {created} game(s)"

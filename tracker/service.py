@@ -1542,8 +1542,10 @@ class ImportResult(NamedTuple):
 MAX_IMPORT_ENTRIES = 100_000
 
 
-def import_any(data: Any) -> ImportResult:
-    """Import one game log or a whole history backup (see ``ImportResult``).
+def import_any(data: Any, max_entries: int | None = None) -> ImportResult:
+    """Import one game log or a whole history backup (see ``ImportResult``). ``max_entries``
+    caps the entries of the whole file (``MAX_IMPORT_ENTRIES`` when None: a web request's cap;
+    ``0`` for none, the command line's restore of a backup of any size).
 
     Every log is checked first; if any does not replay, nothing is imported and its
     ``RuleError`` (``bad_log`` / ``import_mismatch``; ``game_deleted``, ``version_conflict``
@@ -1553,14 +1555,14 @@ def import_any(data: Any) -> ImportResult:
     """
     for _attempt in range(2):
         try:
-            return _import_any(data)
+            return _import_any(data, MAX_IMPORT_ENTRIES if max_entries is None else max_entries)
         except IntegrityError:
             pass  # rolled back: the other import's games and people are there now
     raise RuleError("version_conflict", N_("Another import stored the same games at the same moment. Import the "
                                            "file again."))
 
 
-def _import_any(data: Any) -> ImportResult:
+def _import_any(data: Any, max_entries: int) -> ImportResult:
     backup = isinstance(data, Mapping) and data.get("format") == HISTORY_FORMAT
     logs = data.get("games") if backup else [data]
     if not isinstance(logs, list):
@@ -1568,9 +1570,11 @@ def _import_any(data: Any) -> ImportResult:
     # every entry is replayed and stored in this one request: a file of hundreds of games of
     # 2000 entries each held a worker for minutes (a security tester); a club's history is far less
     entries = sum(len(log["events"]) for log in logs if isinstance(log, Mapping) and isinstance(log.get("events"), list))
-    if entries > MAX_IMPORT_ENTRIES:
+    # (the command line restores a backup of any size: a club's history past the cap, exported
+    # whole by ``flask export``, could not be restored, an adversarial tester)
+    if max_entries and entries > max_entries:
         raise RuleError("bad_log", N_("A file imports at most %(max)s entries at once; this one has %(n)s. Import "
-                                      "its games in parts (two files of half its games each)."), max=f"{MAX_IMPORT_ENTRIES:,}", n=f"{entries:,}")
+                                      "its games in parts (two files of half its games each)."), max=f"{max_entries:,}", n=f"{entries:,}")
     for i, log in enumerate(logs, start=1):
         try:
             check_log(log)

@@ -54,6 +54,30 @@ def test_export_then_import_restores_every_game(app, client, tmp_path):
         db.engine.dispose()
 
 
+def test_the_command_line_restores_a_backup_past_the_upload_cap(app, client, tmp_path, monkeypatch):
+    """An adversarial tester: ``flask export`` wrote a history of 211,783 entries, and ``flask
+    import`` refused it as the History upload does ("at most 100,000 entries at once"), leaving
+    the JSON to split by hand. The cap is a web request's; the command line restores any size."""
+    from tracker import service
+
+    for name in ("duel-1012.json", "duel-1069.json"):
+        assert client.post("/api/games/import", json=load_fixture(name)).status_code == 201
+    before = states(client)
+    backup = tmp_path / "backup.json"
+    assert app.test_cli_runner().invoke(args=["export", str(backup)]).exit_code == 0
+    monkeypatch.setattr(service, "MAX_IMPORT_ENTRIES", 100)  # both games are past it together
+    upload = client.post("/history/import", data={"file": (backup.open("rb"), "history.json")},
+                         content_type="multipart/form-data")
+    assert upload.status_code == 422 and "at most 100 entries at once" in upload.get_data(as_text=True)
+    restored = create_app(app_config(f"sqlite:///{tmp_path / 'restored.sqlite3'}"))
+    with restored.app_context():
+        result = restored.test_cli_runner().invoke(args=["import", str(backup)])
+        assert result.exit_code == 0 and "imported 2 game(s), 0 already stored" in result.output, result.output
+        assert states(restored.test_client()) == before
+        db.session.remove()
+        db.engine.dispose()
+
+
 def test_a_restored_backup_still_finds_the_files_its_games_were_imported_from(app, client, tmp_path):
     """A log without id or start, and one under another tool's id, were imported; the history
     moved to a new database by a backup (SQLite to PostgreSQL, say). The same two files imported
