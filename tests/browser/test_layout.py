@@ -51,9 +51,11 @@ def test_a_name_with_no_space_and_the_nobles_picker_fit_a_360_px_phone(browser, 
         "game": "splendor", "players": [word, "Ben", word[::-1]], "first_player": 0,
         "nobles": ["N-01", "N-02", "N-03", "N-04"]}).json()
     wide = "() => document.documentElement.scrollWidth"
-    # the home list's "<name>'s turn · Turn 1" (a tester: the page 402 px wide at 320, 360, 390)
+    # the home list's "<name>'s turn · Turn 1" (a tester: 40 × "A" made the page 402 px wide at
+    # 320, 360 and 390)
+    page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["W" * 40, "Ben"], "first_player": 0})
     page.goto(live_server + "/")
-    expect(page.locator(".resume .standing").first).to_contain_text(word)
+    expect(page.locator(".resume .standing").first).to_contain_text("W" * 40)
     assert page.evaluate(wide) <= 360
     page.goto(f"{live_server}/games/{game['id']}")
     expect(page.locator(".whose-turn")).to_contain_text(word)
