@@ -1132,6 +1132,9 @@ def _result_text(players: Sequence[str], result: Any) -> Phrase:
 #: What an import did with a log: stored a new game, found it stored already, or found an
 #: earlier export of it stored and added the entries the log has beyond it.
 CREATED, STORED, EXTENDED = "created", "stored", "extended"
+#: ``STORED`` told apart: the log's entries are the stored game's as they stood at some earlier
+#: moment, since played otherwise here (entries undone, others recorded): kept as it is here.
+STORED_EARLIER = "stored_earlier"
 
 
 def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False,
@@ -1272,9 +1275,11 @@ def _extend(game_id: str, parsed: list[RuleEvent], events: list[dict[str, Any]],
     view = load(game_id)
     stored = len(view.events)
     current = [event_to_dict(ev) for ev in view.events]
-    was, began = (True, True) if events == current[:len(events)] else _was_once(game_id, events)
-    if was:
+    if events == current[:len(events)]:
         return view, STORED
+    was, began = _was_once(game_id, events)
+    if was:  # (said apart: "Nothing new" misled a player restoring a backup made before undos, a tester)
+        return view, STORED_EARLIER
     if view.row.deleted_at is not None and skip_deleted:
         return view, STORED
     _refuse_deleted(view)
@@ -1527,7 +1532,8 @@ class ImportResult(NamedTuple):
     with the file's later entries, stored games a backup has with other entries (``differ``:
     played otherwise here or in the file; kept as they are here, the rest of the file imported),
     and of the games ``created``, those a backup marks deleted (``created_deleted``: stored under
-    "deleted", as the backup had them)."""
+    "deleted", as the backup had them); of the ``existing``, those the file has as they stood
+    before the table undid entries here (``earlier``: ``STORED_EARLIER``, kept as they are here)."""
 
     created: int
     existing: int
@@ -1535,6 +1541,7 @@ class ImportResult(NamedTuple):
     deleted: int = 0
     differ: int = 0
     created_deleted: int = 0
+    earlier: int = 0
 
 
 #: Entries one import may replay and store, all its games together (a club's history of a thousand
@@ -1582,7 +1589,7 @@ def _import_any(data: Any, max_entries: int) -> ImportResult:
             if not backup:  # a single log: its own refusal, no "game 1 of the file"
                 raise
             raise _in_file(exc, i, log) from exc
-    created = existing = extended = deleted = differ = created_deleted = 0
+    created = existing = extended = deleted = differ = created_deleted = earlier = 0
     series: dict[str, Any] = {}
     made: list[tuple[Game, Any]] = []
     stored: list[Game] = []
@@ -1623,6 +1630,7 @@ def _import_any(data: Any, max_entries: int) -> ImportResult:
                     created_deleted += 1
             else:
                 existing += 1
+                earlier += outcome == STORED_EARLIER
                 # (a game the file marks deleted too is as it should be: no call to restore it, a tester)
                 deleted += view.row.deleted_at is not None and log.get("deleted") is not True
             if backup:  # a game stored before (say, imported alone) joins its series and next game too
@@ -1640,7 +1648,7 @@ def _import_any(data: Any, max_entries: int) -> ImportResult:
         raise
     finally:
         db.session.info.pop(IMPORTING, None)
-    return ImportResult(created, existing, extended, deleted, differ, created_deleted)
+    return ImportResult(created, existing, extended, deleted, differ, created_deleted, earlier)
 
 
 #: The shape of a key ``archive.log_key`` or ``archive.foreign_id_key`` gives.

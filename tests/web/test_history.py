@@ -513,6 +513,37 @@ def test_importing_from_the_history_page_never_duplicates(client):
     assert len(client.get("/api/games").get_json()) == 1
 
 
+def test_importing_a_file_saved_before_undos_says_the_game_was_played_on_since(client, app, tmp_path):
+    """A tester saved a game's file, undid its last entry and recorded another, then imported
+    the file: "Nothing new: the game is already stored." hid that the file no longer matched.
+    The stored game is kept; the notice says it was played on since the file was saved."""
+    game = new_game(client, ("Ana", "Ben"))
+    play(client, game["id"], [{"type": "take_tokens", "player": 0, "tokens": {"red": 1}},
+                              {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}}])
+    saved = client.get(f"/api/games/{game['id']}/log").get_json()
+    assert client.post(f"/api/games/{game['id']}/undo").status_code == 200
+    play(client, game["id"], [{"type": "take_tokens", "player": 1, "tokens": {"green": 1}}])
+    body = upload(client, saved).get_data(as_text=True)
+    assert ("Nothing imported: the game is stored here already, and was played on since this file was saved "
+            "(entries undone, others recorded). It is kept as it is here.") in body
+    assert "Nothing new" not in body
+    events = client.get(f"/api/games/{game['id']}/log").get_json()["events"]
+    assert events[-1]["tokens"] == {"green": 1} and len(events) == 2
+    # in a backup beside a new game: said of that one game
+    backup = {"format": "splendor-tracker-history/1", "games": [saved, fixture_log("duel-1069.json", ["Cy", "Di"])]}
+    body = upload(client, backup, "history.json").get_data(as_text=True)
+    assert "Imported 1 game; 1 already stored." in body
+    assert "1 stored game was played on here since the file was saved (entries undone, others recorded)" in body
+    # the file as the game stands now: nothing new, as before
+    assert "Nothing new: the game is already stored." in upload(client, client.get(
+        f"/api/games/{game['id']}/log").get_json()).get_data(as_text=True)
+    # the command line says it too
+    path = tmp_path / "saved.json"
+    path.write_text(json.dumps(saved))
+    result = app.test_cli_runner().invoke(args=["import", str(path)])
+    assert "1 already stored (1 of them as they stood before entries undone here" in result.output, result.output
+
+
 def test_importing_a_game_deleted_here_says_so_and_leads_to_its_restore(client):
     """The file of a game deleted here: it stays deleted (a backup does not undo a deletion), and
     the notice says so with the way to the deleted games (it said only "already stored")."""

@@ -150,7 +150,7 @@ def history():  # type: ignore[no-untyped-def]
     htmx request gets the ``games`` block alone."""
     notice, notice_game = _delete_notice()
     imported = [people.small_int(request.args.get(k, "")) or 0
-                for k in ("imported", "existing", "extended", "existing_deleted", "differ", "imported_deleted")]
+                for k in ("imported", "existing", "extended", "existing_deleted", "differ", "imported_deleted", "earlier")]
     # (only the counts an import sends: "?imported=abc" said "The file holds no game.", a tester)
     told = request.args.get("imported", "").strip()
     return _history_page(notice=notice, notice_game=notice_game,
@@ -248,13 +248,14 @@ def import_file():  # type: ignore[no-untyped-def]
     if data is None:
         return _history_page(422, import_error=_("Choose a JSON file exported by this app (a game log or a whole history)."))
     try:
-        created, existing, extended, deleted, differ, created_deleted = service.import_any(data)
+        done = service.import_any(data)
     except RuleError as err:
         return _history_page(422, import_error=error_message(err))
     # Post/redirect/get: reloading the page that says what was imported sends nothing again.
-    return redirect(url_for("history.history", imported=created, existing=existing, extended=extended or None,
-                            existing_deleted=deleted or None, differ=differ or None,
-                            imported_deleted=created_deleted or None), code=303)
+    return redirect(url_for("history.history", imported=done.created, existing=done.existing,
+                            extended=done.extended or None, existing_deleted=done.deleted or None,
+                            differ=done.differ or None, imported_deleted=done.created_deleted or None,
+                            earlier=done.earlier or None), code=303)
 
 
 # ------------------------------------------------------------------------------------ players
