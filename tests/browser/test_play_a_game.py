@@ -390,7 +390,7 @@ def test_picks_kept_through_the_other_phone_s_fix_are_still_one_back_step(page: 
     page.locator("#add-red").click()
     expect(take.locator(".pick-count")).to_have_text("1/3")
     page.request.post(f"{live_server}/api/games/{game_url.rsplit('/', 1)[-1]}/events",
-                      data={"type": "correction", "player": 1, "set": {"privileges": 1}})
+                      data={"type": "correction", "player": 1, "set": {"privileges": 2}})  # (Ben holds 1)
     page.wait_for_function("() => document.querySelector('#game').dataset.version === '1'", timeout=8000)
     expect(take.locator(".pick-count")).to_have_text("1/3")  # a Fix leaves the turn and its picks
     page.wait_for_function("() => location.search.indexOf('t=red') >= 0")
