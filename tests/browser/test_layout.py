@@ -895,3 +895,23 @@ def test_a_waiting_splendor_panel_keeps_its_facts_on_one_line_at_360_px(browser,
     tops = panel.locator("header .facts > .fact").evaluate_all("els => els.map(e => e.getBoundingClientRect().top)")
     assert len(tops) == 3 and max(tops) - min(tops) < 4, tops
     page.close()
+
+
+def test_a_long_other_name_keeps_forget_on_a_390_px_page(page: Page, live_server: str):
+    """An operator tester: Cleo renamed to 40 letters and back; under "Other names" the old name
+    pushed Forget off the screen (the page 476 px wide), and a tap could not reach it."""
+    page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Cleo", "Ben"], "first_player": 0})
+    page.goto(live_server + "/players")
+    page.locator("tr[data-player] a", has_text="Cleo").click()
+    player_url = page.url
+    for name in ("x" * 40, "Cleo"):
+        page.locator("details:has(#rename-name) > summary").click()
+        page.fill("#rename-name", name)
+        page.locator("#rename-name").press("Enter")
+        page.wait_for_url(re.compile(re.escape(player_url) + r"(\?.*)?$"))
+    page.locator("#other-names > summary").click()
+    forget = page.locator("#other-names .alias-list button")
+    expect(forget).to_have_count(1)
+    box = forget.bounding_box()
+    assert box and box["x"] + box["width"] <= 390, box
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390

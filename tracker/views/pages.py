@@ -871,7 +871,9 @@ ERROR_PAGES: dict[int, tuple[str, str]] = {
     405: (N_("Nothing here"), N_("This address cannot be opened that way.")),
     413: (N_("Too large"), N_("That was more than the tracker accepts at once.")),
     429: (N_("Too many attempts"), N_("Too many wrong codes came from this network: wait a few minutes, then try again.")),
-    503: (N_("Busy"), N_("The tracker is busy with other tables and recorded nothing: try again in a moment.")),
+    # (not only "busy": PostgreSQL down said "busy with other tables", an operator tester)
+    503: (N_("Busy"), N_("The tracker's database did not answer in time (busy with other tables, or down) and "
+                         "nothing was recorded: try again in a moment.")),
     500: (N_("Something went wrong"),
           N_("The tracker could not finish this. Nothing half-done was kept: reload the game and check its last entry.")),
 }
