@@ -1222,8 +1222,8 @@ def import_log(log: Any, *, commit: bool = True, skip_deleted: bool = False,
     summary = _summary(state)
     if summary["finished"] is not None:  # when it ended is the log's to say: unknown is not "now"
         summary["finished"] = finished
-    row = Game(id=log_id, game=kind, setup=setup, version=len(parsed), started=started, import_key=import_key,
-               log_id_key=foreign_key, **summary)
+    row = Game(id=log_id, game=kind, setup=setup, version=_restored_version(log, len(parsed)), started=started,
+               import_key=import_key, log_id_key=foreign_key, **summary)
     db.session.add(row)
     for seq, ev in enumerate(parsed, start=1):
         db.session.add(Event(game_id=row.id, seq=seq, data=events[seq - 1], created=started))
@@ -1252,6 +1252,24 @@ def _imported_as(keys: Sequence[str]) -> str | None:
     """The id of the game an id-less log with one of these content ``keys`` was imported as (its
     ``import_key``; before that column, the key was the id itself); None when none was."""
     return db.session.scalar(select(Game.id).where(or_(Game.import_key.in_(keys), Game.id.in_(keys))).limit(1))
+
+
+#: The highest ``version`` a backup's log may give its game (``_restored_version``).
+MAX_RESTORED_VERSION = 2_000_000_000
+
+
+def _restored_version(log: Mapping[str, Any], entries: int) -> int:
+    """The version a game imported with ``entries`` entries starts at: the ``version`` a history
+    backup gives it (``export_history``: its writes, undos included) when that is a whole number
+    from ``entries`` to ``MAX_RESTORED_VERSION``, else ``entries`` (a plain game log has none). A
+    restored game keeps counting from where it was: its version "only grows" (GAME-LOG.md), so a
+    phone still showing it from before the move is told of every entry after (restored at the
+    count of its entries, it went back from 9 to 5, and a phone at version 9 was told "nothing
+    changed" four entries later: two testers)."""
+    version = log.get("version")
+    if type(version) is int and entries <= version <= MAX_RESTORED_VERSION:
+        return version
+    return entries
 
 
 def _extend(game_id: str, parsed: list[RuleEvent], events: list[dict[str, Any]], state: Any,
@@ -1489,8 +1507,8 @@ def export_history() -> dict[str, Any]:
     """Every stored game as one backup: ``{"format": HISTORY_FORMAT, "games": [log, …]}``.
 
     Deleted games are included with ``"deleted": true`` so a restore keeps them restorable.
-    Beside GAME-LOG.md's fields (which allow more), each log says who sat in each seat by the
-    person's current name (``people``), its "best of N" series (``series``: ``id``, ``best_of``)
+    Beside GAME-LOG.md's fields (which allow more), each log says its game's ``version`` (its
+    writes, undos included: ``_restored_version``), who sat in each seat by the person's current name (``people``), its "best of N" series (``series``: ``id``, ``best_of``)
     and the game its table started next (``next_game``); ``aliases`` maps the names merges and
     renames left to their person: a restore shows the same players, series and figures.
     ``import_keys`` (``content``, ``id``) are the keys an import without our id found the game
@@ -1501,6 +1519,7 @@ def export_history() -> dict[str, Any]:
     games = []
     for row in rows:
         log = _log_of(_fold(row, _applied_rows(row.id)))
+        log["version"] = row.version  # (undos included: a restore keeps counting from it)
         if row.deleted_at is not None:
             log["deleted"] = True
         log.update(per_game[row.id])

@@ -54,6 +54,42 @@ def test_export_then_import_restores_every_game(app, client, tmp_path):
         db.engine.dispose()
 
 
+def test_a_restored_game_keeps_counting_from_its_version(app, client, tmp_path):
+    """Two testers: a game of 5 entries at version 9 (two undos, two entries again) came back from
+    a backup at version 5; 4 entries later it was at 9 again, and a phone still showing version
+    9 from before the move was told "nothing changed" (204). The backup carries the version."""
+    game = new_game(client, ("Cho", "Dan"))
+    takes = [{"type": "take_tokens", "player": seat, "tokens": {kind: 1}}
+             for seat, kind in ((0, "red"), (1, "blue"), (0, "green"), (1, "black"), (0, "white"))]
+    play(client, game["id"], takes[:4])
+    for _ in range(2):
+        assert client.post(f"/api/games/{game['id']}/undo").status_code == 200
+    play(client, game["id"], takes[2:5])
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 9
+    backup = tmp_path / "backup.json"
+    assert app.test_cli_runner().invoke(args=["export", str(backup)]).exit_code == 0
+    assert json.loads(backup.read_text())["games"][0]["version"] == 9
+    restored = create_app(app_config(f"sqlite:///{tmp_path / 'restored.sqlite3'}"))
+    with restored.app_context():
+        assert restored.test_cli_runner().invoke(args=["import", str(backup)]).exit_code == 0
+        there = restored.test_client()
+        state = there.get(f"/api/games/{game['id']}").get_json()
+        assert state["version"] == 9 and len(there.get(f"/api/games/{game['id']}/log").get_json()["events"]) == 5
+        # the phone at version 9 is told of the next entry (it was at 9 again four entries later)
+        assert there.get(f"/games/{game['id']}/poll?v=9&n=5", headers={"HX-Request": "true"}).status_code == 204
+        play(there, game["id"], [{"type": "take_tokens", "player": 1, "tokens": {"red": 1}}])
+        assert there.get(f"/games/{game['id']}/poll?v=9&n=5", headers={"HX-Request": "true"}).status_code == 200
+        assert there.get(f"/api/games/{game['id']}").get_json()["version"] == 10
+        db.session.remove()
+        db.engine.dispose()
+    # a version that cannot be the game's (fewer than its entries, not a number) is not taken
+    log = {**json.loads(backup.read_text())["games"][0], "id": None, "players": ["Eun", "Finn"]}
+    for bad in (3, "12", 12.0, True, -1, 10 ** 12):
+        made = client.post("/api/games/import", json={**log, "version": bad, "players": ["Eun", f"F{bad!s:.4}"]})
+        assert made.status_code == 201 and made.get_json()["version"] == 5, bad
+    assert client.post("/api/games/import", json={**log, "version": 40}).get_json()["version"] == 40
+
+
 def test_the_command_line_restores_a_backup_past_the_upload_cap(app, client, tmp_path, monkeypatch):
     """An adversarial tester: ``flask export`` wrote a history of 211,783 entries, and ``flask
     import`` refused it as the History upload does ("at most 100,000 entries at once"), leaving
