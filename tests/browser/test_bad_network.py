@@ -82,7 +82,36 @@ def test_an_entry_sent_again_when_the_network_returns_is_sent_once_more_only(bro
     page.wait_for_timeout(4000)  # past the next retry (every 3 s)
     assert seen.count("answered") == 1 and seen[-1] == "answered", seen  # nothing sent after the answer
     assert _version(page, live_server) == 1
-    assert page.evaluate("() => Object.keys(sessionStorage).filter(k => k.startsWith('tracker:unsent')).length") == 0
+    assert page.evaluate("() => Object.keys(localStorage).filter(k => k.startsWith('tracker:unsent')).length") == 0
+
+
+def test_an_entry_waiting_when_the_tab_is_closed_is_sent_from_the_game_opened_again(browser: Browser, live_server: str):
+    """A tester: an entry saved offline, the tab closed (the phone killed the app; its home-screen
+    icon opens a new session), the game opened again online: the entry, kept per tab, was lost
+    unsaid. It is kept on the phone and the game's page, in any tab, sends it once."""
+    page = phone(browser, offline_copy=False)
+    table = start(page, live_server)
+    game_url = page.url.split("?")[0]
+    table._tap_chips({"red": 1, "green": 1, "blue": 1})
+    page.context.set_offline(True)
+    table.tap_save("take_tokens")
+    expect(page.locator("#connection .for-entry")).to_be_visible()
+    # (the closed tab sends nothing more, whatever it still hears while closing: "online")
+    page.context.route("**/events", lambda route: route.abort() if route.request.frame.page == page else route.fallback())
+    page.close(run_before_unload=False)
+    page.context.set_offline(False)
+    again = page.context.new_page()
+    again.goto(game_url)
+    again.wait_for_function("() => document.querySelector('#game').dataset.version === '1'", timeout=10000)
+    expect(again.locator(".whose-turn")).to_have_text("Ben's turn")
+    log = again.request.get(f"{live_server}/api/games/{game_url.rsplit('/', 1)[-1]}/log").json()["events"]
+    assert log == [{"type": "take_tokens", "player": 0, "tokens": {"blue": 1, "green": 1, "red": 1}}]
+    again.reload()  # answered: nothing kept to send a second time
+    again.wait_for_function("() => window.htmx !== undefined")
+    again.wait_for_timeout(500)
+    assert _version(again, live_server) == 1
+    assert again.evaluate("() => Object.keys(localStorage).filter(k => k.startsWith('tracker:unsent')).length") == 0
+    again.context.close()
 
 
 def test_a_proxy_s_502_on_a_save_is_said_and_the_entry_sent_again(browser: Browser, live_server: str):
@@ -153,7 +182,7 @@ def test_an_entry_waiting_to_be_sent_goes_when_a_later_tap_gets_through(browser:
     page.wait_for_function("() => document.querySelector('#game').dataset.version === '1'", timeout=10000)
     log = page.request.get(f"{live_server}/api/games/{_game_id(page)}/log").json()["events"]
     assert [e["tokens"] for e in log] == [{"green": 1, "red": 1}]
-    assert page.evaluate("() => Object.keys(sessionStorage).filter(k => k.startsWith('tracker:unsent')).length") == 0
+    assert page.evaluate("() => Object.keys(localStorage).filter(k => k.startsWith('tracker:unsent')).length") == 0
 
 
 def test_a_reload_without_network_shows_the_last_screen_and_says_it_may_be_old(browser: Browser, live_server: str):

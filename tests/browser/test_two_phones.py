@@ -882,7 +882,7 @@ def test_a_save_still_on_its_way_when_the_page_is_reloaded_is_sent_again(browser
     page.locator('#sheet form[data-type="take_tokens"] button.save').click()
     # kept at once, not only once the request times out 12 s later (the tester left after 1.2 s;
     # 4 s leave room for a busy machine)
-    page.wait_for_function("() => Object.keys(sessionStorage).some(k => k.startsWith('tracker:unsent'))", timeout=4000)
+    page.wait_for_function("() => Object.keys(localStorage).some(k => k.startsWith('tracker:unsent'))", timeout=4000)
     # the route's handler runs while this side waits on the browser: the entry may be kept a
     # moment before the handler has seen its request (CI once asserted in that moment)
     for _ in range(100):
@@ -899,7 +899,7 @@ def test_a_save_still_on_its_way_when_the_page_is_reloaded_is_sent_again(browser
     page.wait_for_function("() => window.htmx !== undefined")
     page.wait_for_timeout(500)
     assert page.request.get(f"{live_server}/api/games/{game_id}").json()["version"] == 1
-    assert page.evaluate("() => Object.keys(sessionStorage).filter(k => k.startsWith('tracker:unsent')).length") == 0
+    assert page.evaluate("() => Object.keys(localStorage).filter(k => k.startsWith('tracker:unsent')).length") == 0
     assert table.version == 1
 
 

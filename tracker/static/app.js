@@ -416,9 +416,10 @@
 
   // Lost connection: say so, keep the entry (same form, so the same entry_id) and send it
   // again when the network is back; the server stores it once whatever happens.
-  // The entry is also kept in the tab's sessionStorage until it is answered: a reload (or the
-  // phone discarding the tab) sends it again on the next load of its game; a tap that was no
-  // entry (a chip, a tab) is only said to have done nothing.
+  // The entry is also kept in the phone's localStorage until it is answered: a reload, the phone
+  // discarding the tab, or the game opened again in another tab or from the home-screen icon
+  // (a new session: kept per tab, it was lost there unsaid, a tester) sends it again on the next
+  // load of its game; a tap that was no entry (a chip, a tab) is only said to have done nothing.
   var pending = null;
   var retryTimer = null;
   var banner = document.getElementById("connection");
@@ -466,11 +467,11 @@
   document.addEventListener("keydown", clearLasting, true);
   function keep(form) {
     try {
-      sessionStorage.setItem(KEPT, JSON.stringify({ action: form.getAttribute("hx-post"),
+      localStorage.setItem(KEPT, JSON.stringify({ action: form.getAttribute("hx-post"),
         values: Object.fromEntries(new FormData(form)) }));
     } catch (e) { /* no storage: the retry below still runs while the page stays */ }
   }
-  function forget() { try { sessionStorage.removeItem(KEPT); } catch (e) { /* nothing kept */ } }
+  function forget() { try { localStorage.removeItem(KEPT); } catch (e) { /* nothing kept */ } }
   // The save on its way (an entry, sent again or not, or the undo): a retry waits for its answer
   // or its failure, never queued behind it (the same entry answered twice); each retry waits
   // longer for its answer, 5 s, 10, 20, then 30: on a slow network (6 s to answer) every retry
@@ -621,7 +622,7 @@
   });
   function sendKept() {
     var kept = null;
-    try { kept = JSON.parse(sessionStorage.getItem(KEPT) || "null"); } catch (e) { kept = null; }
+    try { kept = JSON.parse(localStorage.getItem(KEPT) || "null"); } catch (e) { kept = null; }
     if (!kept || !kept.action || !document.getElementById("game") || !window.htmx) {
       return;
     }
