@@ -167,6 +167,46 @@ def test_an_undo_whose_answer_is_lost_says_it_may_have_been_made(browser: Browse
     expect(notice.locator(".other-phone")).to_have_count(0)
 
 
+def test_undo_waits_for_an_entry_of_this_phone_still_on_its_way(browser: Browser, live_server: str):
+    """A tester: Ben's entry stored but its answer lost, then Undo confirmed: the undo, judged
+    before the entry was sent again, was refused and nothing said it (or, the entry never having
+    got through, it took back Ana's entry, told as another phone's undo). Undo waits for it."""
+    page = phone(browser, offline_copy=False)
+    table = start(page, live_server)
+    table.enter({"type": "take_tokens", "player": 0, "tokens": {"white": 1}})
+    lost = [True]
+
+    def made_but_lost(route: Route) -> None:  # the server stores the entry; its answer never arrives
+        if not lost[0]:
+            route.continue_()
+            return
+        route.fetch()
+        route.abort()
+
+    page.route("**/events", made_but_lost)
+    undos: list[str] = []
+    page.on("request", lambda r: undos.append(r.url) if r.url.endswith("/undo") else None)
+    table._tap_chips({"blue": 1})
+    table.tap_save("take_tokens")
+    expect(page.locator("#connection .for-entry")).to_be_visible()
+    assert _version(page, live_server) == 2
+    page.locator("#undo").click()
+    expect(page.locator("#alerts .alert-undo-wait")).to_have_text(
+        "Nothing was undone: your last entry is still on its way. Tap Undo again once it is recorded.")
+    expect(page.locator("#undo-dialog")).not_to_be_visible()
+    assert undos == [] and _version(page, live_server) == 2
+    lost[0] = False  # the network answers again: the entry goes (stored once), then Undo works
+    page.wait_for_function("() => document.querySelector('#game').dataset.version === '2'", timeout=10000)
+    expect(page.locator("#connection")).to_be_hidden()
+    table.settled()
+    page.locator("#undo").click()
+    page.locator("#undo-dialog-yes").click()
+    page.wait_for_function("() => document.querySelector('#game').dataset.version === '3'", timeout=10000)
+    log = page.request.get(f"{live_server}/api/games/{_game_id(page)}/log").json()["events"]
+    assert log == [{"type": "take_tokens", "player": 0, "tokens": {"white": 1}}]  # Ben's entry, once, undone
+    expect(page.locator(".whose-turn")).to_have_text("Ben's turn")
+
+
 def test_an_entry_waiting_to_be_sent_goes_when_a_later_tap_gets_through(browser: Browser, live_server: str):
     """The save failed (the banner says it will be sent again); the network comes back and the
     player taps a chip before the 3-second retry: the entry is sent then (it was dropped, and came

@@ -403,6 +403,14 @@
   document.body.addEventListener("htmx:confirm", function (evt) {
     var form = evt.target.tagName === "FORM" ? evt.target : null;  // never a sheet's link (htmx.ajax: the body)
     if (form && form.querySelector("button[aria-disabled='true']")) { evt.preventDefault(); return; }
+    // An entry of this phone's still on its way (waiting for the network, or its answer): Undo
+    // waits for it. Sent now, it was judged before that entry (refused unsaid once the entry got
+    // through, or it took back the other player's entry, told as another phone's: a tester).
+    if (form && form.id === "undo-form" && (pending || resending || sending)) {
+      evt.preventDefault();
+      sayNotice("undo-wait");
+      return;
+    }
     // Undo asks on the screen, in the app's dialog (its "Undo it" sends the request unasked again).
     var dialog = form && form.id === "undo-form" ? document.getElementById("undo-dialog") : null;
     if (!dialog || !dialog.showModal || !evt.detail.question) { return; }
