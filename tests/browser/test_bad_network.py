@@ -300,6 +300,37 @@ def test_the_server_s_own_error_is_said_and_not_sent_again_by_itself(browser: Br
     assert _version(page, live_server) == 1
 
 
+def test_a_poll_s_or_a_chip_s_server_error_is_not_said_as_a_save_that_may_be_lost(browser: Browser, live_server: str):
+    """A tester: one background poll answered 500 put up "so it may not have been recorded. Check
+    the screen and try again", with nobody having tapped, and it stayed over ten polls that got
+    through; a chip's 500 said the same. A poll's is the screen maybe behind, gone with the next
+    poll; a chip's says the tap recorded nothing."""
+    page = phone(browser, offline_copy=False)
+    start(page, live_server)
+    failures = [1]
+
+    def once(route: Route) -> None:
+        if failures[0]:
+            failures[0] -= 1
+            route.fulfill(status=500, body="Internal Server Error")
+        else:
+            route.fallback()
+
+    page.route("**/poll*", once)
+    expect(page.locator("#connection .for-poll")).to_be_visible(timeout=5000)
+    expect(page.locator("#connection .for-server")).to_be_hidden()
+    expect(page.locator("#connection")).to_be_hidden(timeout=6000)  # the next poll gets through
+    page.unroute("**/poll*")
+    page.route("**/sheet/take*", lambda route: route.fulfill(status=500, body="Internal Server Error"))
+    page.locator('.pick-source a[data-kind="red"]').click()
+    expect(page.locator("#connection .for-server-tap")).to_have_text(
+        "The server failed to answer that tap (an error on its side): nothing was recorded. Tap again.")
+    page.unroute("**/sheet/take*")
+    page.locator('.pick-source a[data-kind="red"]').click()  # the next tap clears it, and works
+    expect(page.locator(".pick-chosen .chip-btn")).to_have_count(1)
+    expect(page.locator("#connection")).to_be_hidden()
+
+
 def test_a_login_page_answering_a_tap_leaves_the_sheet_working(browser: Browser, live_server: str):
     """One chip tap answered by a Wi-Fi login page: the tap did nothing (said), and the next taps
     and the save work (they had all been held back behind the tap that never got its sheet)."""

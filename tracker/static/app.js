@@ -436,7 +436,8 @@
   // What it says (its data-kind): "entry", an entry kept to be sent again; "tap", a tap that did
   // nothing; "undo", an undo whose answer was lost (it may have been made); "poll", only the
   // background poll failed (nobody tapped): the screen may be behind the table; "stale", the page
-  // itself is the copy the service worker kept for offline use; "server", the server's own error.
+  // itself is the copy the service worker kept for offline use; "server", the server's own error
+  // on a save or an undo ("server-tap" on a tap that only asked for a sheet: nothing recorded).
   // A poll's failure never replaces what a tap's said; an entry waiting to be sent is always what
   // it says; "session", the phone's session had ended (renewed below); "back", a tap's failure
   // said while the polls get through again. What a tap's failure said ("tap", "back", "server",
@@ -469,7 +470,7 @@
   }
   reloadWhenBack();
   window.addEventListener("online", reloadWhenBack);
-  function lasting() { return !!banner && !banner.hidden && ["tap", "back", "server", "session"].indexOf(banner.getAttribute("data-kind")) >= 0; }
+  function lasting() { return !!banner && !banner.hidden && ["tap", "back", "server", "server-tap", "session"].indexOf(banner.getAttribute("data-kind")) >= 0; }
   function clearLasting() { if (lasting()) { showOffline(null); } }  // (the new tap may say it again, for itself)
   document.addEventListener("click", clearLasting, true);  // not on pointerdown: the page moves up as it hides
   document.addEventListener("keydown", clearLasting, true);
@@ -571,7 +572,13 @@
   document.body.addEventListener("htmx:responseError", function (evt) {
     var status = evt.detail.xhr ? evt.detail.xhr.status : 0;
     if (status >= 500 && GATEWAY.indexOf(status) < 0) {
-      if (!pending && !resending) { showOffline("server"); }
+      // (a background poll's failure is the screen maybe behind, gone with the next poll that
+      // gets through; a tap that asked for a sheet recorded nothing: "it may not have been
+      // recorded" stayed up over ten polls after one failed poll, a tester)
+      var verb = String(evt.detail.requestConfig && evt.detail.requestConfig.verb || "").toLowerCase();
+      if (pending || resending) { /* said as the entry waiting */ }
+      else if (isPoller(evt)) { showOffline("poll"); }
+      else { showOffline(verb === "post" ? "server" : "server-tap"); }
     } else if (failed(evt)) { lost(evt); }
   });
   // A phone whose session ended while its page stayed open (its session cookie lost) sends a
