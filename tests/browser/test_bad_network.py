@@ -577,6 +577,41 @@ def test_the_offline_page_speaks_the_language_chosen_after_the_worker_was_instal
     page.context.set_offline(False)
 
 
+def test_the_offline_page_loads_the_address_asked_for_once_the_network_is_back(browser: Browser, live_server: str):
+    """A tester: a game this phone never opened, asked for offline, showed "No connection ... The
+    game reopens as soon as the network is back", and it never did; "Try again" led home."""
+    page = phone(browser)
+    page.goto(live_server + "/")
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=10000)
+    gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"],
+                                                             "first_player": 0}).json()["id"]
+    page.context.set_offline(True)
+    page.goto(f"{live_server}/games/{gid}")
+    expect(page.locator("h1")).to_have_text("No connection")
+    assert page.locator("#offline-again").get_attribute("href") == f"{live_server}/games/{gid}"
+    page.context.set_offline(False)
+    expect(page.locator("#game")).to_be_visible(timeout=10000)  # by itself, within a few seconds
+    assert page.url == f"{live_server}/games/{gid}"
+
+
+def test_a_form_sent_offline_stays_with_what_was_typed(browser: Browser, live_server: str):
+    """A tester: "Start the game" tapped offline showed the browser's error page, and Back found
+    the names emptied. The form stays as typed and the banner says to tap again."""
+    page = phone(browser, offline_copy=False)
+    page.goto(live_server + "/")
+    page.fill('input[name="player0"]', "Ana")
+    page.fill('input[name="player1"]', "Ben")
+    page.context.set_offline(True)
+    page.locator('form button[type="submit"].primary', has_text="Start").first.click()
+    expect(page.locator("#connection .for-tap")).to_be_visible()
+    assert page.url == live_server + "/"
+    assert page.input_value('input[name="player0"]') == "Ana" and page.input_value('input[name="player1"]') == "Ben"
+    page.context.set_offline(False)
+    page.locator('form button[type="submit"].primary', has_text="Start").first.click()
+    page.wait_for_url(re.compile(r".*/games/[^/?]+$"))
+    expect(page.locator(".whose-turn")).to_contain_text("turn")
+
+
 def test_history_without_network_says_the_page_may_be_old_and_loads_again_when_back(browser: Browser, live_server: str):
     """A tester: History reopened without network said "the game may have moved on since" over a
     list of games, and that it catches up (nothing on History polls). It says the page may be out

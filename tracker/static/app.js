@@ -470,6 +470,35 @@
   }
   reloadWhenBack();
   window.addEventListener("online", reloadWhenBack);
+  // The offline page, shown by the service worker at the address that could not load (a game
+  // this phone never opened): "Try again" is that address, and it loads again by itself once the
+  // server answers (it said "the game reopens as soon as the network is back" and never did, and
+  // "Try again" led home, where that game was not offered: a tester).
+  var offlinePage = document.querySelector("[data-offline-page]");
+  var offlineAsked = !!offlinePage && location.pathname !== offlinePage.getAttribute("data-offline-page");
+  var offlineTimer = null;
+  function reloadAsked() {
+    clearTimeout(offlineTimer);
+    fetch(location.href, { method: "HEAD", cache: "no-store" }).then(function (resp) {
+      // (any answer of the server's own, a 404 too, is the page to show; a gateway's is no answer)
+      if ([502, 503, 504].indexOf(resp.status) < 0) { location.reload(); } else { offlineTimer = setTimeout(reloadAsked, 3000); }
+    }, function () { offlineTimer = setTimeout(reloadAsked, 3000); });
+  }
+  if (offlineAsked) {
+    var offlineAgain = document.getElementById("offline-again");
+    if (offlineAgain) { offlineAgain.href = location.href; }
+    offlineTimer = setTimeout(reloadAsked, 3000);
+    window.addEventListener("online", reloadAsked);
+  }
+  // A form that loads a page (Start the game, Join, Settings) sent without network: the
+  // browser's own error page took its place, and Back showed it emptied (a tester's names, typed
+  // offline, were lost). It stays, what was typed kept, and the banner says to tap again.
+  document.addEventListener("submit", function (evt) {
+    var form = evt.target;
+    if (evt.defaultPrevented || navigator.onLine !== false || !form || form.hasAttribute("hx-post") || form.hasAttribute("hx-get")) { return; }
+    evt.preventDefault();
+    showOffline("tap");
+  });
   function lasting() { return !!banner && !banner.hidden && ["tap", "back", "server", "server-tap", "session"].indexOf(banner.getAttribute("data-kind")) >= 0; }
   function clearLasting() { if (lasting()) { showOffline(null); } }  // (the new tap may say it again, for itself)
   document.addEventListener("click", clearLasting, true);  // not on pointerdown: the page moves up as it hides
