@@ -526,7 +526,10 @@ UNDONE_NOTICE = N_("The last entry was undone.")
 UNDONE_ENTRY_NOTICE = N_("Undone: %(entry)s")
 UNDONE_SEVERAL_NOTICE = N_("The last %(n)s entries were undone.")
 UNDONE_ENTRIES_NOTICE = N_("%(n)s entries undone: %(entries)s")
-MIXED_NOTICE = N_("Since this screen: entries undone %(undone)s, entered %(entered)s.")  # (app.js: "On another phone:")
+#: (when the writes cannot be told one by one, each named: "entries undone 1, entered 5" was
+#: hard to read, a tester)
+MIXED_NOTICE = N_("Since this screen, entries recorded: %(entered)s, undone: %(undone)s. The game log names "
+                  "them.")  # (app.js: "On another phone:")
 #: (not "recorded this first": the other phone's entry may be another one, a Fix of another
 #: player, and a tester was pointed to undoing it; what to do with one's own is said too)
 CONFLICT_NOTICE = N_("Not recorded, because another phone recorded an entry first: %(entry)s The screen is up to "
@@ -561,10 +564,12 @@ UNDO_CONFLICT_ENTRIES_NOTICE = N_("Another phone recorded %(n)s entries first, s
                                   "The screen is up to date; check and try again.")
 UNDONE_FIRST_ENTRIES_NOTICE = N_("Another phone undid %(n)s entries first, so this was not recorded. Undone: "
                                  "%(entries)s The screen is up to date; check and try again.")
-MIXED_CONFLICT_NOTICE = N_("Not recorded, because the game changed on another phone first: entries undone "
-                           "%(undone)s, entered %(entered)s. The screen is up to date; check and try again.")
-UNDO_MIXED_CONFLICT_NOTICE = N_("The game changed on another phone first, so nothing was undone: entries undone "
-                                "%(undone)s, entered %(entered)s. The screen is up to date; check and try again.")
+MIXED_CONFLICT_NOTICE = N_("Not recorded, because the game changed on another phone first (entries recorded: "
+                           "%(entered)s, undone: %(undone)s; the game log names them). The screen is up to date; "
+                           "check and try again.")
+UNDO_MIXED_CONFLICT_NOTICE = N_("The game changed on another phone first, so nothing was undone (entries recorded: "
+                                "%(entered)s, undone: %(undone)s; the game log names them). The screen is up to "
+                                "date; check and try again.")
 #: The same, each entry named (``mixed_changes``): a tester could not check "entries undone 1,
 #: entered 1" against the table.
 CHANGED_CONFLICT_NOTICE = N_("Not recorded, because the game changed on another phone first. %(changes)s The screen "
