@@ -100,6 +100,9 @@ def test_an_entry_waiting_when_the_tab_is_closed_is_sent_from_the_game_opened_ag
     page.context.route("**/events", lambda route: route.abort() if route.request.frame.page == page else route.fallback())
     page.close(run_before_unload=False)
     page.context.set_offline(False)
+    # (the browser restarted meanwhile: its session cookie gone, the token kept with the entry
+    # belongs to no session; it was refused and the entry dropped, a tester)
+    page.context.clear_cookies()
     again = page.context.new_page()
     again.goto(game_url)
     again.wait_for_function("() => document.querySelector('#game').dataset.version === '1'", timeout=10000)
@@ -592,6 +595,25 @@ def test_the_offline_page_loads_the_address_asked_for_once_the_network_is_back(b
     page.context.set_offline(False)
     expect(page.locator("#game")).to_be_visible(timeout=10000)  # by itself, within a few seconds
     assert page.url == f"{live_server}/games/{gid}"
+
+
+def test_the_undo_question_is_answered_offline(browser: Browser, live_server: str):
+    """A tester: offline, the Undo question's "Keep it" and "Undo it" were held as a form sent
+    without network ("That tap did nothing"), and the question stayed up over the game."""
+    page = phone(browser, offline_copy=False)
+    table = start(page, live_server)
+    table.enter({"type": "take_tokens", "player": 0, "tokens": {"white": 1}})
+    page.context.set_offline(True)
+    page.locator("#undo").click()
+    page.locator("#undo-dialog-no").click()
+    expect(page.locator("#undo-dialog")).not_to_be_visible()
+    expect(page.locator("#connection .for-tap")).to_be_hidden()
+    page.locator("#undo").click()
+    page.locator("#undo-dialog-yes").click()
+    expect(page.locator("#undo-dialog")).not_to_be_visible()
+    expect(page.locator("#connection .for-undo")).to_be_visible()  # sent, and said to be in doubt
+    page.context.set_offline(False)
+    assert _version(page, live_server) == 1  # it never reached the server
 
 
 def test_a_form_sent_offline_stays_with_what_was_typed(browser: Browser, live_server: str):

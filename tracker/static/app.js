@@ -408,7 +408,7 @@
     // through, or it took back the other player's entry, told as another phone's: a tester).
     if (form && form.id === "undo-form" && (pending || resending || sending)) {
       evt.preventDefault();
-      sayNotice("undo-wait");
+      sayNotice("undo-wait", true);
       return;
     }
     // Undo asks on the screen, in the app's dialog (its "Undo it" sends the request unasked again).
@@ -495,7 +495,10 @@
   // offline, were lost). It stays, what was typed kept, and the banner says to tap again.
   document.addEventListener("submit", function (evt) {
     var form = evt.target;
-    if (evt.defaultPrevented || navigator.onLine !== false || !form || form.hasAttribute("hx-post") || form.hasAttribute("hx-get")) { return; }
+    // (not the Undo question's own form, method "dialog", which only closes it: offline, its
+    // buttons were held and the question could not be answered, a tester)
+    if (evt.defaultPrevented || navigator.onLine !== false || !form || form.hasAttribute("hx-post") || form.hasAttribute("hx-get")
+        || (form.getAttribute("method") || "").toLowerCase() === "dialog") { return; }
     evt.preventDefault();
     showOffline("tap");
   });
@@ -660,7 +663,11 @@
     if (pending) { resend(); }  // the network answers again: the waiting entry goes now, not at the next retry
     if (!pending && !resending) { clearInterval(retryTimer); resendTries = 0; }
   });
-  window.addEventListener("online", function () { if (pending) { resend(); } else if (resending && !saving()) { sendKept(); } });
+  // (an entry another tab of this game kept, closed since, is sent from this one too when the
+  // network comes back or the page is shown again: it sat there unsent, a tester; stored once)
+  function idle() { return !pending && !resending && !sending && !saving(); }
+  window.addEventListener("online", function () { if (pending) { resend(); } else if (resending && !saving()) { sendKept(); } else if (idle()) { sendKept(); } });
+  document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible" && idle()) { sendKept(); } });
   window.addEventListener("beforeunload", function (evt) {
     if (pending || resending) { evt.preventDefault(); evt.returnValue = ""; }  // kept anyway; the browser asks
   });
@@ -672,8 +679,12 @@
     }
     // sent once more, kept until answered: stored once by its entry_id, or refused with the news
     // if the game moved on; failing again, it is tried again with the connection banner
+    // (with this page's CSRF token, the header's: the one kept is its session's, and a phone whose
+    // session ended since had it refused and the entry dropped, a tester)
+    var values = Object.assign({}, kept.values);
+    delete values.csrf_token;
     resending = true;
-    ajax("POST", kept.action, { target: "#game", swap: "outerHTML", values: kept.values });
+    ajax("POST", kept.action, { target: "#game", swap: "outerHTML", values: values });
   }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", sendKept); } else { sendKept(); }
   // While an entry waits to be sent again, a poll must not redraw the screen under it (its form
@@ -1351,12 +1362,13 @@
   // on whatever now lay under the finger).
   function sayTapAgain() { sayNotice("tap-again"); }
   // A notice the screen adds itself (its words in the alerts' data-<name>): once, as a toast.
-  function sayNotice(name) {
+  function sayNotice(name, overPrompt) {
     var alerts = document.getElementById("alerts");
-    // (not over a prompt: the royal card, tokens to return or noble it asks for lie under the toasts)
+    // (not over a prompt: the royal card, tokens to return or noble it asks for lie under the toasts;
+    // ``overPrompt``, a notice that answers a tap of its own, is: Undo held said nothing, a tester)
     // (a prompt this phone only waits behind, "Owen returns 2 tokens on their phone", is not shown: said)
     var prompt = document.querySelector("#sheet .prompt");
-    if (!alerts || alerts.querySelector(".alert-" + name) || (prompt && prompt.offsetParent !== null)) { return; }
+    if (!alerts || alerts.querySelector(".alert-" + name) || (prompt && prompt.offsetParent !== null && !overPrompt)) { return; }
     var line = document.createElement("p");
     line.className = "alert alert-notice alert-" + name;
     // (words the page shell keeps, not drawn with every screen, are on the announcer)
