@@ -320,7 +320,9 @@ def test_a_poll_s_or_a_chip_s_server_error_is_not_said_as_a_save_that_may_be_los
             route.fallback()
 
     page.route("**/poll*", once)
-    expect(page.locator("#connection .for-poll")).to_be_visible(timeout=5000)
+    expect(page.locator("#connection .for-poll-server")).to_have_text(
+        "The server failed to answer (an error on its side): the screen may be behind the table. It catches up by itself.",
+        timeout=5000)
     expect(page.locator("#connection .for-server")).to_be_hidden()
     expect(page.locator("#connection")).to_be_hidden(timeout=6000)  # the next poll gets through
     page.unroute("**/poll*")

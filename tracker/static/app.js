@@ -445,7 +445,7 @@
   function showOffline(kind) {
     if (!banner) { return; }
     if (!kind) { banner.hidden = true; banner.removeAttribute("data-kind"); return; }
-    if (kind === "poll" && !banner.hidden) { return; }
+    if ((kind === "poll" || kind === "poll-server") && !banner.hidden) { return; }
     banner.setAttribute("data-kind", pending || resending ? "entry" : kind);
     banner.hidden = false;
   }
@@ -609,7 +609,7 @@
       // recorded" stayed up over ten polls after one failed poll, a tester)
       var verb = String(evt.detail.requestConfig && evt.detail.requestConfig.verb || "").toLowerCase();
       if (pending || resending) { /* said as the entry waiting */ }
-      else if (isPoller(evt)) { showOffline("poll"); }
+      else if (isPoller(evt)) { showOffline("poll-server"); }  // (not "No connection": the server answered, a re-tester)
       else { showOffline(verb === "post" ? "server" : "server-tap"); }
     } else if (failed(evt)) { lost(evt); }
   });
