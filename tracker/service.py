@@ -1508,8 +1508,9 @@ def export_history() -> dict[str, Any]:
 
     Deleted games are included with ``"deleted": true`` so a restore keeps them restorable.
     Beside GAME-LOG.md's fields (which allow more), each log says its game's ``version`` (its
-    writes, undos included: ``_restored_version``), who sat in each seat by the person's current name (``people``), its "best of N" series (``series``: ``id``, ``best_of``)
-    and the game its table started next (``next_game``); ``aliases`` maps the names merges and
+    writes, undos included: ``_restored_version``), who sat in each seat by the person's current
+    name (``people``), its "best of N" series (``series``: ``id``, ``best_of``) and the game its
+    table started next (``next_game``); ``aliases`` maps the names merges and
     renames left to their person: a restore shows the same players, series and figures.
     ``import_keys`` (``content``, ``id``) are the keys an import without our id found the game
     by (its content's hash, another tool's id): after a restore the same file is still found.
