@@ -1583,13 +1583,13 @@ def test_many_writes_before_a_save_or_an_undo_are_told_whole(client):
         post(client, gid, event)
     resp = form_post(client, gid, take(1, "black"), 1, entry_id="m1")
     assert resp.status_code == 409 and _notice(resp).startswith(
-        "Not recorded, because another phone recorded 4 entries first: 1 more before these. Ana took 1 white. "
+        "Not recorded, because another phone recorded 4 entries first: 1 earlier one, then: Ana took 1 white. "
         "Ben took 1 green. Ana took 1 blue.")
     for _ in range(4):
         client.post(f"/api/games/{gid}/undo", json={})
     resp = form_post(client, gid, take(1, "black"), 5, entry_id="m2")
     assert resp.status_code == 409 and _notice(resp).startswith(
-        "Another phone undid 4 entries first, so this was not recorded. Undone: 1 more before these. "
+        "Another phone undid 4 entries first, so this was not recorded. Undone: 1 earlier one, then: "
         "Ana took 1 white. Ben took 1 green. Ana took 1 blue.")
     # an undo refused after two: both named
     post(client, gid, take(1, "black"))

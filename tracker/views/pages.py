@@ -654,10 +654,10 @@ def _several_writes_notice(view: service.GameView, undoing: bool, missed: int) -
 
 def more_before(count: int) -> str:
     """Said before the last ``MISSED_TOLD`` of ``count`` entries named: how many more came before
-    them ("1 more before these."; a tester was told "4 entries" and read 3, his own turn left
-    out); "" when all are named."""
+    them ("1 earlier one, then:"; a tester was told "4 entries" and read 3, his own turn left
+    out; "1 more before these." read as coming after them, a re-tester); "" when all are named."""
     extra = count - MISSED_TOLD
-    return ngettext("%(num)s more before these.", "%(num)s more before these.", extra) if extra > 0 else ""
+    return ngettext("%(num)s earlier one, then:", "%(num)s earlier ones, then:", extra) if extra > 0 else ""
 
 
 def _undone_sentences(steps: Sequence[tuple[Any, Any, Any]]) -> str:
