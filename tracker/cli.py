@@ -54,13 +54,15 @@ def register(app: Flask) -> None:
             raise click.ClickException(f"{path} is not JSON: {exc}") from exc
         try:
             # (no cap on the entries: a backup of any size restores, as ``export`` wrote it)
-            created, existing, extended, deleted, differ, created_deleted, earlier = service.import_any(data, max_entries=0)
+            done = service.import_any(data, capped=False)
         except RuleError as err:
             raise click.ClickException(f"refused ({err.code}): {err.message}") from err
-        click.echo(f"imported {created} game(s)"
-                   + (f" ({created_deleted} of them deleted, as in the file)" if created_deleted else "")
-                   + f", {existing} already stored"
-                   + (f" ({earlier} of them as they stood before entries undone here: kept as they are here)" if earlier else "")
-                   + (f" ({deleted} of them deleted: restore them in History)" if deleted else "")
-                   + (f", {extended} stored game(s) continued with later entries" if extended else "")
-                   + (f", {differ} stored game(s) with other entries than the file's kept as they are" if differ else ""))
+        click.echo(f"imported {done.created} game(s)"
+                   + (f" ({done.created_deleted} of them deleted, as in the file)" if done.created_deleted else "")
+                   + f", {done.existing} already stored"
+                   + (f" ({done.earlier} of them as they stood before entries undone here: kept as they are here)"
+                      if done.earlier else "")
+                   + (f" ({done.deleted} of them deleted: restore them in History)" if done.deleted else "")
+                   + (f", {done.extended} stored game(s) continued with later entries" if done.extended else "")
+                   + (f", {done.differ} stored game(s) with other entries than the file's kept as they are"
+                      if done.differ else ""))

@@ -822,17 +822,18 @@ def plan_seats(state: Any) -> list[int]:
     return [s for s in range(len(state.players)) if s not in (state.current_player, waited_for)]
 
 
-def card_gone_sentence(state: Any, card_id: str) -> str:
-    """What became of a named card no longer on the table (a Duel or Splendor ``state``, a card id
-    in its ``taken_cards``): "Ben reserved the card being planned: a level-2 red card (…)." (or
-    bought); "The card being planned is gone: …" if no player holds it."""
+def card_gone_sentence(engine: Any, state: Any, card_id: str) -> str:
+    """What became of a named card no longer on the table (``engine``, ``duel`` or ``splendor``,
+    says who holds it in ``state``: its ``holder_of``): "Ben reserved the card being planned: a
+    level-2 red card (…)." (or bought); "The card being planned is gone: …" if no player holds it."""
     said = narrate.card_summary(card_id)
-    for player in state.players:
-        if any(r.card == card_id for r in player.reserved):
-            return _("%(name)s reserved the card being planned: %(card)s.", card=said, name=player.name)
-        if any(getattr(c, "card", c) == card_id for c in player.cards):
-            return _("%(name)s bought the card being planned: %(card)s.", card=said, name=player.name)
-    return _("The card being planned is gone: %(card)s.", card=said)
+    held = engine.holder_of(state, card_id)
+    if held is None:
+        return _("The card being planned is gone: %(card)s.", card=said)
+    _seat, name, bought = held
+    if bought:
+        return _("%(name)s bought the card being planned: %(card)s.", card=said, name=name)
+    return _("%(name)s reserved the card being planned: %(card)s.", card=said, name=name)
 
 
 def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
@@ -877,7 +878,7 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
         # a plan kept across the others' entries, or carried into the real sheet once the
         # planner's turn came: the card it looked at went to someone (no refusal to offer),
         # said (it vanished from the plan without a word: a tester)
-        ctx["card_gone"] = card_gone_sentence(state, card.id)
+        ctx["card_gone"] = card_gone_sentence(kind.engine, state, card.id)
         card = None
     if card is not None:
         owed = kind.engine.cost_after_bonuses(me, card)

@@ -812,7 +812,7 @@ def post_event(
         event = parse_event(data, len(view.row.setup["players"]), view.engine.ENTRY_RULES)
         try:
             if isinstance(event, Correction):
-                refuse_unchanged_correction(view.state, event)
+                refuse_unchanged_correction(view.state, event, view.engine.ENTRY_RULES["correction"])
             state = view.engine.apply(view.state, event)
         except RuleError:
             if not _moved(game_id, view.version):
@@ -1569,10 +1569,10 @@ class ImportResult(NamedTuple):
 MAX_IMPORT_ENTRIES = 100_000
 
 
-def import_any(data: Any, max_entries: int | None = None) -> ImportResult:
-    """Import one game log or a whole history backup (see ``ImportResult``). ``max_entries``
-    caps the entries of the whole file (``MAX_IMPORT_ENTRIES`` when None: a web request's cap;
-    ``0`` for none, the command line's restore of a backup of any size).
+def import_any(data: Any, *, capped: bool = True) -> ImportResult:
+    """Import one game log or a whole history backup (see ``ImportResult``). ``capped``: the
+    whole file holds at most ``MAX_IMPORT_ENTRIES`` entries (a web request's cap; the command
+    line restores a backup of any size).
 
     Every log is checked first; if any does not replay, nothing is imported and its
     ``RuleError`` (``bad_log`` / ``import_mismatch``; ``game_deleted``, ``version_conflict``
@@ -1582,14 +1582,14 @@ def import_any(data: Any, max_entries: int | None = None) -> ImportResult:
     """
     for _attempt in range(2):
         try:
-            return _import_any(data, MAX_IMPORT_ENTRIES if max_entries is None else max_entries)
+            return _import_any(data, MAX_IMPORT_ENTRIES if capped else None)
         except IntegrityError:
             pass  # rolled back: the other import's games and people are there now
     raise RuleError("version_conflict", N_("Another import stored the same games at the same moment. Import the "
                                            "file again."))
 
 
-def _import_any(data: Any, max_entries: int) -> ImportResult:
+def _import_any(data: Any, max_entries: int | None) -> ImportResult:
     backup = isinstance(data, Mapping) and data.get("format") == HISTORY_FORMAT
     logs = data.get("games") if backup else [data]
     if not isinstance(logs, list):
@@ -1599,7 +1599,7 @@ def _import_any(data: Any, max_entries: int) -> ImportResult:
     entries = sum(len(log["events"]) for log in logs if isinstance(log, Mapping) and isinstance(log.get("events"), list))
     # (the command line restores a backup of any size: a club's history past the cap, exported
     # whole by ``flask export``, could not be restored, an adversarial tester)
-    if max_entries and entries > max_entries:
+    if max_entries is not None and entries > max_entries:
         raise RuleError("bad_log", N_("A file imports at most %(max)s entries at once; this one has %(n)s. Import "
                                       "its games in parts (two files of half its games each)."), max=f"{max_entries:,}", n=f"{entries:,}")
     for i, log in enumerate(logs, start=1):

@@ -280,6 +280,7 @@ def test_a_planned_card_the_player_to_act_reserves_or_buys_is_said_gone(client):
 
 
 def test_card_gone_sentence_names_who_bought_it():
+    from tracker.rules import splendor
     from tracker.screen import card_gone_sentence
 
     class P:
@@ -292,5 +293,5 @@ def test_card_gone_sentence_names_who_bought_it():
     from tracker import create_app
 
     with create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": "sqlite://"}).test_request_context():
-        assert card_gone_sentence(S, "S1-01").startswith("Ben bought the card being planned: a level-1 ")
-        assert card_gone_sentence(S, "S1-02").startswith("The card being planned is gone: a level-1 ")
+        assert card_gone_sentence(splendor, S, "S1-01").startswith("Ben bought the card being planned: a level-1 ")
+        assert card_gone_sentence(splendor, S, "S1-02").startswith("The card being planned is gone: a level-1 ")

@@ -41,24 +41,39 @@ class Alert:
         return self.template % dict(self.params)
 
 
-def card_taken(holders: Iterable[tuple[str, Iterable[str], Iterable[Reserved]]], card_id: str, rule: str,
-               buyer: int | None = None) -> RuleError:
-    """The refusal of a card named from the table that a player already holds (D-6, D-7, S-2.3,
-    S-2.4): ``holders`` gives each player's ``(name, bought card ids, reserved cards)``; the
-    sentence says who bought it or whose reserve holds it. ``buyer``: the seat of a purchase
-    named from the table, told to buy it from the reserve when the card is in their own. Returns
-    (never raises) a ``RuleError("card_unavailable")`` with ``rule``."""
+#: Each player's ``(name, bought card ids, reserved cards)``, in seat order.
+Holders = Iterable[tuple[str, Iterable[str], Iterable[Reserved]]]
+
+
+def card_holder(holders: Holders, card_id: str) -> tuple[int, str, bool] | None:
+    """Who holds the named card ``card_id`` (D-6, D-7, S-2.3, S-2.4): ``(seat, name, bought)``,
+    ``bought`` False for a card in their reserve; None when no player holds it."""
     for seat, (name, bought, reserved) in enumerate(holders):
         if card_id in bought:
-            return RuleError("card_unavailable", N_("%(name)s already bought this card: %(card)s."), rule,
-                             name=name, card=card_id)
-        if seat == buyer and any(r.card == card_id for r in reserved):
-            return RuleError("card_unavailable", N_("This card is in %(name)s's own reserve: buy it from the reserve: "
-                                                    "%(card)s."), rule, name=name, card=card_id)
+            return seat, name, True
         if any(r.card == card_id for r in reserved):
-            return RuleError("card_unavailable", N_("This card is in %(name)s's reserve: %(card)s."), rule,
-                             name=name, card=card_id)
-    return RuleError("card_unavailable", N_("This card is already bought or reserved: %(card)s."), rule, card=card_id)
+            return seat, name, False
+    return None
+
+
+def card_taken(holders: Holders, card_id: str, rule: str, buyer: int | None = None) -> RuleError:
+    """The refusal of a card named from the table that a player already holds (D-6, D-7, S-2.3,
+    S-2.4): ``holders`` as ``card_holder``'s; the sentence says who bought it or whose reserve
+    holds it. ``buyer``: the seat of a purchase named from the table, told to buy it from the
+    reserve when the card is in their own. Returns (never raises) a
+    ``RuleError("card_unavailable")`` with ``rule``."""
+    held = card_holder(holders, card_id)
+    if held is None:
+        return RuleError("card_unavailable", N_("This card is already bought or reserved: %(card)s."), rule, card=card_id)
+    seat, name, bought = held
+    if bought:
+        return RuleError("card_unavailable", N_("%(name)s already bought this card: %(card)s."), rule,
+                         name=name, card=card_id)
+    if seat == buyer:
+        return RuleError("card_unavailable", N_("This card is in %(name)s's own reserve: buy it from the reserve: "
+                                                "%(card)s."), rule, name=name, card=card_id)
+    return RuleError("card_unavailable", N_("This card is in %(name)s's reserve: %(card)s."), rule,
+                     name=name, card=card_id)
 
 
 def require_affordable(name: str, owed: Tokens, held: Tokens, rule: str) -> None:
@@ -168,19 +183,16 @@ def balancing_counts(typed: Mapping[str, Tokens | None], now: Mapping[str, Token
     return out
 
 
-def refuse_unchanged_correction(state: Any, ev: Any) -> None:
-    """D-12 / S-1: a new correction must change something. ``ev`` is a ``Correction`` (its
-    ``player``, ``tokens``, ``privileges``, ``board``, ``bag``); ``state`` a Duel or Splendor state
-    before it. Raises ``RuleError("bad_event")`` when every part it sets already holds those
-    counts (an adversarial tester: a fix to the privileges already held was recorded, a version
-    and a log line for nothing). Judged on new entries only, never in a replay: a stored game
-    keeps whatever it recorded."""
-    player = state.players[ev.player] if 0 <= ev.player < len(state.players) else None
-    if player is None:
-        return
+def refuse_unchanged_correction(state: Any, ev: Any, rule: str) -> None:
+    """D-12 / S-1 (``rule``, the game's): a new correction must change something. ``ev`` is a
+    ``Correction`` (its ``player``, a seat of the game, ``tokens``, ``privileges``, ``board``,
+    ``bag``); ``state`` a Duel or Splendor state before it. Raises ``RuleError("bad_event")`` when
+    every part it sets already holds those counts (an adversarial tester: a fix to the privileges
+    already held was recorded, a version and a log line for nothing). Judged on new entries only,
+    never in a replay: a stored game keeps whatever it recorded."""
+    player = state.players[ev.player]
     parts = ((ev.tokens, player.tokens), (ev.privileges, getattr(player, "privileges", None)),
              (ev.board, state.board), (ev.bag, getattr(state, "bag", None)))
     if all(new is None or new == now for new, now in parts):
-        rule = "S-1" if getattr(state, "bag", None) is None else "D-12"
         raise RuleError("bad_event", N_("Nothing to correct: the game already has these counts."), rule)
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass, fields, replace
 from enum import Enum
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .common import Alert, Reserved, balancing_counts, card_taken, require_affordable, require_held, require_in_supply
+from .common import (Alert, Holders, Reserved, balancing_counts, card_holder, card_taken, require_affordable, require_held,
+                     require_in_supply)
 from . import catalog
 from .catalog import EXTRA_TURN, NO_COLOR, STEAL_TOKEN, TAKE_PRIVILEGE, TAKE_TOKEN, JewelCard
 from .errors import N_, RuleError, refuse_totals_off
@@ -664,10 +665,20 @@ def _require_in_pyramid(state: DuelState, card: JewelCard, rule: str, buyer: int
 LEVEL_OUT = N_("No level %(level)s card is left in the pyramid: all %(size)s are bought or reserved (secret reserves included).")
 
 
+def _holders(state: DuelState) -> Holders:
+    return ((p.name, [o.card for o in p.cards], p.reserved) for p in state.players)
+
+
+def holder_of(state: DuelState, card_id: str) -> tuple[int, str, bool] | None:
+    """Who bought or reserved jewel card ``card_id``: ``(seat, name, bought)``, or None (D-6, D-7;
+    ``card_holder``)."""
+    return card_holder(_holders(state), card_id)
+
+
 def taken_refusal(state: DuelState, card_id: str, rule: str, buyer: int | None = None) -> RuleError:
     """The refusal of a jewel card a player already bought or reserved, naming who (D-6, D-7;
     ``buyer``: see ``card_taken``)."""
-    return card_taken(((p.name, [o.card for o in p.cards], p.reserved) for p in state.players), card_id, rule, buyer)
+    return card_taken(_holders(state), card_id, rule, buyer)
 
 
 def _is_taken(state: DuelState, card_id: str) -> bool:

@@ -15,7 +15,8 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from .common import Alert, Reserved, balancing_counts, card_taken, require_affordable, require_held, require_in_supply
+from .common import (Alert, Holders, Reserved, balancing_counts, card_holder, card_taken, require_affordable, require_held,
+                     require_in_supply)
 from . import catalog
 from .catalog import DevelopmentCard, Noble
 from .errors import N_, RuleError, refuse_totals_off
@@ -353,10 +354,20 @@ def _require_held(state: SplendorState, seat: int, tokens: Tokens, rule: str, *,
     require_held(me.name, me.tokens, tokens, rule, returning=returning)
 
 
+def _holders(state: SplendorState) -> Holders:
+    return ((p.name, p.cards, p.reserved) for p in state.players)
+
+
+def holder_of(state: SplendorState, card_id: str) -> tuple[int, str, bool] | None:
+    """Who bought or reserved development card ``card_id``: ``(seat, name, bought)``, or None
+    (S-2.3, S-2.4; ``card_holder``)."""
+    return card_holder(_holders(state), card_id)
+
+
 def taken_refusal(state: SplendorState, card_id: str, rule: str, buyer: int | None = None) -> RuleError:
     """The refusal of a development card a player already bought or reserved, naming who (S-2.3,
     S-2.4; ``buyer``: see ``card_taken``)."""
-    return card_taken(((p.name, p.cards, p.reserved) for p in state.players), card_id, rule, buyer)
+    return card_taken(_holders(state), card_id, rule, buyer)
 
 
 def _require_on_table(state: SplendorState, card: DevelopmentCard, rule: str, buyer: int | None = None) -> None:

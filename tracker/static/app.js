@@ -452,17 +452,26 @@
   // (a page that is no game, History say, has no poll to catch up with: it is loaded again once
   // the phone is back online; it said "the game may have moved on", over a list of games)
   if (document.body.hasAttribute("data-stale")) { showOffline(document.getElementById("game") ? "stale" : "stale-page"); }
+  // The offline page, shown by the service worker at the address that could not load (a game
+  // this phone never opened): "Try again" is that address, and it loads again by itself, as such
+  // a page does, once the server answers (it said "the game reopens as soon as the network is
+  // back" and never did, and "Try again" led home, where that game was not offered: a tester).
+  var offlinePage = document.querySelector("[data-offline-page]");
+  var offlineAsked = !!offlinePage && location.pathname !== offlinePage.getAttribute("data-offline-page");
+  var offlineAgain = offlineAsked ? document.getElementById("offline-again") : null;
+  if (offlineAgain) { offlineAgain.href = location.href; }
   // (asked of the server itself every few seconds: the phone's "online" is not always said, nor
   // always true; a HEAD request passes the service worker by)
   var staleCheck = null;
   function reloadWhenBack() {
     clearTimeout(staleCheck);
-    if (!document.body.hasAttribute("data-stale") || document.getElementById("game")) { return; }
+    if (!offlineAsked && (!document.body.hasAttribute("data-stale") || document.getElementById("game"))) { return; }
     fetch(location.href, { method: "HEAD", cache: "no-store" }).then(function (resp) {
       // (at most one reload in 10 s: a slow network can hand the kept copy back again)
       var last = 0;
       try { last = Number(sessionStorage.getItem("tracker:stale-reload")) || 0; } catch (e) { last = 0; }
-      if (resp.ok && Date.now() - last > 10000) {
+      // (any answer of the server's own, a 404 too, is the page to show; a gateway's is no answer)
+      if ([502, 503, 504].indexOf(resp.status) < 0 && Date.now() - last > 10000) {
         try { sessionStorage.setItem("tracker:stale-reload", String(Date.now())); } catch (e) { /* none kept */ }
         location.reload();
       } else { staleCheck = setTimeout(reloadWhenBack, 3000); }
@@ -470,26 +479,6 @@
   }
   reloadWhenBack();
   window.addEventListener("online", reloadWhenBack);
-  // The offline page, shown by the service worker at the address that could not load (a game
-  // this phone never opened): "Try again" is that address, and it loads again by itself once the
-  // server answers (it said "the game reopens as soon as the network is back" and never did, and
-  // "Try again" led home, where that game was not offered: a tester).
-  var offlinePage = document.querySelector("[data-offline-page]");
-  var offlineAsked = !!offlinePage && location.pathname !== offlinePage.getAttribute("data-offline-page");
-  var offlineTimer = null;
-  function reloadAsked() {
-    clearTimeout(offlineTimer);
-    fetch(location.href, { method: "HEAD", cache: "no-store" }).then(function (resp) {
-      // (any answer of the server's own, a 404 too, is the page to show; a gateway's is no answer)
-      if ([502, 503, 504].indexOf(resp.status) < 0) { location.reload(); } else { offlineTimer = setTimeout(reloadAsked, 3000); }
-    }, function () { offlineTimer = setTimeout(reloadAsked, 3000); });
-  }
-  if (offlineAsked) {
-    var offlineAgain = document.getElementById("offline-again");
-    if (offlineAgain) { offlineAgain.href = location.href; }
-    offlineTimer = setTimeout(reloadAsked, 3000);
-    window.addEventListener("online", reloadAsked);
-  }
   // A form that loads a page (Start the game, Join, Settings) sent without network: the
   // browser's own error page took its place, and Back showed it emptied (a tester's names, typed
   // offline, were lost). It stays, what was typed kept, and the banner says to tap again.
