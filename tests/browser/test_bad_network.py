@@ -636,6 +636,34 @@ def test_a_form_sent_offline_stays_with_what_was_typed(browser: Browser, live_se
     expect(page.locator(".whose-turn")).to_contain_text("turn")
 
 
+def test_a_form_sent_while_the_server_is_down_stays_with_what_was_typed(browser: Browser, live_server: str):
+    """The re-tester: with the phone online and the server down (connection refused, or a proxy's
+    502), "Start the game" still showed the browser's error page and lost the names. The form asks
+    the server first; it stays as typed, the banner says to tap again, and no game is started."""
+    page = phone(browser, offline_copy=False)
+    page.goto(live_server + "/")
+    page.fill('input[name="player0"]', "Ana")
+    page.fill('input[name="player1"]', "Ben")
+    before = page.request.get(f"{live_server}/api/games").json()
+    start_button = page.locator('form button[type="submit"].primary', has_text="Start").first
+    page.route(f"{live_server}/games", lambda route: route.abort("connectionrefused"))
+    start_button.click()
+    expect(page.locator("#connection .for-tap")).to_be_visible()
+    assert page.url == live_server + "/"
+    assert page.input_value('input[name="player0"]') == "Ana" and page.input_value('input[name="player1"]') == "Ben"
+    page.unroute(f"{live_server}/games")
+    page.route(f"{live_server}/games", lambda route: route.fulfill(status=502, body="Bad Gateway"))
+    start_button.click()
+    expect(page.locator("#connection .for-tap")).to_be_visible()
+    assert page.url == live_server + "/"
+    assert page.request.get(f"{live_server}/api/games").json() == before
+    page.unroute(f"{live_server}/games")
+    start_button.click()
+    page.wait_for_url(re.compile(r".*/games/[^/?]+$"))
+    expect(page.locator(".whose-turn")).to_contain_text("Ana")
+    expect(page.locator("#connection")).to_be_hidden()
+
+
 def test_history_without_network_says_the_page_may_be_old_and_loads_again_when_back(browser: Browser, live_server: str):
     """A tester: History reopened without network said "the game may have moved on since" over a
     list of games, and that it catches up (nothing on History polls). It says the page may be out

@@ -482,14 +482,38 @@
   // A form that loads a page (Start the game, Join, Settings) sent without network: the
   // browser's own error page took its place, and Back showed it emptied (a tester's names, typed
   // offline, were lost). It stays, what was typed kept, and the banner says to tap again.
+  // The phone online and the server down (restarting, a proxy's 502, mobile data that connects
+  // and carries nothing) did the same: a form that writes (method post) first asks the server at
+  // its own address (HEAD: answered at once, 405, by the app; its answer sent nowhere else) and is
+  // sent only once that got an answer from the app.
+  var CHECK_MS = 5000;
   document.addEventListener("submit", function (evt) {
     var form = evt.target;
     // (not the Undo question's own form, method "dialog", which only closes it: offline, its
     // buttons were held and the question could not be answered, a tester)
-    if (evt.defaultPrevented || navigator.onLine !== false || !form || form.hasAttribute("hx-post") || form.hasAttribute("hx-get")
+    if (evt.defaultPrevented || !form || form.hasAttribute("hx-post") || form.hasAttribute("hx-get")
         || (form.getAttribute("method") || "").toLowerCase() === "dialog") { return; }
+    if (navigator.onLine === false) { evt.preventDefault(); showOffline("tap"); return; }
+    if ((form.getAttribute("method") || "").toLowerCase() !== "post" || !window.fetch) { return; }
+    if (form.getAttribute("data-checked") === "1") { form.removeAttribute("data-checked"); return; }
     evt.preventDefault();
-    showOffline("tap");
+    if (form.hasAttribute("data-checking")) { return; }  // (a second tap while it asks)
+    var submitter = evt.submitter || null;
+    form.setAttribute("data-checking", "");
+    var gaveUp = false;
+    var timer = setTimeout(function () { gaveUp = true; done(false); }, CHECK_MS);
+    function done(reached) {
+      clearTimeout(timer);
+      if (!form.hasAttribute("data-checking")) { return; }
+      form.removeAttribute("data-checking");
+      if (!reached) { showOffline("tap"); return; }
+      form.setAttribute("data-checked", "1");
+      if (form.requestSubmit) { form.requestSubmit(submitter && submitter.form === form ? submitter : undefined); } else { form.submit(); }
+    }
+    fetch(form.action, { method: "HEAD", cache: "no-store", credentials: "same-origin" }).then(function (resp) {
+      // (a proxy's answer for an app that is down: 502, 503, 504)
+      if (!gaveUp) { done([502, 503, 504].indexOf(resp.status) < 0); }
+    }, function () { if (!gaveUp) { done(false); } });
   });
   function lasting() { return !!banner && !banner.hidden && ["tap", "back", "server", "server-tap", "session"].indexOf(banner.getAttribute("data-kind")) >= 0; }
   function clearLasting() { if (lasting()) { showOffline(null); } }  // (the new tap may say it again, for itself)
