@@ -919,7 +919,7 @@ def test_an_undo_question_closed_by_the_other_phone_s_entry_says_nothing_was_und
     expect(page.locator("#game")).to_have_attribute("data-version", "2", timeout=8000)
     expect(page.locator("#undo-dialog")).to_be_hidden()
     expect(page.locator(".alert-undo-gone")).to_have_text(
-        "Nothing was undone: another phone’s entry changed the game before the undo was confirmed.")
+        "Nothing was undone: the game changed on another phone before the undo was confirmed.")
     assert page.request.get(f"{live_server}/api/games/{game_id}").json()["version"] == 2
 
 

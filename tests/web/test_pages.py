@@ -1244,7 +1244,7 @@ def test_a_refusal_names_its_rule_as_the_rulebook_does(client):
     assert '<span class="rule" data-rule="D-5">(taking tokens)</span>' in resp.get_data(as_text=True)
     flask_babel.refresh()
     sheet = client.get(f"/games/{gid}/sheet/buy?src=1&card=D1-26", headers={**HX, "Accept-Language": "ko"})
-    assert '<span class="rule" data-rule="D-7">(카드 구매)</span>' in sheet.get_data(as_text=True)
+    assert '<span class="rule" data-rule="D-7">(규칙: 카드 구매)</span>' in sheet.get_data(as_text=True)
     with client.application.test_request_context():  # ids without a title of their own use their section's
         flask_babel.refresh()
         assert narrate.rule_label("S-2.2") == "taking 2 gems of one colour"

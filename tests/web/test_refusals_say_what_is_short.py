@@ -139,7 +139,7 @@ def test_the_sheets_that_refuse_before_a_tap_name_their_section(client):
     assert post(client, gid, {"type": "replenish", "player": 1}).status_code == 200  # Ben holds a privilege
     flask_babel.refresh()
     sheet = client.get(f"/games/{gid}/sheet/privileges", headers={**HX, "Accept-Language": "ko"}).get_data(as_text=True)
-    assert '<span class="rule" data-rule="D-3.1">(특권)</span></p>' in sheet
+    assert '<span class="rule" data-rule="D-3.1">(규칙: 특권)</span></p>' in sheet
 
 
 def test_a_discard_of_one_kind_not_held_names_the_kind(client):
