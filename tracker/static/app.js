@@ -1577,10 +1577,13 @@
       var field = document.getElementById("player" + i);
       if (field && field.value.trim()) { players++; }
     }
-    var need = Math.max(players, 2) + 1;
+    // (before two names are typed, the players are not known yet: a table that lays its nobles out
+    // first, four players, could tick only three and was not told why, a tester; up to five, then)
+    var known = players >= 2;
+    var need = known ? players + 1 : 5;
     var boxes = box.closest("form").querySelectorAll("input[name=noble]");
     var ticked = box.closest("form").querySelectorAll("input[name=noble]:checked").length;
-    box.textContent = box.getAttribute("data-template").replace("{n}", ticked).replace("{need}", need);
+    box.textContent = box.getAttribute(known ? "data-template" : "data-template-unnamed").replace("{n}", ticked).replace("{need}", need);
     box.classList.toggle("over", ticked > need);
     // as many as the names call for: the others cannot be ticked until one is unticked (a tester
     // ticked five for three players, the count said so in red and every box still took a tick);
