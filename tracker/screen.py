@@ -786,6 +786,15 @@ def _int_arg(args: Any, name: str, choices: tuple[int, ...], default: int) -> in
     return value if value in choices else default
 
 
+def _opening_level(args: Any, state: Any) -> int:
+    """The level tab a Buy or Reserve sheet shows: the one asked (``src``), else the first level
+    with a card still on the table (D-6, S-2.3; late in a game level 1 can be out, and every
+    purchase opened on its empty tab, a tester), else level 1."""
+    if "src" in args:
+        return _int_arg(args, "src", LEVELS, 1)
+    return next((lv for lv in LEVELS if state.cards_on_table(lv) > 0), 1)
+
+
 def _catalogue_grid(kind: Kind, state: Any, level: int, color: str | None, buyer: Any) -> list[dict[str, Any]]:
     """The catalogue cards of ``level`` a player may name: not bought or reserved by anyone, in
     ``color`` when given (the pyramid's callers show none once the level is out, D-6, S-2.3)."""
@@ -851,7 +860,7 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
     source = args.get("src", "1")
     color = args.get("color") if args.get("color") in kind.filters else None
     from_reserve = source == "reserve"
-    level = _int_arg(args, "src", LEVELS, 1)
+    level = _opening_level(args, state)
     ctx: dict[str, Any] = {"sheet": "buy", "src": "reserve" if from_reserve else str(level), "color": color,
                            "filters": [(c, letters[c], narrate.TOKEN_NAMES[c]) for c in kind.filters],
                            "levels": LEVELS, "selected": None,
@@ -953,7 +962,7 @@ def reserve_sheet(view: GameView, args: Any) -> dict[str, Any]:
     kind = kind_of(view)
     seat = state.current_player
     me = state.players[seat]
-    level = _int_arg(args, "src", LEVELS, 1)
+    level = _opening_level(args, state)
     color = args.get("color") if args.get("color") in kind.filters else None
     level_out = state.cards_on_table(level) <= 0  # D-6, S-2.3: no card of that level is left to name
     ctx: dict[str, Any] = {"sheet": "reserve", "src": str(level), "color": color, "levels": LEVELS,
