@@ -69,7 +69,7 @@ RULE_TITLES = {
     "D-10": _lp("rule", "10 tokens at most"),
     "D-11": _lp("rule", "victory"),
     "D-12": _lp("rule", "the game's totals"),
-    "S-1": _lp("rule", "setup and turn order"),
+    "S-1": _lp("rule", "setup: the pieces and players"),
     "S-2": _lp("rule", "one action per turn"),
     "S-2.1": _lp("rule", "taking 3 different gems"),
     "S-2.2": _lp("rule", "taking 2 gems of one colour"),
