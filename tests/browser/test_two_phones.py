@@ -830,6 +830,25 @@ def test_a_fix_opened_beside_a_prompt_survives_the_other_phone_answering_it(brow
     expect(form.locator('input[name="note"]')).to_have_value("checking the count")
 
 
+def test_back_to_the_game_from_share_goes_back_rather_than_adding_a_step(browser: Browser, live_server: str):
+    """A tester: after Share's "Back to the game", the phone's Back opened Share again, then a second
+    copy of the game, before Home. The link goes back in the history, and the game still asks
+    whose phone this is."""
+    page = phone(browser)
+    start(page, live_server, via_home=True)  # (Back then leads home)
+    game_url = page.url.split("?")[0]
+    page.locator("#share-btn").click()
+    expect(page.locator("#back-to-game")).to_be_visible()
+    page.locator("#back-to-game").click()
+    expect(page.locator("#whose-phone")).to_be_visible()
+    assert page.url.split("?")[0] == game_url
+    page.locator("#phone-shared").click()
+    expect(page.locator("#whose-phone")).to_have_count(0)
+    page.go_back()
+    page.wait_for_url(live_server + "/")
+    expect(page.locator("form.new-game")).to_be_visible()
+
+
 def test_the_whose_phone_question_is_answered_once_whatever_the_answer(browser: Browser, live_server: str):
     """A tester tapped "Everyone's" on a phone back from its share sheet and stayed on the
     question (the settings link came back to the address that asks it); after a name, a later

@@ -1979,6 +1979,28 @@
     }
   } catch (e) { /* no sessionStorage */ }
 
+  // Share's "Back to the game", the page opened from that game: Back in the history, not a new
+  // step (the phone's Back then led to Share again, and to a second copy of the game, before
+  // Home: a tester). When it asks whose phone this is (?whose=ask), the game asks once it is back.
+  var BACK_TO = "tracker:back-to:";
+  document.addEventListener("click", function (evt) {
+    var link = evt.target.closest && evt.target.closest("#back-to-game");
+    if (!link || evt.defaultPrevented || evt.button !== 0 || evt.ctrlKey || evt.metaKey || evt.shiftKey) { return; }
+    var to = new URL(link.href, location.href), from = null;
+    try { from = document.referrer ? new URL(document.referrer) : null; } catch (e) { from = null; }
+    if (!from || from.origin !== to.origin || from.pathname !== to.pathname || history.length < 2) { return; }
+    try { sessionStorage.setItem(BACK_TO + to.pathname, to.search); } catch (e) { return; }  // (the link, then)
+    evt.preventDefault();
+    history.back();
+  });
+  function backToAsked() {
+    var asked = null;
+    try { asked = sessionStorage.getItem(BACK_TO + location.pathname); sessionStorage.removeItem(BACK_TO + location.pathname); } catch (e) { asked = null; }
+    if (asked && asked !== location.search) { location.replace(location.pathname + asked); }
+  }
+  backToAsked();
+  window.addEventListener("pageshow", function (evt) { if (evt.persisted) { backToAsked(); } });
+
   // A display choice (settings) comes back to the same page: it takes that page's place in the
   // history, not a step of its own (two choices made, three Backs reloaded the same screen).
   // It comes back to the page as it is now (the sheet open, or closed since the page loaded).
