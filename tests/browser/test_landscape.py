@@ -108,6 +108,15 @@ def test_on_its_side_a_four_player_game_shows_the_acting_player_s_panel(browser:
     expect(page.locator("#sheet .sheet-for")).to_have_text("Dan takes 3 different gems or 2 alike")
     expect(page.locator("#sheet .sheet-for")).to_be_in_viewport()
     page.screenshot(path=str(shots / "landscape-four-players.png"))
+    # scrolled to the page's end (the log, the links, Settings): the sheet stays whole in its
+    # column (it was carried up off the screen with the game's grid, its chips half hidden: a tester)
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    expect(page.locator("#settings")).to_be_in_viewport()
+    expect(page.locator("#sheet .sheet-for")).to_be_in_viewport(ratio=1)
+    expect(page.locator('.pick-source a[data-kind="white"]')).to_be_in_viewport(ratio=1)
+    links = page.locator(".game-links").bounding_box()
+    sheet = page.locator("#entry").bounding_box()
+    assert links and sheet and links["x"] + links["width"] <= sheet["x"]  # beside it, never under it
     context.close()
 
 

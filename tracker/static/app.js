@@ -820,7 +820,7 @@
   // view (the sheet stays where it is).
   function sideBySide() {
     var entry = document.getElementById("entry");
-    return !!entry && getComputedStyle(entry).position === "sticky";
+    return !!entry && getComputedStyle(entry).position === "fixed";
   }
   function showActing() {
     var panel = document.querySelector("#game.splendor .panel.is-current");
