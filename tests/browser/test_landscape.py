@@ -4,6 +4,7 @@ chip in the first screen. The table goes left, the sheet right, kept in view."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -177,3 +178,26 @@ def test_the_winning_entry_s_toasts_leave_the_victory_banner_s_buttons_clear(bro
                           ".map(a => [a.className, getComputedStyle(a).display])")
     assert ["alert alert-done", "none"] in shown  # (told: the banner says it; not faded yet)
     context.close()
+
+
+def test_on_its_side_what_stands_above_the_game_keeps_clear_of_the_sheet(browser: Browser, live_server: str):
+    """The re-tester: with the sheet fixed in the right column, the whose-phone question and a
+    series' score (drawn above the game) ran under it, "Everyone's" hidden. They take the left
+    column, as the game does."""
+    for width, height in ((844, 390), (1280, 800)):
+        context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
+        page = context.new_page()
+        home = page.request.get(live_server + "/").text()
+        token = re.search(r'name="csrf_token" value="([^"]+)"', home)
+        assert token
+        made = page.request.post(live_server + "/games", max_redirects=0, form={
+            "csrf_token": token.group(1), "game": "duel", "player0": "Ana", "player1": "Ben", "first": "0", "best_of": "3"})
+        assert made.status == 303
+        page.goto(live_server + made.headers["location"].removeprefix(live_server).split("?")[0] + "?whose=ask")
+        sheet = page.locator("#entry").bounding_box()
+        assert sheet
+        for part in ("#whose-phone", ".series-strip", "#phone-shared"):
+            box = page.locator(part).bounding_box()
+            assert box and box["x"] + box["width"] <= sheet["x"], (width, part, box, sheet)
+        expect(page.locator("#phone-shared")).to_be_in_viewport(ratio=1)
+        context.close()
