@@ -865,6 +865,18 @@ def test_the_fix_sheet_s_pinned_save_bar_keeps_to_a_third_of_the_phone(page: Pag
     expect(page.locator("#sheet .fix-save button.save")).to_be_in_viewport()
     # the suggestions are all there, one scroll of the preview away
     assert page.evaluate("() => { const p = document.querySelector('#fix-preview'); return p.scrollHeight > p.clientHeight; }")
+    # saved as it is, refused: the bar lets go and every repair reads whole under the refusal (in
+    # the quarter-screen box "Fix Ben first" was cut off, its button out of sight: the re-tester)
+    page.locator("#sheet .fix-save button.save").click()
+    expect(page.locator("#entry-error")).not_to_be_empty()
+    assert page.evaluate("() => { const p = document.querySelector('#fix-preview'); return p.scrollHeight <= p.clientHeight + 1; }")
+    for link in page.locator("#fix-preview .fix-transfer a").all():
+        link.scroll_into_view_if_needed()
+        expect(link).to_be_in_viewport(ratio=1)
+    # typing a count again: the refusal goes, the bar is pinned and kept to its share again
+    page.locator('#sheet input[name$="-red"]').first.fill("3")
+    expect(page.locator("#entry-error")).to_be_empty()
+    expect(page.locator("#sheet .fix-save")).to_have_css("position", "sticky")
 
 
 def test_on_a_320_px_phone_the_discard_s_seven_kinds_are_44_px_wide(browser, live_server: str):
