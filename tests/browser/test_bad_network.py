@@ -664,6 +664,32 @@ def test_a_form_sent_while_the_server_is_down_stays_with_what_was_typed(browser:
     expect(page.locator("#connection")).to_be_hidden()
 
 
+def test_a_page_loading_form_sent_is_not_sent_again_by_a_second_tap(browser: Browser, live_server: str):
+    """A tester tapped Import twice during a 12 s restore: the second request's answer, "Nothing
+    new: all 438 games are already stored", replaced the first's. Once sent, a page-loading form
+    says it is busy and a second tap sends nothing until its page comes (or the page is shown
+    again, Back)."""
+    page = phone(browser, offline_copy=False)
+    page.goto(live_server + "/")
+    page.fill('input[name="player0"]', "Ana")
+    page.fill('input[name="player1"]', "Ben")
+    # (the browser's own sending, counted and held after the app's handlers: the page stays to be read)
+    page.evaluate("""() => { window.sent = 0; window.addEventListener("submit", (e) => {
+        if (!e.defaultPrevented) { window.sent += 1; e.preventDefault(); } }); }""")
+    form = page.locator("form.new-game")
+    start_button = page.locator('form button[type="submit"].primary', has_text="Start").first
+    start_button.click()
+    expect(form).to_have_attribute("aria-busy", "true")
+    start_button.click()
+    start_button.click()
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.sent") == 1
+    page.evaluate("window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }))")  # Back to it
+    expect(form).not_to_have_attribute("aria-busy", "true")
+    start_button.click()
+    page.wait_for_function("window.sent === 2")
+
+
 def test_history_without_network_says_the_page_may_be_old_and_loads_again_when_back(browser: Browser, live_server: str):
     """A tester: History reopened without network said "the game may have moved on since" over a
     list of games, and that it catches up (nothing on History polls). It says the page may be out

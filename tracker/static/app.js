@@ -495,7 +495,18 @@
         || (form.getAttribute("method") || "").toLowerCase() === "dialog") { return; }
     if (navigator.onLine === false) { evt.preventDefault(); showOffline("tap"); return; }
     if ((form.getAttribute("method") || "").toLowerCase() !== "post" || !window.fetch) { return; }
-    if (form.getAttribute("data-checked") === "1") { form.removeAttribute("data-checked"); return; }
+    // Sent, its answer still to come: a second tap is not sent again (a tester's Import tapped twice
+    // during a 12 s restore was answered "Nothing new: all 438 games are already stored", the first
+    // one's work, its answer dropped). Said busy meanwhile; free again after a minute, or once the
+    // page is shown again (Back).
+    if (form.hasAttribute("data-sent")) { evt.preventDefault(); return; }
+    if (form.getAttribute("data-checked") === "1") {
+      form.removeAttribute("data-checked");
+      form.setAttribute("data-sent", "");
+      form.setAttribute("aria-busy", "true");
+      setTimeout(function () { formFree(form); }, 60000);
+      return;
+    }
     evt.preventDefault();
     if (form.hasAttribute("data-checking")) { return; }  // (a second tap while it asks)
     var submitter = evt.submitter || null;
@@ -514,6 +525,13 @@
       // (a proxy's answer for an app that is down: 502, 503, 504)
       if (!gaveUp) { done([502, 503, 504].indexOf(resp.status) < 0); }
     }, function () { if (!gaveUp) { done(false); } });
+  });
+  function formFree(form) {
+    form.removeAttribute("data-sent");
+    form.removeAttribute("aria-busy");
+  }
+  window.addEventListener("pageshow", function () {
+    Array.prototype.forEach.call(document.querySelectorAll("form[data-sent]"), formFree);
   });
   function lasting() { return !!banner && !banner.hidden && ["tap", "back", "server", "server-tap", "session"].indexOf(banner.getAttribute("data-kind")) >= 0; }
   function clearLasting() { if (lasting()) { showOffline(null); } }  // (the new tap may say it again, for itself)
