@@ -729,11 +729,13 @@ def series_links() -> dict[str, tuple[int, int | None]]:
     return {game_id: (session_id, best_of) for game_id, session_id, best_of in links}
 
 
-def backup_fields(game_ids: Sequence[str]) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
+def backup_fields(game_ids: Sequence[str]) -> tuple[dict[str, dict[str, Any]], dict[str, str], list[str]]:
     """What a history backup keeps beside the game logs, so a restore shows the same people and
     series: per game ``{"people": [each seat's person, by current name], "series": {"id", "best_of"}}``
-    (series only for a game of an explicit session), and the aliases ``{typed name: person's
-    name}`` left by merges and renames (two queries and one per alias)."""
+    (series only for a game of an explicit session), the aliases ``{typed name: person's
+    name}`` left by merges and renames, and the other names forgotten since (``forget_alias``:
+    their games stay their person's, the name typed again is a new person's), sorted (three
+    queries and one per alias)."""
     seats = seats_of(game_ids)
     per_game: dict[str, dict[str, Any]] = {gid: {"people": [p.name for p in seats[gid]]} for gid in game_ids}
     for game_id, (session_id, best_of) in series_links().items():
@@ -741,7 +743,9 @@ def backup_fields(game_ids: Sequence[str]) -> tuple[dict[str, dict[str, Any]], d
             per_game[game_id]["series"] = {"id": session_id, "best_of": best_of}
     aliases = {p.name: _kept(p).name for p in db.session.scalars(select(Player).where(Player.merged_into.is_not(None),
                                                                                      _not_forgotten()))}
-    return per_game, aliases
+    forgotten = sorted(set(db.session.scalars(select(Player.name).where(Player.merged_into.is_not(None),
+                                                                        ~_not_forgotten()))))
+    return per_game, aliases, forgotten
 
 
 def restore_aliases(logs: Sequence[Mapping[str, Any]], aliases: Any) -> list[int]:
@@ -824,6 +828,26 @@ def keep_restored_aliases(added: Sequence[int], created: Sequence[Game]) -> None
         if alias is not None and _kept(alias).id not in seated \
                 and db.session.scalar(select(GamePlayer.game_id).where(GamePlayer.player_id == alias_id).limit(1)) is None:
             db.session.delete(alias)
+    db.session.flush()
+
+
+def forget_restored(added: Sequence[int], forgotten: Any) -> None:
+    """After a backup's games are stored: an alias row ``restore_aliases`` added (``added``, its
+    ids) for a name the backup lists as forgotten (``forgotten``: names) is forgotten again, as
+    ``forget_alias`` does, unless a game seats its person under it. The games typed with that name
+    still lead to their person (it was forgotten with them theirs); typed at a new game, it is a
+    new person (a club's restore brought back a forgotten "Dana": a new game's "Dana" went to
+    Daniela). Names this database had before are left as they are; malformed parts are ignored.
+    No commit."""
+    if not added or not isinstance(forgotten, list):
+        return
+    keys = {person_key(name) for name in forgotten if isinstance(name, str) and not name_refusal(name)}
+    for alias_id in added:
+        alias = db.session.get(Player, alias_id)
+        if alias is None or alias.normalized not in keys:
+            continue
+        if db.session.scalar(select(GamePlayer.game_id).where(GamePlayer.player_id == alias.id).limit(1)) is None:
+            alias.normalized = f" {alias.id}"
     db.session.flush()
 
 

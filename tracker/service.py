@@ -1511,12 +1511,13 @@ def export_history() -> dict[str, Any]:
     writes, undos included: ``_restored_version``), who sat in each seat by the person's current
     name (``people``), its "best of N" series (``series``: ``id``, ``best_of``) and the game its
     table started next (``next_game``); ``aliases`` maps the names merges and
-    renames left to their person: a restore shows the same players, series and figures.
+    renames left to their person, ``forgotten`` the other names forgotten since (a restore forgets
+    them again): a restore shows the same players, series and figures.
     ``import_keys`` (``content``, ``id``) are the keys an import without our id found the game
     by (its content's hash, another tool's id): after a restore the same file is still found.
     """
     rows = db.session.scalars(select(Game).order_by(Game.started)).all()
-    per_game, aliases = people.backup_fields([row.id for row in rows])
+    per_game, aliases, forgotten = people.backup_fields([row.id for row in rows])
     games = []
     for row in rows:
         log = _log_of(_fold(row, _applied_rows(row.id)))
@@ -1527,7 +1528,8 @@ def export_history() -> dict[str, Any]:
         if row.next_game_id:
             log["next_game"] = row.next_game_id
         games.append(log)  # (with its ``import_keys``: found again when it comes without our id)
-    return {"format": HISTORY_FORMAT, "exported": _iso(utcnow()), "aliases": aliases, "games": games}
+    return {"format": HISTORY_FORMAT, "exported": _iso(utcnow()), "aliases": aliases, "forgotten": forgotten,
+            "games": games}
 
 
 def _in_file(exc: RuleError, n: int, log: Any) -> RuleError:
@@ -1659,6 +1661,7 @@ def _import_any(data: Any, max_entries: int | None) -> ImportResult:
                     series[view.row.id] = log["series"]
                 made.append((view.row, log.get("next_game")))
         people.keep_restored_aliases(aliases, stored)
+        people.forget_restored(aliases, data.get("forgotten"))
         people.restore_series(series)
         for row, next_id in made:  # the game each table started next, when it came along
             _restore_next_game(row, next_id)

@@ -748,3 +748,37 @@ def test_a_backup_of_games_stored_already_brings_no_forgotten_name_back(client):
     assert "Imported 1 game" in _upload(client, backup)
     assert client.get("/history/export.json").get_json()["aliases"] == {"Bena": "Benedict"}
     assert stat(client.get(f"/players/{bena}").get_data(as_text=True), "games") == "2"
+
+
+def test_a_name_forgotten_stays_forgotten_in_a_backup_restored_elsewhere(client, sqlite_template, tmp_path):
+    """A club organiser renamed Dana to Daniela and forgot "Dana"; the backup restored into an
+    empty database listed "Dana" as Daniela's other name again, and a new game's "Dana" went to
+    Daniela. The backup says which names were forgotten; the restore forgets them again, her games
+    staying hers."""
+    import io
+    import shutil
+
+    from appconfig import app_config
+
+    from tracker import create_app
+
+    import_log(client, fixture_log("own-prestige.json", ["Dana", "Ben"], "2026-11-01T19:00:00Z"))
+    dana = player_id(client, "Dana")
+    assert client.post(f"/players/{dana}/rename", data={"name": "Daniela"}).status_code == 303
+    alias = re.search(r'name="alias" value="(\d+)"', client.get(f"/players/{dana}").get_data(as_text=True))[1]
+    assert client.post(f"/players/{dana}/forget-name", data={"alias": alias}).status_code == 303
+    backup = client.get("/history/export.json").get_json()
+    assert backup["forgotten"] == ["Dana"] and "Dana" not in backup["aliases"]
+    shutil.copy(sqlite_template, tmp_path / "restored.sqlite3")
+    other = create_app(app_config(f"sqlite:///{tmp_path / 'restored.sqlite3'}")).test_client()
+    resp = other.post("/history/import", data={"file": (io.BytesIO(json.dumps(backup).encode()), "b.json")})
+    assert resp.status_code == 303, resp.get_data(as_text=True)[:500]
+    daniela = player_id(other, "Daniela")
+    page = other.get(f"/players/{daniela}").get_data(as_text=True)
+    assert re.findall(r'<span class="alias-name">([^<]+)</span>', page) == [] and stat(page, "games") == "1"
+    other.post("/api/games", json={"game": "duel", "players": ["Dana", "Ben"], "first_player": 0})
+    listing = other.get("/players").get_data(as_text=True)
+    assert sorted(re.findall(r'href="/players/\d+">([^<]+)<', listing)) == ["Ben", "Dana", "Daniela"]
+    assert stat(other.get(f"/players/{daniela}").get_data(as_text=True), "games") == "1"
+    # the restored history's own backup says the same
+    assert other.get("/history/export.json").get_json()["forgotten"] == ["Dana"]
