@@ -1474,3 +1474,21 @@ def test_a_game_in_progress_stored_before_its_turn_was_kept_says_it_too(client):
     db.session.commit()
     home = client.get("/").get_data(as_text=True)
     assert "Ben's turn · Turn 2" in home[home.index(f'/games/{game["id"]}'):][:800]
+
+
+def test_a_game_taken_up_again_days_later_lasts_days_and_hours(app):
+    """A club organiser's game resumed days later read "113 h 50 min" (taken for a typo): a day or
+    more is said in days and hours; shorter games as before."""
+    from datetime import timedelta
+
+    from tracker.views.history import duration
+
+    with app.test_request_context("/"):
+        assert duration(timedelta(hours=113, minutes=50)) == "4 d 17 h"
+        assert duration(timedelta(hours=1, minutes=5)) == "1 h 05 min"
+        assert duration(timedelta(minutes=39)) == "39 min" and duration(None) == "–"
+    with app.test_request_context("/", headers={"Accept-Language": "ko"}):
+        import flask_babel
+
+        flask_babel.refresh()
+        assert duration(timedelta(hours=113, minutes=50)) == "4일 17시간"

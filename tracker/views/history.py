@@ -58,12 +58,15 @@ def day_name(value: datetime | date) -> str:
 
 
 def duration(value: Any) -> str:
-    """``1 h 05 min`` / ``39 min`` / an en dash."""
+    """``1 h 05 min`` / ``39 min`` / ``4 d 17 h`` (a game taken up again days later: "113 h
+    50 min" read as a club organiser's typo) / an en dash."""
     if value is None:
         return "–"
     minutes = int(value.total_seconds() // 60)
     if minutes < 60:
         return _("%(m)s min", m=minutes)
+    if minutes >= 24 * 60:
+        return _("%(d)s d %(h)s h", d=minutes // (24 * 60), h=minutes % (24 * 60) // 60)
     return _("%(h)s h %(m)02d min", h=minutes // 60, m=minutes % 60)
 
 
