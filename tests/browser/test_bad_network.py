@@ -654,7 +654,7 @@ def test_a_form_sent_while_the_server_is_down_stays_with_what_was_typed(browser:
     page.unroute(f"{live_server}/games")
     page.route(f"{live_server}/games", lambda route: route.fulfill(status=502, body="Bad Gateway"))
     start_button.click()
-    expect(page.locator("#connection .for-tap")).to_be_visible()
+    expect(page.locator("#connection .for-server-tap")).to_be_visible()  # (the server's failure, as a tap's)
     assert page.url == live_server + "/"
     assert page.request.get(f"{live_server}/api/games").json() == before
     page.unroute(f"{live_server}/games")

@@ -847,6 +847,18 @@ def test_back_to_the_game_from_share_goes_back_rather_than_adding_a_step(browser
     page.go_back()
     page.wait_for_url(live_server + "/")
     expect(page.locator("form.new-game")).to_be_visible()
+    # Share loaded again on the way (a new spectator link: a step of its own): still back to that
+    # game, and the phone's Back then leads home (it led to Share twice first: the re-tester)
+    page.go_forward()
+    page.wait_for_url(re.compile(r".*/games/[^/?]+(\?.*)?$"))
+    page.locator("#share-btn").click()
+    page.locator("#renew-watch").click()
+    page.wait_for_url(re.compile(r".*/share.*renewed"))
+    page.locator("#back-to-game").click()
+    page.wait_for_url(re.compile(r".*/games/[^/?]+(\?.*)?$"))
+    expect(page.locator("#game")).to_be_visible()
+    page.go_back()
+    page.wait_for_url(live_server + "/")
 
 
 def test_the_whose_phone_question_is_answered_once_whatever_the_answer(browser: Browser, live_server: str):

@@ -484,8 +484,9 @@
   // offline, were lost). It stays, what was typed kept, and the banner says to tap again.
   // The phone online and the server down (restarting, a proxy's 502, mobile data that connects
   // and carries nothing) did the same: a form that writes (method post) first asks the server at
-  // its own address (HEAD: answered at once, 405, by the app; its answer sent nowhere else) and is
-  // sent only once that got an answer from the app.
+  // its own address (HEAD: answered at once, 405, by the app; a redirect is not followed, so no
+  // page is drawn for it) and is sent only once that got an answer from the app, said busy
+  // meanwhile. A proxy's 502 for an app that is down says the server failed, as a tap's does.
   var CHECK_MS = 5000;
   document.addEventListener("submit", function (evt) {
     var form = evt.target;
@@ -511,20 +512,21 @@
     if (form.hasAttribute("data-checking")) { return; }  // (a second tap while it asks)
     var submitter = evt.submitter || null;
     form.setAttribute("data-checking", "");
+    form.setAttribute("aria-busy", "true");
     var gaveUp = false;
-    var timer = setTimeout(function () { gaveUp = true; done(false); }, CHECK_MS);
-    function done(reached) {
+    var timer = setTimeout(function () { gaveUp = true; done("tap"); }, CHECK_MS);
+    function done(failure) {
       clearTimeout(timer);
       if (!form.hasAttribute("data-checking")) { return; }
       form.removeAttribute("data-checking");
-      if (!reached) { showOffline("tap"); return; }
+      form.removeAttribute("aria-busy");
+      if (failure) { showOffline(failure); return; }
       form.setAttribute("data-checked", "1");
       if (form.requestSubmit) { form.requestSubmit(submitter && submitter.form === form ? submitter : undefined); } else { form.submit(); }
     }
-    fetch(form.action, { method: "HEAD", cache: "no-store", credentials: "same-origin" }).then(function (resp) {
-      // (a proxy's answer for an app that is down: 502, 503, 504)
-      if (!gaveUp) { done([502, 503, 504].indexOf(resp.status) < 0); }
-    }, function () { if (!gaveUp) { done(false); } });
+    fetch(form.action, { method: "HEAD", cache: "no-store", credentials: "same-origin", redirect: "manual" }).then(function (resp) {
+      if (!gaveUp) { done([502, 503, 504].indexOf(resp.status) >= 0 ? "server-tap" : null); }
+    }, function () { if (!gaveUp) { done("tap"); } });
   });
   function formFree(form) {
     form.removeAttribute("data-sent");
@@ -2000,16 +2002,37 @@
   // Share's "Back to the game", the page opened from that game: Back in the history, not a new
   // step (the phone's Back then led to Share again, and to a second copy of the game, before
   // Home: a tester). When it asks whose phone this is (?whose=ask), the game asks once it is back.
-  var BACK_TO = "tracker:back-to:";
+  // Share may have loaded itself again since (a new watch link: a step more; a display choice: in
+  // its own place), the game then further back, as counted when Share was first opened from it.
+  var BACK_TO = "tracker:back-to:", SHARE_FROM = "tracker:share-from:" + location.pathname;
+  function referrerPath() {
+    try {
+      var from = document.referrer ? new URL(document.referrer) : null;
+      return from && from.origin === location.origin ? from.pathname : null;
+    } catch (e) { return null; }
+  }
+  var backLink = document.getElementById("back-to-game");
+  if (backLink) {
+    try {
+      var gamePath = new URL(backLink.href, location.href).pathname;
+      if (referrerPath() === gamePath) {
+        sessionStorage.setItem(SHARE_FROM, JSON.stringify({ game: gamePath, length: history.length }));
+      } else if (referrerPath() !== location.pathname) {
+        sessionStorage.removeItem(SHARE_FROM);  // (opened from elsewhere: the game is no step back)
+      }
+    } catch (e) { /* the link, then */ }
+  }
   document.addEventListener("click", function (evt) {
     var link = evt.target.closest && evt.target.closest("#back-to-game");
     if (!link || evt.defaultPrevented || evt.button !== 0 || evt.ctrlKey || evt.metaKey || evt.shiftKey) { return; }
-    var to = new URL(link.href, location.href), from = null;
-    try { from = document.referrer ? new URL(document.referrer) : null; } catch (e) { from = null; }
-    if (!from || from.origin !== to.origin || from.pathname !== to.pathname || history.length < 2) { return; }
+    var to = new URL(link.href, location.href), opened = null;
+    try { opened = JSON.parse(sessionStorage.getItem(SHARE_FROM) || "null"); } catch (e) { opened = null; }
+    var steps = opened && opened.game === to.pathname && history.length >= opened.length ? history.length - opened.length + 1
+      : referrerPath() === to.pathname ? 1 : 0;
+    if (!steps || history.length <= steps) { return; }
     try { sessionStorage.setItem(BACK_TO + to.pathname, to.search); } catch (e) { return; }  // (the link, then)
     evt.preventDefault();
-    history.back();
+    history.go(-steps);
   });
   function backToAsked() {
     var asked = null;
