@@ -125,7 +125,7 @@ def test_a_korean_phone_imports_a_log_with_the_apps_own_file_button(browser, liv
     page.goto(live_server + "/history")
     # no file: the app's refusal in the app's language (the browser's "Please select a file" was its own)
     page.locator(".import-form button[type=submit]").click()
-    expect(page.locator("#import-error")).to_have_text("이 앱에서 내보낸 JSON 파일(게임 기록 하나 또는 지난 게임 전체)을 고르세요.")
+    expect(page.locator("#import-error")).to_have_text("이 앱에서 내보낸 JSON 파일(게임 기록 하나 또는 지난 게임 전체)을 고르세요. 아무것도 가져오지 않았습니다.")
     page.goto(live_server + "/history")
     pick = page.locator(".file-pick")
     expect(pick.locator(".button")).to_have_text("파일 선택")

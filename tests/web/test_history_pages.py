@@ -105,6 +105,7 @@ def test_an_import_refused_on_the_history_page_says_the_result_in_words(client):
     message = re.search(r'id="import-error" role="alert">([^<]+)<', text)[1]
     assert "(&#39;" not in message and "('" not in message and "Game 1 of the file" not in message
     assert f"won by 20 prestige after {log['result']['turns']} turns" in message
+    assert '<strong class="import-none">Nothing was imported.</strong></p>' in text  # (whole or nothing: said)
     # the API says the same, in English
     api = client.post("/api/games/import", json=log).get_json()["error"]["message"]
     assert f"won by 20 prestige after {log['result']['turns']} turns" in api and "Game 1" not in api
