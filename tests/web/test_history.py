@@ -99,6 +99,7 @@ def test_deleting_asks_first_and_can_be_undone(client, three_games):
     assert duel["id"] not in [g["id"] for g in client.get("/api/games").get_json()]
     deleted = client.get("/history?status=deleted").get_data(as_text=True)
     assert listed(deleted) == [duel["id"]] and "Restore" in deleted
+    assert f'<a class="button review" href="/games/{duel["id"]}/review"' in deleted  # (looked at before it is restored)
     assert client.get(f"/api/games/{duel['id']}").get_json()["winner"] == {"player": 0, "routes": ["prestige"]}
     # its review says so too, and restores it right there (it read as any finished game; its link
     # led to the game screen, where the restore button sat under the victory pop-up)
