@@ -125,7 +125,9 @@ def test_deleting_asks_first_and_can_be_undone(client, three_games):
     assert duel["id"] in listed(client.get("/history").get_data(as_text=True))
     assert listed(client.get("/history?status=deleted").get_data(as_text=True)) == []
     assert client.post("/history/no-such-game-abcdefghijklmnop/delete").status_code == 404
-    assert 'id="restored-notice"' in client.get(resp.headers["Location"]).get_data(as_text=True)
+    restored_page = client.get(resp.headers["Location"]).get_data(as_text=True)
+    assert 'id="restored-notice"' in restored_page
+    assert f'<a href="/games/{duel["id"]}/review" id="restored-review">Review it</a>' in restored_page  # (a link away)
     # the notice is the game's as it is: the page after the delete, reloaded once it is restored,
     # or a made-up id offers to restore nothing (its Restore answered 404)
     for url in (f"/history?deleted={duel['id']}", "/history?deleted=nope", "/history?deleted=no-such-game-abcdefghijklmnop",
