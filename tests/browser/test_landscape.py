@@ -201,3 +201,19 @@ def test_on_its_side_what_stands_above_the_game_keeps_clear_of_the_sheet(browser
             assert box and box["x"] + box["width"] <= sheet["x"], (width, part, box, sheet)
         expect(page.locator("#phone-shared")).to_be_in_viewport(ratio=1)
         context.close()
+
+
+def test_on_its_side_the_connection_banner_covers_none_of_the_sheet(browser: Browser, live_server: str):
+    """The re-tester: offline, the banner across the top covered the fixed sheet's first line (the
+    token chips' letters). The sheet starts below it, as the page does."""
+    context = browser.new_context(viewport={"width": 844, "height": 390}, has_touch=True)
+    page = context.new_page()
+    gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": ["Ana", "Ben"], "first_player": 0}).json()["id"]
+    page.goto(f"{live_server}/games/{gid}")
+    Table(page)
+    page.evaluate("document.getElementById('connection').setAttribute('data-kind', 'poll'); document.getElementById('connection').hidden = false")
+    banner = page.locator("#connection").bounding_box()
+    sheet = page.locator("#entry").bounding_box()
+    assert banner and sheet and sheet["y"] >= banner["y"] + banner["height"], (banner, sheet)
+    assert sheet["y"] + sheet["height"] <= 390
+    context.close()
