@@ -407,6 +407,18 @@ def aliases_of(player_id: int) -> list[Player]:
     return sorted(rows, key=lambda p: (p.normalized, p.id))
 
 
+def _seated_as(player_id: int) -> bool:
+    """Whether a game seats someone under this player row itself (an alias seated in an imported
+    game: its name stays its person's)."""
+    return db.session.scalar(select(GamePlayer.game_id).where(GamePlayer.player_id == player_id).limit(1)) is not None
+
+
+def _forget(alias: Player) -> None:
+    """Free an alias's name (``forget_alias``): the row stays, so its id still leads to the person,
+    under a key no typed name has. No commit."""
+    alias.normalized = f" {alias.id}"
+
+
 def _not_forgotten() -> Any:
     """Rows whose key a typed name can have: not a forgotten name's (``forget_alias`` keeps the row,
     so its id still leads to the person, under a key starting with a space, which no person key does)."""
@@ -424,13 +436,13 @@ def forget_alias(player_id: int, alias_id: Any) -> str:
     alias = db.session.get(Player, wanted) if wanted is not None else None
     if alias is None or alias.merged_into != player_id or alias.normalized.startswith(" "):
         raise RuleError("not_found", N_("That is not one of this player's names (forgotten already?)."))
-    if db.session.scalar(select(GamePlayer.game_id).where(GamePlayer.player_id == alias.id).limit(1)):
+    if _seated_as(alias.id):
         raise RuleError("alias_seated", N_("A game seats %(person)s as %(name)s, so that name stays theirs."),
                         person=_kept(alias).name, name=alias.name)
     name = alias.name
     # the name is free again; the row stays, so a link to its id (a merge may have left the
     # person's first id here, with their old name) still leads to the person
-    alias.normalized = f" {alias.id}"
+    _forget(alias)
     db.session.commit()
     return name
 
@@ -734,17 +746,16 @@ def backup_fields(game_ids: Sequence[str]) -> tuple[dict[str, dict[str, Any]], d
     series: per game ``{"people": [each seat's person, by current name], "series": {"id", "best_of"}}``
     (series only for a game of an explicit session), the aliases ``{typed name: person's
     name}`` left by merges and renames, and the other names forgotten since (``forget_alias``:
-    their games stay their person's, the name typed again is a new person's), sorted (three
+    their games stay their person's, the name typed again is a new person's), sorted (two
     queries and one per alias)."""
     seats = seats_of(game_ids)
     per_game: dict[str, dict[str, Any]] = {gid: {"people": [p.name for p in seats[gid]]} for gid in game_ids}
     for game_id, (session_id, best_of) in series_links().items():
         if game_id in per_game:
             per_game[game_id]["series"] = {"id": session_id, "best_of": best_of}
-    aliases = {p.name: _kept(p).name for p in db.session.scalars(select(Player).where(Player.merged_into.is_not(None),
-                                                                                     _not_forgotten()))}
-    forgotten = sorted(set(db.session.scalars(select(Player.name).where(Player.merged_into.is_not(None),
-                                                                        ~_not_forgotten()))))
+    others = db.session.scalars(select(Player).where(Player.merged_into.is_not(None))).all()
+    aliases = {p.name: _kept(p).name for p in others if not p.normalized.startswith(" ")}
+    forgotten = sorted({p.name for p in others if p.normalized.startswith(" ")})  # (``_forget``'s key)
     return per_game, aliases, forgotten
 
 
@@ -825,8 +836,7 @@ def keep_restored_aliases(added: Sequence[int], created: Sequence[Game]) -> None
     seated = {_kept(p).id for players in seats_of([row.id for row in created]).values() for p in players}
     for alias_id in added:
         alias = db.session.get(Player, alias_id)
-        if alias is not None and _kept(alias).id not in seated \
-                and db.session.scalar(select(GamePlayer.game_id).where(GamePlayer.player_id == alias_id).limit(1)) is None:
+        if alias is not None and _kept(alias).id not in seated and not _seated_as(alias_id):
             db.session.delete(alias)
     db.session.flush()
 
@@ -844,10 +854,8 @@ def forget_restored(added: Sequence[int], forgotten: Any) -> None:
     keys = {person_key(name) for name in forgotten if isinstance(name, str) and not name_refusal(name)}
     for alias_id in added:
         alias = db.session.get(Player, alias_id)
-        if alias is None or alias.normalized not in keys:
-            continue
-        if db.session.scalar(select(GamePlayer.game_id).where(GamePlayer.player_id == alias.id).limit(1)) is None:
-            alias.normalized = f" {alias.id}"
+        if alias is not None and alias.normalized in keys and not _seated_as(alias.id):
+            _forget(alias)
     db.session.flush()
 
 
