@@ -265,9 +265,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # a strict CSP: scripts and styles only from our files; htmx's answers only the headers
         # that apply to a response swapped into the page (the page's own CSP governs it)
         htmx = request.headers.get("HX-Request") == "true"  # as htmx sends it (and request.htmx reads it)
-        for name, value in serving.EVERY_ANSWER_HEADERS if htmx else serving.SECURITY_HEADERS:
+        # a script, style sheet or icon a page loads: the page's own policy governs it (and it is
+        # the same file whoever asks: no Vary on htmx)
+        subresource = request.endpoint == "static" and response.mimetype in serving.SUBRESOURCE_TYPES
+        for name, value in serving.EVERY_ANSWER_HEADERS if htmx or subresource else serving.SECURITY_HEADERS:
             response.headers.setdefault(name, value)
-        response.headers.add("Vary", "HX-Request")
+        if not subresource:
+            response.headers.add("Vary", "HX-Request")
         if "Cache-Control" not in response.headers and not htmx:
             # A page is never taken from the browser's cache: Back to a game would show the
             # screen as first loaded (turn 1) until the next poll. The service worker keeps its

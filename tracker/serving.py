@@ -79,6 +79,13 @@ DOCUMENT_HEADERS = (
 )
 #: What a page (or any answer a browser may open as one) carries.
 SECURITY_HEADERS = (*EVERY_ANSWER_HEADERS, *DOCUMENT_HEADERS)
+#: Static files a page loads into itself (``StaticFiles``), which the loading page's policy
+#: governs, not their own: they carry ``EVERY_ANSWER_HEADERS`` only (a CSP, a referrer policy and
+#: a frame rule apply to documents and workers, never to a script, style sheet or picture a page
+#: loads), about 250 bytes less on each of the five files of a first visit. A type a browser
+#: may open as a document that runs something (HTML, SVG) is not among them, nor is the service
+#: worker (``/sw.js``, not a static file: a worker's script carries its own policy).
+SUBRESOURCE_TYPES = frozenset({"text/css", "text/javascript", "application/javascript", "image/png"})
 
 
 def init_app(app: Flask, locale: Callable[[str | None, LanguageAccept], str]) -> None:
@@ -393,8 +400,8 @@ class StaticFiles:
         if asset.encoded:
             response.vary.add("Accept-Encoding")
         response.headers["Cache-Control"] = cache_control
+        # (the ETag alone revalidates a plain name: no Last-Modified, 45 bytes of each file)
         response.set_etag(f"{asset.digest}-{encoding or 'identity'}")
-        response.last_modified = asset.mtime  # type: ignore[assignment]
         return response.make_conditional(request)
 
 

@@ -51,7 +51,30 @@ def test_a_fingerprinted_file_is_cached_for_a_year(client, app):
         written = f.read()
     assert resp.get_data() == minified("app.js", "text/javascript", written)  # served without comments
     assert len(resp.get_data()) < len(written) * 0.75
-    assert "Content-Security-Policy" in resp.headers  # the strict policy stays on every response
+    # a file the page loads into itself is governed by the page's policy: nosniff only
+    assert resp.headers["X-Content-Type-Options"] == "nosniff"
+    for name in ("Content-Security-Policy", "Referrer-Policy", "X-Frame-Options", "Last-Modified"):
+        assert name not in resp.headers, name
+    assert resp.headers["Vary"] == "Accept-Encoding"
+
+
+def test_what_a_browser_may_open_as_a_document_keeps_the_page_headers(client, app):
+    """The service worker (a worker's script carries its own policy), the manifest, an error for a
+    missing static file and the page itself keep the strict policy; a static file's plain name
+    revalidates by its ETag alone."""
+    game = new_game(client)
+    with app.test_request_context():
+        icon = url_for("static", filename="icons/icon-192.png")
+    for path in ("/sw.js", "/manifest.webmanifest", "/static/nothing.js", f"/games/{game['id']}"):
+        resp = client.get(path)
+        assert "default-src 'self'" in resp.headers["Content-Security-Policy"], path
+        assert resp.headers["X-Frame-Options"] == "DENY", path
+    png = client.get(icon)
+    assert png.status_code == 200 and png.mimetype == "image/png"
+    assert "Content-Security-Policy" not in png.headers and png.headers["X-Content-Type-Options"] == "nosniff"
+    plain = client.get("/static/app.css")
+    again = client.get("/static/app.css", headers={"If-None-Match": plain.headers["ETag"]})
+    assert again.status_code == 304
 
 
 def test_the_plain_name_and_an_outdated_fingerprint_revalidate(client):
