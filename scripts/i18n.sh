@@ -21,7 +21,7 @@ if [ -x .venv/bin/python ]; then PYTHON=.venv/bin/python; fi
 DIR=tracker/translations
 POT=$DIR/messages.pot
 LOCALES=(ko)
-KEYWORDS=(-k N_ -k _l -k lazy_gettext -k _lp:1c,2 -k plain_gettext:2 -k plain_ngettext:2,3)
+KEYWORDS=(-k N_ -k _l -k lazy_gettext -k _lp:1c,2 -k plain_gettext:2 -k plain_ngettext:2,3 -k markup_gettext:2 -k markup_ngettext:2,3 -k markup_pgettext:2c,3)
 
 pybabel() { "$PYTHON" -m babel.messages.frontend "$@"; }
 

@@ -25,7 +25,7 @@ from jinja2_fragments.flask import render_block
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
 
-from .. import access, archive, narrate, people, screen, screens, service, serving, stats
+from .. import access, archive, narrate, people, screen, screens, service, serving, stats, widgets
 from ..i18n import error_message
 from ..rules import catalog, splendor
 from ..rules.errors import N_, RuleError
@@ -54,7 +54,8 @@ def register_template_helpers(app: Flask) -> None:
                                  pips=screen.pips, card_label=screen.card_label, noble_label=screen.noble_label, readonly=False,
                                  rule_label=narrate.rule_label, slash_breaks=screen.slash_breaks,
                                  mine_seat=pass_context(mine_seat), seats_taken=seats_taken, seats_mark=seats_mark,
-                                 tap_again=TAP_AGAIN_NOTICE)  # app.js says it too (alerts' data-tap-again)
+                                 meter=widgets.meter, short_label=widgets.short_label, royal_card=widgets.royal_card,
+                                 mini_card=widgets.mini_card, tap_again=TAP_AGAIN_NOTICE)  # app.js says it too (alerts' data-tap-again)
 
 
 def _is_htmx() -> bool:
