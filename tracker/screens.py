@@ -39,6 +39,7 @@ from typing import Any
 from flask import Flask, current_app, request
 from flask_babel import get_locale
 from flask_caching import Cache
+from flask_caching.backends.filesystemcache import FileSystemCache
 
 cache = Cache()
 
@@ -125,7 +126,23 @@ def private_dir(path: Path) -> bool:
 
 
 FILE_CACHE = ("FileSystemCache", "flask_caching.backends.FileSystemCache",
-              "flask_caching.backends.filesystemcache.FileSystemCache")
+              "flask_caching.backends.filesystemcache.FileSystemCache", "tracker.screens.ScreenFiles")
+
+
+class ScreenFiles(FileSystemCache):
+    """Flask-Caching's file cache (what ``CACHE_TYPE`` ``FileSystemCache`` gives), which checks
+    whether it holds more than ``CACHE_THRESHOLD`` screens once every ``PRUNE_EVERY`` screens a
+    process keeps, not before each: cachelib reads its count file twice for that check, a third
+    of the cost of keeping an entry's screen. It holds at most ``PRUNE_EVERY`` more screens per
+    worker than its threshold before it prunes."""
+
+    PRUNE_EVERY = 32
+    _keeps = 0
+
+    def _prune(self) -> None:
+        self._keeps += 1
+        if self._keeps % self.PRUNE_EVERY == 1:
+            super()._prune()
 
 
 def init_app(app: Flask) -> None:
@@ -148,6 +165,8 @@ def init_app(app: Flask) -> None:
             else:
                 app.logger.warning("no private folder for the shared screens: each phone's screen is drawn")
                 app.config["CACHE_TYPE"] = "NullCache"
+    if app.config["CACHE_TYPE"] in FILE_CACHE:
+        app.config["CACHE_TYPE"] = "tracker.screens.ScreenFiles"
     app.config.setdefault("CACHE_DEFAULT_TIMEOUT", TIMEOUT)
     app.config.setdefault("CACHE_THRESHOLD", THRESHOLD)
     app.config.setdefault("CACHE_KEY_PREFIX", "tracker-screen:")

@@ -983,3 +983,28 @@ def test_a_host_no_address_can_be_built_on_is_a_plain_400(client):
             assert "Host header" in resp.get_data(as_text=True)
     for host in ("tracker.example", "tracker.example:8080", "[::1]:5000", "카페.example"):
         assert client.get(f"/games/{game['id']}/qr.svg", headers={"Host": host}).status_code == 200, host
+
+
+def test_the_screen_cache_counts_its_files_once_every_few_keeps_and_still_prunes(database_url, tmp_path):
+    """``FileSystemCache`` is the app's ``ScreenFiles``: cachelib reads its file count (twice)
+    before every screen kept; here once every ``PRUNE_EVERY`` keeps, and a cache over its
+    threshold still prunes itself (to its threshold, at most ``PRUNE_EVERY`` keeps later)."""
+    from tracker import screens
+
+    every = screens.ScreenFiles.PRUNE_EVERY
+    worker = _worker(database_url, tmp_path / "screens", CACHE_THRESHOLD=10)
+    backend = worker.extensions["cache"][screens.cache]
+    assert isinstance(backend, screens.ScreenFiles)
+    reads = []
+    real_get = backend.get
+    backend.get = lambda key: (reads.append(key), real_get(key))[1]  # type: ignore[method-assign]
+    with worker.test_request_context("/"):
+        for version in range(every + 1):  # one game played on: its screen kept again and again
+            screens.keep("game-a", screens.Shared(version, "<main></main>", []))
+        # the count read before the first keep and the (every + 1)th (twice each), and once more
+        # as the first keep added a file: cachelib alone read it 2 × 33 + 1 times
+        assert len(reads) == 5
+        for n in range(3 * every):  # many games at once
+            screens.keep(f"game-{n:03d}", screens.Shared(1, "<main></main>", []))
+    kept = [f for f in (tmp_path / "screens").iterdir() if not f.name.endswith(backend._fs_transaction_suffix)]
+    assert 10 < len(kept) <= 10 + every + 1, len(kept)  # pruned, the count file among them
