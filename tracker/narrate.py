@@ -28,6 +28,7 @@ from .rules.events import (
     TakeTokens,
     UsePrivileges,
 )
+from .rules.errors import N_
 from .rules.tokens import Tokens
 
 TOKEN_NAMES = {
@@ -344,6 +345,7 @@ def preview_sentence(event: Event, before: Any, after: Any) -> str:
                                   "Then %(name)s returns %(num)s tokens, down to 10.", pending.count, name=name))
         if len(nobles) == 1:
             parts.append(_("Then noble %(noble)s visits %(name)s.", noble=noble_name(nobles[0]), name=name))
+            parts += _noble_reaches_the_end(after, pending.player, nobles[0])
         elif nobles:
             parts.append(_("Then %(name)s chooses the noble who visits: %(nobles)s.", name=name,
                            nobles=", ".join(noble_name(n) for n in nobles)))
@@ -356,6 +358,21 @@ def preview_sentence(event: Event, before: Any, after: Any) -> str:
             parts.append(_("%(name)s then wins by reaching %(routes)s, once this turn ends.", name=player.name,
                            routes=", ".join(str(ROUTE_NAMES[r]) for r in routes)))
     return " ".join(parts)
+
+
+def _noble_reaches_the_end(after: Any, seat: int, noble: str) -> list[str]:
+    """S-4 in a preview: the sentence ``_end_turn`` will say when the noble that visits ``seat``
+    once its tokens are back brings it to 15 prestige (the final round begins, or the game ends
+    now on the last seat's turn); the preview said the visit and not the end (a tester)."""
+    if getattr(after, "final_round", True):
+        return []  # a Duel, or the final round already on: "The game ends with this turn" says it
+    me = after.players[seat]
+    prestige = me.prestige + catalog.nobles()[noble].points
+    if prestige < splendor.PRESTIGE_TO_END:
+        return []
+    template = N_("%(name)s has %(prestige)s prestige: the round is played to its end.") if seat != after.last_seat \
+        else N_("%(name)s has %(prestige)s prestige and plays last in the round: the game ends now.")
+    return [tr(template, {"name": me.name, "prestige": prestige})]
 
 
 def victory_sentence(state: Any) -> str:

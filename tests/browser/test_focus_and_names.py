@@ -305,7 +305,7 @@ def test_a_noble_choice_names_each_noble_and_its_visit_is_said_once(page: Page, 
     from tracker.rules import catalog
     needs = ", ".join(f"{k} {n}" for k, n in catalog.nobles()[chosen].requires.items() if n)
     button = page.locator(f'[data-noble="{chosen}"] button.save')
-    expect(button).to_have_attribute("aria-label", f"Take this noble: 3 prestige, needs {needs}")
+    expect(button).to_have_attribute("aria-label", f"Welcome this noble: 3 prestige, needs {needs}")
     names = page.locator("[data-noble] button.save").evaluate_all("bs => bs.map(b => b.getAttribute('aria-label'))")
     assert len(names) >= 2 and len(set(names)) == len(names)
     button.click()

@@ -220,3 +220,30 @@ def test_a_splendor_reserve_over_ten_tokens_says_the_noble_that_visits_after_the
         state = splendor_position(nobles=("N-06", "N-07", "N-08"), seats={ANA: dict(tokens=ten)})
         view = GameView(row=Game(id="x" * 32, game="splendor", version=0), events=(), state=state)
         assert screen.preview(view, reserve).text.endswith("Then Ana returns 1 token, down to 10.")
+
+
+def test_a_splendor_preview_says_when_the_noble_after_the_return_ends_the_game(app):
+    """S-3.2 then S-4: Ben, last in the round, holds 12 prestige and 10 tokens, and his bonuses
+    call noble N-06 (3 prestige): his reserve's preview said the return and the visit, not that
+    the game then ends (a tester); for Ana, first in the round, the final round begins."""
+    from splendor_builders import BEN, bonus_cards, cards_worth
+    from splendor_builders import position as splendor_position
+
+    ten = {"white": 2, "blue": 2, "green": 2, "red": 2, "black": 2}
+    cards = bonus_cards(white=4, blue=4) + cards_worth(12, colors=("red", "green"))
+    with app.test_request_context("/"):
+        for seat, name, said in ((BEN, "Ben", "Ben has 15 prestige and plays last in the round: the game ends now."),
+                                 (ANA, "Ana", "Ana has 15 prestige: the round is played to its end.")):
+            state = splendor_position(nobles=("N-06", "N-09", "N-10"), to_act=seat,
+                                      seats={seat: dict(cards=cards, tokens=ten)})
+            assert state.players[seat].prestige == 12 and state.last_seat == BEN
+            view = GameView(row=Game(id="x" * 32, game="splendor", version=0), events=(), state=state)
+            preview = screen.preview(view, {"type": "reserve", "player": seat, "level": 2})
+            assert preview.ok, preview.error
+            assert preview.text.endswith(f"Then {name} returns 1 token, down to 10. Then noble W4 U4 visits {name}. "
+                                         + said), preview.text
+        # 11 prestige: the noble brings 14, nothing more is said
+        state = splendor_position(nobles=("N-06", "N-09", "N-10"), to_act=BEN, seats={BEN: dict(
+            cards=bonus_cards(white=4, blue=4) + cards_worth(11, colors=("red", "green")), tokens=ten)})
+        view = GameView(row=Game(id="x" * 32, game="splendor", version=0), events=(), state=state)
+        assert screen.preview(view, {"type": "reserve", "player": BEN, "level": 2}).text.endswith("visits Ben.")

@@ -578,8 +578,19 @@ def test_the_take_sheet_says_how_many_colours_are_left_when_fewer_than_three(cli
     fix(1, {"white": 4, "blue": 4}, {"white": 0, "blue": 0, "green": 4, "red": 4, "black": 4, "gold": 5})
     assert heading() == "Ana takes 3 different gems or 2 alike"
     fix(0, {"green": 4, "red": 2}, {"white": 0, "blue": 0, "green": 0, "red": 2, "black": 4, "gold": 5})
-    assert heading() == "Ana takes 1 gem of each colour (2 left) or 2 alike"
+    assert heading() == "Ana takes up to 1 gem of each colour (2 left) or 2 alike"
     fix(0, {"green": 4, "red": 2, "black": 3}, {"white": 0, "blue": 0, "green": 0, "red": 2, "black": 1, "gold": 5})
-    assert heading() == "Ana takes 1 gem of each colour (2 left)"
+    # one gem of either colour is a take too (S-2.1's ruling: "1 each of 1 or 2 colours"), and a
+    # take is 2 at most: the counter says "0/2" (it said "1/3" after one: a tester)
+    assert heading() == "Ana takes up to 1 gem of each colour (2 left)"
+    sheet = client.get(f"/games/{gid}/sheet/take", headers=HX).get_data(as_text=True)
+    assert '<span class="pick-count">0/2</span>' in sheet
+    one = client.get(f"/games/{gid}/sheet/take?t=red", headers=HX).get_data(as_text=True)
+    assert '<span class="pick-count">1/2</span>' in one and "Saving will record" in one
     fix(0, {"green": 4, "red": 4, "black": 2}, {"white": 0, "blue": 0, "green": 0, "red": 0, "black": 2, "gold": 5})
     assert heading() == "Ana takes 1 gem (1 colour left)"
+    # three colours left, none with 4: 2 alike is not offered (S-2.2; a tester tapped a colour twice)
+    fix(0, {"green": 2, "red": 2, "black": 2}, {"white": 0, "blue": 0, "green": 2, "red": 2, "black": 2, "gold": 5})
+    assert heading() == "Ana takes 3 different gems"
+    sheet = client.get(f"/games/{gid}/sheet/take", headers=HX).get_data(as_text=True)
+    assert '<span class="pick-count">0/3</span>' in sheet
