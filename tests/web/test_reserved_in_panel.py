@@ -107,3 +107,17 @@ def test_a_secret_card_recorded_elsewhere_by_mistake_is_not_listed_and_the_sheet
 def _no_ids(body: str) -> str:
     """A sheet without the ids a refused save's reason carries (``aria-describedby``)."""
     return re.sub(r' id="why-[^"]*"', "", body)
+
+
+def test_the_skip_link_counts_a_secret_card_s_candidates_too(client):
+    """Buy → the reserve, a named card and a secret level-2 card whose candidates are listed: the
+    screen reader's "Skip to the cards" said "(1)" over 1 + 24 cards (a tester)."""
+    gid = new_game(client)["id"]
+    assert post(client, gid, {"type": "reserve", "player": 0, "level": 2}).status_code == 200
+    assert post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"red": 1}}).status_code == 200
+    assert post(client, gid, {"type": "reserve", "player": 0, "card": "D1-01"}).status_code == 200
+    assert post(client, gid, {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}}).status_code == 200
+    sheet = client.get(f"/games/{gid}/sheet/buy?src=reserve&reveal=2", headers=HX).get_data(as_text=True)
+    candidates = len(re.findall(r'<a class="card [^"]*" data-card="D2-', sheet))
+    assert candidates == 24  # every level-2 card: none is bought or named, the secret one is among them
+    assert f"Skip to the cards ({1 + candidates})" in sheet
