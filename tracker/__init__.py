@@ -17,7 +17,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 from htmx_flask import Htmx
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import OperationalError, ProgrammingError
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import InternalServerError, ServiceUnavailable
 
@@ -98,6 +98,11 @@ def _timezone() -> str | None:
 _UNAVAILABLE = ("database is locked", "database table is locked", "could not connect", "connection refused",
                 "server closed the connection", "terminating connection", "statement timeout",
                 "the database system is starting up", "the database system is shutting down", "timeout expired")
+
+
+#: What the server's log says when the database has no tables: ``flask run`` started on a new
+#: database file (``scripts/serve.sh`` migrates it first; a tester met a bare 500).
+NOT_MIGRATED = "the database has no tables yet: run `flask --app tracker db upgrade` with the same DATABASE_URL (scripts/serve.sh runs it)"
 
 
 def _unavailable(exc: OperationalError) -> bool:
@@ -256,9 +261,21 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             pass  # the connection is gone: so is the transaction
         if not _unavailable(exc):
             app.logger.exception("database error", exc_info=exc)
+            if "no such table" in str(exc.orig or exc).lower():  # SQLite's words for a database never migrated
+                app.logger.error(NOT_MIGRATED)
             return _http_error(InternalServerError())
         app.logger.warning("database unavailable: %s", exc)
         return _http_error(ServiceUnavailable(retry_after=5))
+
+    @app.errorhandler(ProgrammingError)
+    def _database_statement_failed(exc):  # type: ignore[no-untyped-def]
+        # PostgreSQL's words for a database never migrated ("relation … does not exist"): said in
+        # the log as SQLite's are; any statement the database refused is a 500, logged
+        app.logger.exception("database error", exc_info=exc)
+        said = str(exc.orig or exc).lower()
+        if "relation" in said and "does not exist" in said:
+            app.logger.error(NOT_MIGRATED)
+        return _http_error(InternalServerError())
 
     @app.after_request
     def _security_headers(response):  # type: ignore[no-untyped-def]

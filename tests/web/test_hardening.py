@@ -7,6 +7,8 @@ from __future__ import annotations
 import io
 import json
 
+import pytest
+
 from helpers import fixture_log, new_game
 
 from tracker import service
@@ -76,3 +78,29 @@ def test_tracker_hosts_refuses_a_request_for_another_host(database_url, monkeypa
     client = app.test_client()
     assert client.get("/", headers={"Host": "games.example"}).status_code == 200
     assert client.get("/", headers={"Host": "evil.example"}).status_code == 400
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_database_never_migrated_is_named_in_the_log(backend, tmp_path, caplog):
+    """``flask run`` on a new database file answered a bare 500 and a traceback (a tester had
+    skipped ``db upgrade``): the page is still a 500, and the log says what to run."""
+    import logging
+    import os
+
+    from appconfig import app_config
+
+    from tracker import NOT_MIGRATED, create_app
+
+    if backend == "postgresql":
+        url = os.environ.get("TEST_POSTGRES_URL")
+        if not url:
+            pytest.skip("no PostgreSQL server (scripts/test.sh starts one)")
+    else:
+        url = f"sqlite:///{tmp_path / 'new.sqlite3'}"
+    app = create_app(app_config(url))
+    with caplog.at_level(logging.ERROR):
+        resp = app.test_client().get("/")
+        api = app.test_client().get("/api/games")
+    assert resp.status_code == 500 and api.status_code == 500
+    assert api.get_json()["error"]["code"] == "internal_server_error"
+    assert NOT_MIGRATED in caplog.text and "db upgrade" in NOT_MIGRATED
