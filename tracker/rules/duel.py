@@ -8,6 +8,7 @@ Every rule id below refers to ``RULES.md`` (D-1 … D-12).
 from __future__ import annotations
 
 import operator
+from functools import cache
 from dataclasses import dataclass, fields, replace
 from enum import Enum
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -392,19 +393,33 @@ def route_reach(state: DuelState, seat: int) -> dict[str, tuple[int, int]]:
     3-crown card still out, 7 red with a 4-point red card: one purchase wins), while enough is left."""
     player = state.players[seat]
     taken = state.taken_cards() - {r.card for r in player.reserved}
-    joins = [c for c, n in player.bonuses.items() if n > 0]
+    joins = tuple(c for c, n in player.bonuses.items() if n > 0)
     most = dict.fromkeys(REACH_ROUTES + GEM_COLORS, 0)
     whole = dict(most)
-    for cid, card in catalog.jewels().items():
+    for cid, crowns, points, colors in _reach_gains():
         if cid in taken:
             continue
-        gains = [("crowns", card.crowns), ("prestige", card.points)]
-        gains += [(color, card.points) for color in (joins if card.is_joker else (card.color,)) if color in most]
-        for route, n in gains:
-            if n:
-                most[route] = max(most[route], n)
-                whole[route] += n
+        if crowns:
+            most["crowns"] = max(most["crowns"], crowns)
+            whole["crowns"] += crowns
+        if points:
+            most["prestige"] = max(most["prestige"], points)
+            whole["prestige"] += points
+            for color in joins if colors is None else colors:  # a joker: the colours it may join
+                most[color] = max(most[color], points)
+                whole[color] += points
     return {route: (most[route], whole[route]) for route in most}
+
+
+@cache
+def _reach_gains() -> tuple[tuple[str, int, int, tuple[str, ...] | None], ...]:
+    """Each jewel card as ``route_reach`` counts it: ``(id, crowns, prestige, colours)``, the
+    colours its points count in (its own, none for a points-only card, None for a joker: those
+    of the player's bonuses). Built once (the catalogue never changes): the near-win line asks
+    ``route_reach`` for both players on every screen."""
+    return tuple((cid, card.crowns, card.points,
+                  None if card.is_joker else ((card.color,) if card.color in GEM_COLORS else ()))
+                 for cid, card in catalog.jewels().items())
 
 
 def winning_reserve(state: DuelState, seat: int) -> list[tuple[str, tuple[str, ...]]]:
