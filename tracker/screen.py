@@ -190,7 +190,7 @@ def card_label(context: Any, c: Mapping[str, Any]) -> str:
 @pass_context
 def noble_label(context: Any, n: Mapping[str, Any]) -> str:
     """A noble of ``noble_view`` as a screen reader should say it: "3 prestige, needs green 4,
-    red 4" (its button in the noble choice said only "Welcome this noble", each alike; S-3.2)."""
+    red 4" (each button of the noble choice said only its label, alike: a tester; S-3.2)."""
     names = _names(context)
     t = render_translations(context)
     needs = ", ".join(f"{names.get(kind, kind)} {count}" for kind, _letter, count in n["needs"])
