@@ -21,13 +21,19 @@ def render_translations(context: Context) -> Any:
     return found if found is not None else get_translations()
 
 
-def _formatted(context: Context, text: str, variables: dict[str, Any]) -> Any:
+def _formatted(context: Context, text: str, variables: Mapping[str, Any]) -> Any:
     """Jinja's "newstyle" gettext result: Markup when autoescaping (so the variables are escaped
     as they are put in), formatted with ``variables``; a text without variables and without
     ``%`` is the same either way and skips the formatting (most of a screen's labels)."""
     if context.eval_ctx.autoescape:
-        text = Markup(text)
+        return _markup(text, variables)
     return text % variables if variables or "%" in text else text
+
+
+def _markup(text: str, variables: Mapping[str, Any]) -> Markup:
+    """``text`` as Markup, formatted with ``variables`` escaped (``_formatted`` when autoescaping)."""
+    out = Markup(text)
+    return out % variables if variables or "%" in out else out
 
 
 def plain_gettext(translations: Any, string: str, **variables: Any) -> str:
@@ -42,6 +48,26 @@ def plain_ngettext(translations: Any, singular: str, plural: str, n: int, **vari
     """Flask-Babel's ``ngettext`` on translations already looked up (see ``plain_gettext``)."""
     variables.setdefault("num", n)
     return translations.ungettext(singular, plural, n) % variables
+
+
+# What a template's ``_()``, ``ngettext`` and ``pgettext`` give (Markup, the variables escaped), for
+# HTML built in Python (``widgets``) on translations already looked up. ``scripts/i18n.sh``
+# extracts their strings (not inside an f-string: Babel does not look into one).
+def markup_gettext(translations: Any, string: str, **variables: Any) -> Markup:
+    """``_(string, **variables)`` of a template, on ``translations``."""
+    return _markup(translations.ugettext(string), variables)
+
+
+def markup_ngettext(translations: Any, singular: str, plural: str, n: int, **variables: Any) -> Markup:
+    """``ngettext(singular, plural, n, **variables)`` of a template (``num`` is ``n``)."""
+    variables.setdefault("num", n)
+    return _markup(translations.ungettext(singular, plural, n), variables)
+
+
+def markup_pgettext(translations: Any, context: str, string: str, **variables: Any) -> Markup:
+    """``pgettext(context, string, **variables)`` of a template."""
+    variables.setdefault("context", context)
+    return _markup(translations.upgettext(context, string), variables)
 
 
 # Each is a template's ``_``/``gettext`` etc. in one call (Jinja's own newstyle callables go

@@ -28,7 +28,6 @@ from .rules.events import (
     TakeTokens,
     UsePrivileges,
 )
-from .rules.errors import N_
 from .rules.tokens import Tokens
 
 TOKEN_NAMES = {
@@ -370,9 +369,7 @@ def _noble_reaches_the_end(after: Any, seat: int, noble: str) -> list[str]:
     prestige = me.prestige + catalog.nobles()[noble].points
     if prestige < splendor.PRESTIGE_TO_END:
         return []
-    template = N_("%(name)s has %(prestige)s prestige: the round is played to its end.") if seat != after.last_seat \
-        else N_("%(name)s has %(prestige)s prestige and plays last in the round: the game ends now.")
-    return [tr(template, {"name": me.name, "prestige": prestige})]
+    return [tr(splendor.reaching_the_end(after, seat), {"name": me.name, "prestige": prestige})]
 
 
 def victory_sentence(state: Any) -> str:

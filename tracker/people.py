@@ -354,7 +354,7 @@ def _trade_names(player: Player, alias: Player, name: str) -> None:
     the name ``player`` had: both rows stay, so both ids still lead to ``player``. Flushes, does not
     commit (the key is unique: the alias steps aside under a key no typed name has)."""
     old_name, old_key = player.name, player.normalized
-    alias.normalized = f" {alias.id}"  # (a key never starts with a space; PostgreSQL refuses NUL)
+    _forget(alias)  # (for a moment: it takes ``player``'s old key below)
     db.session.flush()
     player.name, player.normalized = name, person_key(name)
     db.session.flush()
@@ -413,16 +413,25 @@ def _seated_as(player_id: int) -> bool:
     return db.session.scalar(select(GamePlayer.game_id).where(GamePlayer.player_id == player_id).limit(1)) is not None
 
 
+#: How a forgotten name's key begins: no person key does (``person_key`` trims blanks).
+FORGOTTEN = " "
+
+
 def _forget(alias: Player) -> None:
     """Free an alias's name (``forget_alias``): the row stays, so its id still leads to the person,
-    under a key no typed name has. No commit."""
-    alias.normalized = f" {alias.id}"
+    under a key no typed name has (``FORGOTTEN`` and its id; PostgreSQL refuses NUL). No commit."""
+    alias.normalized = f"{FORGOTTEN}{alias.id}"
+
+
+def _is_forgotten(alias: Player) -> bool:
+    """Whether ``alias`` is a name ``_forget`` freed."""
+    return alias.normalized.startswith(FORGOTTEN)
 
 
 def _not_forgotten() -> Any:
     """Rows whose key a typed name can have: not a forgotten name's (``forget_alias`` keeps the row,
-    so its id still leads to the person, under a key starting with a space, which no person key does)."""
-    return ~Player.normalized.startswith(" ")
+    so its id still leads to the person, under a ``FORGOTTEN`` key)."""
+    return ~Player.normalized.startswith(FORGOTTEN)
 
 
 def forget_alias(player_id: int, alias_id: Any) -> str:
@@ -434,7 +443,7 @@ def forget_alias(player_id: int, alias_id: Any) -> str:
     """
     wanted = small_int(alias_id)
     alias = db.session.get(Player, wanted) if wanted is not None else None
-    if alias is None or alias.merged_into != player_id or alias.normalized.startswith(" "):
+    if alias is None or alias.merged_into != player_id or _is_forgotten(alias):
         raise RuleError("not_found", N_("That is not one of this player's names (forgotten already?)."))
     if _seated_as(alias.id):
         raise RuleError("alias_seated", N_("A game seats %(person)s as %(name)s, so that name stays theirs."),
@@ -754,8 +763,8 @@ def backup_fields(game_ids: Sequence[str]) -> tuple[dict[str, dict[str, Any]], d
         if game_id in per_game:
             per_game[game_id]["series"] = {"id": session_id, "best_of": best_of}
     others = db.session.scalars(select(Player).where(Player.merged_into.is_not(None))).all()
-    aliases = {p.name: _kept(p).name for p in others if not p.normalized.startswith(" ")}
-    forgotten = sorted({p.name for p in others if p.normalized.startswith(" ")})  # (``_forget``'s key)
+    aliases = {p.name: _kept(p).name for p in others if not _is_forgotten(p)}
+    forgotten = sorted({p.name for p in others if _is_forgotten(p)})
     return per_game, aliases, forgotten
 
 

@@ -703,12 +703,8 @@ def take_sheet(view: GameView, args: Any) -> dict[str, Any]:
     # Splendor's chips stop at a pick no gem can complete (a third red, red after red and blue: S-2.1/2.2)
     allows = (lambda k: splendor.can_add_to_take(state.board, chosen, k)) if view.row.game == "splendor" else None
     limit = kind.max_take
-    # S-2.1's ruling: with fewer than 3 colours in the supply, fewer than 3 gems (the heading
-    # said "3 different gems" with two colours left: a tester); S-2.2: 2 alike from 4
-    colours_left = sum(1 for c in GEM_COLORS if state.board.get(c) > 0)
-    two_alike = any(state.board.get(c) >= splendor.TAKE_TWO_MIN_SUPPLY for c in GEM_COLORS)
     if allows is not None:  # two colours left and none at 4: a take is 2 at most ("1/2", not "1/3")
-        limit = min(limit, max(colours_left, 2 if two_alike else 0)) or limit
+        limit = splendor.most_to_take(state.board) or limit
     if allows is not None and chosen.total and not any(allows(k) for k in kind.take_kinds):
         limit = chosen.total  # a whole take (2 alike, S-2.2): "2/2", not "2/3" (a tester looked for a third)
     out = {"sheet": "take", "pick": picker(state.board, chosen, limit, kind.take_kinds, allows),
@@ -718,8 +714,10 @@ def take_sheet(view: GameView, args: Any) -> dict[str, Any]:
            "cannot_reserve": len(state.players[state.current_player].reserved) >= duel.MAX_RESERVED
            or (view.row.game == "duel" and not state.board.get("gold"))}
     if view.row.game == "splendor":  # the rules say when a player can take no action (S-2 ruling)
-        out["colours_left"] = colours_left
-        out["two_alike"] = two_alike
+        # S-2.1's ruling: with fewer than 3 colours in the supply, fewer than 3 gems (the heading
+        # said "3 different gems" with two colours left: a tester); S-2.2: 2 alike from 4
+        out["colours_left"] = len(splendor.colors_in_supply(state))
+        out["two_alike"] = splendor.two_alike_allowed(state.board)
         passing = {"type": "pass", "player": state.current_player}
         allowed = preview(view, passing)
         out["pass"] = {"data": passing, "preview": allowed} if allowed.ok else None

@@ -19,32 +19,8 @@ from typing import Any, Mapping
 from jinja2 import pass_context
 from markupsafe import Markup, escape
 
-from .i18n import render_translations
+from .i18n import markup_gettext, markup_ngettext, markup_pgettext, render_translations
 from .screen import card_label, pips
-
-
-def _fmt(text: str, variables: Mapping[str, Any]) -> Markup:
-    """A translated ``text`` as the templates' ``_()`` gives it: Markup, formatted with
-    ``variables`` (escaped as they are put in); a text without variables or ``%`` as it is."""
-    out = Markup(text)
-    return out % variables if variables or "%" in out else out
-
-
-def markup_gettext(translations: Any, string: str, **variables: Any) -> Markup:
-    """``_(string, **variables)`` of a template, on the render's ``translations``."""
-    return _fmt(translations.ugettext(string), variables)
-
-
-def markup_ngettext(translations: Any, singular: str, plural: str, n: int, **variables: Any) -> Markup:
-    """``ngettext(singular, plural, n, **variables)`` of a template (``num`` is ``n``)."""
-    variables.setdefault("num", n)
-    return _fmt(translations.ungettext(singular, plural, n), variables)
-
-
-def markup_pgettext(translations: Any, context: str, string: str, **variables: Any) -> Markup:
-    """``pgettext(context, string, **variables)`` of a template."""
-    variables.setdefault("context", context)
-    return _fmt(translations.upgettext(context, string), variables)
 
 
 @pass_context

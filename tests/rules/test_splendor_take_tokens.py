@@ -107,3 +107,18 @@ def test_the_pick_never_takes_more_than_the_supply_holds():
     board = Tokens(white=0, blue=1, green=4, red=4, black=4, gold=5)
     assert not splendor.can_add_to_take(board, Tokens(), "white")
     assert not splendor.can_add_to_take(board, Tokens(blue=1), "blue")
+
+
+@pytest.mark.parametrize(("supply", "most", "alike"), [
+    ({"white": 4, "blue": 4, "green": 4, "red": 4, "black": 4}, 3, True),
+    ({"white": 2, "blue": 3, "green": 3, "red": 3, "black": 3}, 3, False),  # 3 colours, none at 4
+    ({"red": 2, "black": 1}, 2, False),  # S-2.1's ruling: 1 each of the 2 colours left
+    ({"red": 1}, 1, False),
+    ({"red": 4}, 2, True),  # S-2.2: 2 alike from 4, one colour left
+    ({"red": 4, "black": 1}, 2, True),
+    ({}, 0, False),
+])
+def test_the_most_one_take_can_hold_follows_the_supply(supply, most, alike):
+    board = Tokens(**supply)
+    assert splendor.most_to_take(board) == most
+    assert splendor.two_alike_allowed(board) is alike

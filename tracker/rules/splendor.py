@@ -310,6 +310,19 @@ def colors_in_supply(state: SplendorState) -> list[str]:
     return [c for c in GEM_COLORS if state.board.get(c) > 0]
 
 
+def two_alike_allowed(board: Tokens) -> bool:
+    """S-2.2: whether some colour has the 4 gems in the supply that taking 2 of it needs."""
+    return any(board.get(c) >= TAKE_TWO_MIN_SUPPLY for c in GEM_COLORS)
+
+
+def most_to_take(board: Tokens) -> int:
+    """The most gems one take from the supply ``board`` can hold: 3 of different colours, 1 each
+    of the colours left when fewer than 3 are (S-2.1's ruling), 2 alike from 4 (S-2.2); 0 when
+    no gem is left."""
+    colours = sum(1 for c in GEM_COLORS if board.get(c) > 0)
+    return min(TAKE_THREE, max(colours, TAKE_TWO if two_alike_allowed(board) else 0))
+
+
 def _set_player(state: SplendorState, seat: int, **changes: Any) -> SplendorState:
     players = list(state.players)
     players[seat] = replace(players[seat], **changes)
@@ -663,15 +676,21 @@ def beaten_on_cards(state: SplendorState) -> list[int]:
     return [i for i, p in enumerate(state.players) if p.prestige == winner.prestige and i not in winner.players]
 
 
+def reaching_the_end(state: SplendorState, seat: int) -> str:
+    """S-4: what ``seat`` reaching 15 prestige says (a template of ``name`` and ``prestige``): the
+    round is played to its end, or on the last seat's turn the game ends now."""
+    if seat != state.last_seat:
+        return N_("%(name)s has %(prestige)s prestige: the round is played to its end.")
+    return N_("%(name)s has %(prestige)s prestige and plays last in the round: the game ends now.")
+
+
 def _end_turn(state: SplendorState) -> SplendorState:
     """S-4 after S-3: note 15 prestige (final round); end the game after the last seat, else pass on."""
     seat = state.current_player
     me = state.players[seat]
     if not state.final_round and me.prestige >= PRESTIGE_TO_END:
         state = replace(state, final_round=True)
-        message = N_("%(name)s has %(prestige)s prestige: the round is played to its end.") if seat != state.last_seat \
-            else N_("%(name)s has %(prestige)s prestige and plays last in the round: the game ends now.")
-        state = _alert(state, "final_round", seat, message, name=me.name, prestige=me.prestige)
+        state = _alert(state, "final_round", seat, reaching_the_end(state, seat), name=me.name, prestige=me.prestige)
     if state.final_round and seat == state.last_seat:
         winner = _winner(state)
         state = replace(state, winner=winner)
