@@ -81,7 +81,10 @@ def test_a_noble_choice_must_be_one_of_the_qualifying_nobles():
     state = play(state, take(ANA, red=1, black=1, green=1))
     error = refused(state, take_noble(ANA, "N-07"))  # on display, but Ana has no black bonus
     assert error.code == "noble_not_eligible" and error.rule == "S-3.2"
-    assert refused(state, take_noble(ANA, "N-01")).code == "noble_not_eligible"  # not on display
+    assert "cannot visit Ana now" in error.message
+    absent = refused(state, take_noble(ANA, "N-01"))  # not on display: said so, not "cannot visit"
+    assert absent.code == "noble_not_eligible" and absent.params["choices"] == "N-06, N-08"
+    assert "not on display in this game" in absent.message
     assert refused(state, take_noble(ANA, "N-42")).code == "unknown_card"
 
 

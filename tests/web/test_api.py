@@ -790,11 +790,12 @@ def test_unknown_api_paths_and_methods_answer_json(client):
     assert korean["code"] == "not_found" and "링크" in korean["message"]
 
 
+UNSHOWABLE = "A name cannot hold a character no phone can show (half of an emoji, a private or unassigned code)."
 HIDDEN = "A name cannot hold invisible or control characters (a zero-width space, a direction mark)."
 
 
 @pytest.mark.parametrize("players, message", [
-    (["Ana\ud800", "Ben"], HIDDEN), (["\u200b", "Ben"], HIDDEN), (["Ana\u0000", "Ben"], HIDDEN),
+    (["Ana\ud800", "Ben"], UNSHOWABLE), (["\ue000", "Ben"], UNSHOWABLE), (["Ana\U000e0080", "Ben"], UNSHOWABLE), (["\u200b", "Ben"], HIDDEN), (["Ana\u0000", "Ben"], HIDDEN),
     (["\u202eanA", "Ben"], HIDDEN), (["Ana\u200b", "Ben"], HIDDEN),
     (["a\nb", "Ben"], "A name is one line."), (["Ana\u2028Ben", "Cho"], "A name is one line."),
     (["Ana\x85Ben", "Cho"], "A name is one line."),

@@ -547,6 +547,11 @@ def _take_noble(state: SplendorState, ev: TakeNoble) -> SplendorState:
     pending = state.pending
     if pending is None or pending.kind != "noble":
         raise RuleError("no_noble_due", N_("No noble choice is due."), "S-3.2")
+    if tile.id not in state.nobles_available:
+        raise RuleError(
+            "noble_not_eligible", N_("Noble %(noble)s is not on display in this game: choose one of %(choices)s."),
+            "S-3.2", noble=tile.id, choices=", ".join(pending.choices),
+        )
     if tile.id not in pending.choices:
         raise RuleError(
             "noble_not_eligible", N_("Noble %(noble)s cannot visit %(name)s now: choose one of %(choices)s."),

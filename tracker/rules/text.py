@@ -45,8 +45,8 @@ def clean_text(value: Any, max_len: int) -> str | None:
 
 def name_refusal(value: Any, max_len: int = MAX_NAME) -> str | None:
     """Why a typed name is refused, as an ``N_`` template with ``%(max)s`` (None when accepted
-    by ``clean_text`` and visible): not text, too long, a line break, an invisible or control
-    character, or nothing visible."""
+    by ``clean_text`` and visible): not text, too long, a line break, a character no phone can
+    show, an invisible or control character, or nothing visible."""
     if not isinstance(value, str):
         return N_("A player's name is text.")
     text = value.strip()
@@ -54,6 +54,8 @@ def name_refusal(value: Any, max_len: int = MAX_NAME) -> str | None:
         return N_("A name is one line.")
     if len(text) > max_len or len(person_key(text)) > MAX_KEY:
         return N_("Each player needs a name of 1 to %(max)s characters (an emoji can count as several).")
+    if any(unicodedata.category(ch) in _UNSHOWABLE for ch in text):
+        return N_("A name cannot hold a character no phone can show (half of an emoji, a private or unassigned code).")
     if clean_text(text, max_len) is None:
         return N_("A name cannot hold invisible or control characters (a zero-width space, a direction mark).")
     if not is_visible(text):
@@ -61,6 +63,9 @@ def name_refusal(value: Any, max_len: int = MAX_NAME) -> str | None:
     return None
 
 
+#: Categories of what no font draws: a lone surrogate (half of an emoji's pair, from a JSON
+#: escape), private use, unassigned.
+_UNSHOWABLE = frozenset(("Cs", "Co", "Cn"))
 #: Characters that end a line: a name is one line.
 _LINE_BREAKS = frozenset("\n\r\x0b\x0c\x85\u2028\u2029")
 #: Letters that draw nothing (Hangul fillers, the blank Braille pattern): not a visible name.
