@@ -341,6 +341,66 @@ def test_the_back_button_closes_an_open_sheet_before_it_leaves_the_game(page: Pa
     page.wait_for_function("u => location.href === u", arg=live_server + "/")
 
 
+def test_the_back_button_closes_the_undo_question_before_it_leaves_the_game(page: Page, live_server: str):
+    """A tester pressed Back with "Undo the last entry?" open: the phone left the game. Back
+    closes the question (nothing undone); closed by its own buttons, no Back step is left over."""
+    table = start_game(page, live_server, ("Ana", "Ben"), 0, via_home=True)  # Back leads home
+    game_url = page.url.split("?")[0]
+    gid = game_url.rsplit("/", 1)[1]
+    table.enter({"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    page.wait_for_function("() => !(history.state && history.state.trackerSheetFrom)")
+    table.settled()
+    version = table.version
+    page.locator("#undo").click()
+    expect(page.locator("#undo-dialog")).to_be_visible()
+    page.go_back()
+    expect(page.locator("#undo-dialog")).to_be_hidden()
+    assert page.url == game_url and table.version == version
+    assert len(page.request.get(f"{live_server}/api/games/{gid}/log").json()["events"]) == 1
+    page.locator("#undo").click()  # "Keep it": no step left for Back to use up
+    expect(page.locator("#undo-dialog")).to_be_visible()
+    page.locator("#undo-dialog-no").click()
+    page.wait_for_function("() => !(history.state && history.state.trackerOverlay)")
+    page.locator("#undo").click()  # "Undo it": undone, and one Back leaves the game
+    page.locator("#undo-dialog-yes").click()
+    page.wait_for_function("v => +document.getElementById('game').dataset.version > v", arg=version)
+    assert page.request.get(f"{live_server}/api/games/{gid}/log").json()["events"] == []
+    page.wait_for_function("() => !(history.state && history.state.trackerOverlay)")
+    page.go_back()
+    page.wait_for_function("u => location.href === u", arg=live_server + "/")
+
+
+def test_the_back_button_closes_the_victory_banner_before_it_leaves_the_game(page: Page, live_server: str):
+    """The winning entry's banner, and the one "Show the result" brings back, close with Back as
+    with Close; then Back leaves the game."""
+    log = json.loads((FIXTURES / "duel-1012.json").read_text())
+    gid = import_part(page, live_server, "duel-1012.json", len(log["events"]) - 1)
+    page.goto(live_server + "/")
+    page.goto(f"{live_server}/games/{gid}")
+    table = Table(page)
+    table.enter(log["events"][-1])
+    expect(page.locator("#victory")).to_be_visible()
+    page.wait_for_function("() => history.state && history.state.trackerOverlay === 'victory'")
+    page.locator("#victory-undo").click()  # the undo question asked over it, kept: the banner keeps its step
+    page.locator("#undo-dialog-no").click()
+    expect(page.locator("#undo-dialog")).to_be_hidden()
+    expect(page.locator("#victory")).to_be_visible()
+    page.go_back()
+    expect(page.locator("#victory")).to_be_hidden()
+    assert page.url == f"{live_server}/games/{gid}"
+    assert page.request.get(f"{live_server}/api/games/{gid}").json()["status"] == "finished"
+    page.locator("#show-result").click()
+    expect(page.locator("#victory")).to_be_visible()
+    page.go_back()
+    expect(page.locator("#victory")).to_be_hidden()
+    page.locator("#show-result").click()  # closed with Close: no step left over
+    page.locator("#dismiss-victory").click()
+    expect(page.locator("#victory")).to_be_hidden()
+    page.wait_for_function("() => !(history.state && history.state.trackerOverlay)")
+    page.go_back()
+    page.wait_for_function("u => location.href === u", arg=live_server + "/")
+
+
 def test_the_back_button_puts_the_picked_tokens_down_before_it_leaves_the_game(page: Page, live_server: str):
     """A tester on Android picked two tokens, changed their mind and used the back gesture: it
     left the game, picks and all. The first pick is a step Back takes away (the Take sheet

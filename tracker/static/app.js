@@ -359,7 +359,7 @@
   // tap; the focus is there for a keyboard's Tab and a screen reader all the same)
   function focusVictory(fresh) {
     var el = openVictory(), close = el && el.querySelector("#dismiss-victory");
-    if (el && !fresh) { keepVictoryClosed(false); }  // ("Show the result", or a win just made)
+    if (el && !fresh) { keepVictoryClosed(false); overlayStepOpen("victory"); }  // ("Show the result", or a win just made)
     // turned to the winner across the table and taller than the screen (a phone on its side):
     // shown from the winner's start, "★ Ben wins!", at the screen's far end (it opened on its
     // buttons, and neither player saw who won: a tester)
@@ -371,6 +371,7 @@
   }
   function victoryClosed() {
     keepVictoryClosed(true);
+    overlayStepClosed("victory");
     var show = document.getElementById("show-result");
     if (show) { show.focus({ preventScroll: true }); }
   }
@@ -417,9 +418,13 @@
     evt.preventDefault();
     dialog.returnValue = "";
     dialog.addEventListener("close", function () {
-      if (dialog.returnValue === "undo") { evt.detail.issueRequest(true); }
+      // (sent once its Back step is taken back: the answer's screen is drawn on the game's own step)
+      overlayStepClosed("undo", function () {
+        if (dialog.returnValue === "undo") { evt.detail.issueRequest(true); }
+      });
     }, { once: true });
     dialog.showModal();
+    overlayStepOpen("undo");
   });
 
   // Lost connection: say so, keep the entry (same form, so the same entry_id) and send it
@@ -1957,6 +1962,32 @@
   document.body.addEventListener("htmx:pushedIntoHistory", afterHistory);
   document.body.addEventListener("htmx:replacedInHistory", afterHistory);
   window.addEventListener("popstate", function (evt) {
+    if (!skipPop && overlayStep) {  // Back from the undo question's or the banner's step: it closes
+      evt.stopImmediatePropagation();
+      var kind = overlayStep;
+      overlayStep = null;
+      if (kind === "undo") {
+        var dialog = document.getElementById("undo-dialog");
+        if (dialog && dialog.open) { dialog.close(""); }  // (no answer: nothing is undone)
+      } else if (openVictory()) {
+        openVictory().hidden = true;
+        victoryClosed();
+      }
+      return;
+    }
+    if (!skipPop && evt.state && evt.state.trackerOverlay) {
+      // Forward onto such a step: the banner shows again, a question is not asked again
+      evt.stopImmediatePropagation();
+      var banner = document.getElementById("victory");
+      if (evt.state.trackerOverlay === "victory" && banner) {
+        banner.hidden = false;
+        overlayStep = "victory";
+        focusVictory();
+      } else {
+        stepBack(false);
+      }
+      return;
+    }
     if (!skipPop) {
       // Back or Forward onto a sheet's step: htmx loads it afresh, which forgets the step's state
       if (evt.state && evt.state.trackerSheetFrom) { carryStep(evt.state.trackerSheetFrom, here()); }
@@ -1965,7 +1996,44 @@
     skipPop = false;
     evt.stopImmediatePropagation();  // before htmx's own handler, which would reload the page
     restoreScroll();
+    var then = afterStepBack;
+    afterStepBack = null;
+    if (then) { then(); }
   }, true);
+  // The undo question and the victory banner are a Back step of their own, as a sheet is: the
+  // phone's back gesture closes them (it left the game: a tester). Closed by their own buttons or
+  // Esc, the step is taken back. A step is added only when neither is open already and no step
+  // is being taken back (then once it is).
+  var overlayStep = null, afterStepBack = null;
+  function overlayStepOpen(kind) {
+    if (overlayStep === kind || (history.state && history.state.trackerOverlay)) { overlayStep = kind; return; }
+    if (skipPop) {
+      var before = afterStepBack;
+      afterStepBack = function () { if (before) { before(); } overlayStepOpen(kind); };
+      return;
+    }
+    history.pushState({ trackerOverlay: kind }, "", location.href);
+    overlayStep = kind;
+  }
+  function overlayStepClosed(kind, then) {
+    var stepKind = history.state && history.state.trackerOverlay;
+    if (overlayStep !== kind || stepKind !== kind) {
+      // (the undo question asked over the banner had the banner's step: it stays the banner's)
+      if (overlayStep === kind) { overlayStep = stepKind === "victory" && openVictory() ? "victory" : null; }
+      if (then) { then(); }
+      return;
+    }
+    overlayStep = null;
+    afterStepBack = then || null;
+    stepBack(false);
+  }
+  // the screen redrawn under it (the other phone's entry, an undo): a question or banner gone with
+  // it takes its step along
+  document.body.addEventListener("htmx:afterSettle", function (evt) {
+    if (!overlayStep || !evt.detail.target || evt.detail.target.id !== "game") { return; }
+    var gone = overlayStep === "undo" ? !document.querySelector("#undo-dialog[open]") : !openVictory();
+    if (gone) { overlayStepClosed(overlayStep); }
+  });
   // A sheet's step that no longer shows a sheet (the other phone's entry closed it, a race lost,
   // a prompt raised, a tap on a screen that had moved on) goes too, once nothing is on its way.
   function sheetShown() {  // (Take's step, or a discard's, is its picks: the step goes once none is left)
