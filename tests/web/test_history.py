@@ -1495,3 +1495,40 @@ def test_a_game_taken_up_again_days_later_lasts_days_and_hours(app):
 
         flask_babel.refresh()
         assert duration(timedelta(hours=113, minutes=50)) == "4일 17시간"
+
+
+def test_a_game_finished_after_its_series_was_decided_does_not_count_in_it(app, client):
+    """A tester's best of 3: Ana, then Ben twice (Ben's series); game 2 deleted (1 – 1), game 4
+    started from game 3's banner, game 2 restored, Ana won game 4: "Ana 2 – 2 Ben · Ana won the
+    series". The series stays Ben's, 2 – 1: game 4 was finished after it was decided, and its
+    banner says it does not count."""
+    from sqlalchemy import select
+
+    log = load_fixture("duel-1069.json")
+    winner_seat = log["result"]["winner"]["player"]
+
+    def game(winner: str, session: int | None = None) -> str:
+        swap = (winner == "Ana") != (winner_seat == 0)  # the log's winner seated where the winner sits
+        data = {"player0": "Ana", "player1": "Ben", "first": str(1 - log["first_player"] if swap else log["first_player"])}
+        data.update({"session": str(session)} if session else {"best_of": "3"})
+        gid = client.post("/games", data=data).headers["Location"].rsplit("/", 1)[-1]
+        play(client, gid, [{**e, "player": 1 - e["player"]} if swap and "player" in e else e for e in log["events"]])
+        return gid
+
+    first = game("Ana")
+    with app.app_context():
+        session = db.session.scalar(select(SessionGame.session_id).where(SessionGame.game_id == first))
+    second, third = game("Ben", session), game("Ben", session)
+    assert "Ben wins the series!" in client.get(f"/games/{third}").get_data(as_text=True)
+    assert client.post(f"/history/{second}/delete").status_code == 303
+    screen = client.get(f"/games/{third}").get_data(as_text=True)
+    assert 'id="next-in-series"' in screen and "<b>Ana 1 – 1 Ben</b>" in screen
+    fourth = game("Ana", session)
+    assert client.post(f"/history/{second}/restore", data={"next": "game"}).status_code == 303
+    screen = client.get(f"/games/{fourth}").get_data(as_text=True)
+    assert "Best of 3: <b>Ana 1 – 2 Ben</b>" in screen and "Ben wins the series!" in screen
+    assert 'id="series-uncounted"' in screen and "Ana wins the series" not in screen
+    third_screen = client.get(f"/games/{third}").get_data(as_text=True)
+    assert "Ben wins the series!" in third_screen and 'id="series-uncounted"' not in third_screen
+    history = client.get("/history").get_data(as_text=True)
+    assert "Ana 1 – 2 Ben" in history and "2 – 2" not in history
