@@ -270,7 +270,9 @@ def test_a_turn_still_going_is_told_as_so_far_and_a_lone_fix_names_whose_turn(cl
     assert re.search(r'>Turn 2 · Ben <small>\(so far\)</small></a>', page)
     play(client, gid, [{"type": "take_tokens", "player": 1, "tokens": {"white": 1, "black": 1, "pearl": 1}}])
     page = client.get(f"/games/{gid}/review?turn=2").get_data(as_text=True)
-    assert "<h2>After turn 2 · Ben played</h2>" in page and "so far" not in page
+    assert "<h2>After turn 2 · Ben played · Ana's turn</h2>" in page and "so far" not in page
+    page = client.get(f"/games/{gid}/review?turn=1").get_data(as_text=True)
+    assert "<h2>After turn 1 · Ana played</h2>" in page  # (whose turn only on the game's last step)
     assert re.search(r'>Turn 1 · Ana</a>', page) and re.search(r'>Turn 2 · Ben</a>', page)
     assert "Turn 3" not in page  # nothing entered in turn 3 yet
 
