@@ -361,6 +361,16 @@ def test_the_back_button_closes_the_undo_question_before_it_leaves_the_game(page
     expect(page.locator("#undo-dialog")).to_be_visible()
     page.locator("#undo-dialog-no").click()
     page.wait_for_function("() => !(history.state && history.state.trackerOverlay)")
+    page.locator("#undo").click()  # reloaded with the question up: one Back leaves the game
+    expect(page.locator("#undo-dialog")).to_be_visible()
+    page.reload()
+    page.wait_for_function("() => document.readyState === 'complete' && !(history.state && history.state.trackerOverlay)")
+    page.wait_for_timeout(300)
+    expect(page.locator("#undo-dialog")).to_be_hidden()
+    page.go_back()
+    page.wait_for_function("u => location.href === u", arg=live_server + "/")
+    page.go_forward()
+    table = Table(page)
     page.locator("#undo").click()  # "Undo it": undone, and one Back leaves the game
     page.locator("#undo-dialog-yes").click()
     page.wait_for_function("v => +document.getElementById('game').dataset.version > v", arg=version)
@@ -397,6 +407,15 @@ def test_the_back_button_closes_the_victory_banner_before_it_leaves_the_game(pag
     page.locator("#dismiss-victory").click()
     expect(page.locator("#victory")).to_be_hidden()
     page.wait_for_function("() => !(history.state && history.state.trackerOverlay)")
+    page.go_back()
+    page.wait_for_function("u => location.href === u", arg=live_server + "/")
+    page.go_forward()  # reloaded with the banner up: it shows again, and one Back leaves the game
+    page.locator("#show-result").click()
+    page.wait_for_function("() => history.state && history.state.trackerOverlay === 'victory'")
+    page.reload()
+    page.wait_for_function("() => document.readyState === 'complete' && !(history.state && history.state.trackerOverlay)")
+    page.wait_for_timeout(300)
+    expect(page.locator("#victory")).to_be_visible()
     page.go_back()
     page.wait_for_function("u => location.href === u", arg=live_server + "/")
 

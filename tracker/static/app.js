@@ -2027,6 +2027,10 @@
     afterStepBack = then || null;
     stepBack(false);
   }
+  // A page loaded again on such a step (reloaded with the question or banner up): the question is
+  // gone, and the banner shows as on any load, with no step; the step would only lead back to this
+  // same page (the first Back did nothing: a tester), so it is taken back at once.
+  if (history.state && history.state.trackerOverlay) { stepBack(false); }
   // the screen redrawn under it (the other phone's entry, an undo): a question or banner gone with
   // it takes its step along
   document.body.addEventListener("htmx:afterSettle", function (evt) {
