@@ -341,6 +341,20 @@ def test_the_back_button_closes_an_open_sheet_before_it_leaves_the_game(page: Pa
     page.wait_for_function("u => location.href === u", arg=live_server + "/")
 
 
+def reload_off_the_step(page: Page) -> None:
+    """Reload the page on the Undo question's or the banner's Back step: the page takes the step
+    back once loaded (app.js)."""
+    page.reload()
+    page.wait_for_function("() => document.readyState === 'complete' && !(history.state && history.state.trackerOverlay)")
+    page.wait_for_timeout(300)
+
+
+def back_home(page: Page, live_server: str) -> None:
+    """One Back leaves the game for the home page it was opened from."""
+    page.go_back()
+    page.wait_for_function("u => location.href === u", arg=live_server + "/")
+
+
 def test_the_back_button_closes_the_undo_question_before_it_leaves_the_game(page: Page, live_server: str):
     """A tester pressed Back with "Undo the last entry?" open: the phone left the game. Back
     closes the question (nothing undone); closed by its own buttons, no Back step is left over."""
@@ -363,12 +377,9 @@ def test_the_back_button_closes_the_undo_question_before_it_leaves_the_game(page
     page.wait_for_function("() => !(history.state && history.state.trackerOverlay)")
     page.locator("#undo").click()  # reloaded with the question up: one Back leaves the game
     expect(page.locator("#undo-dialog")).to_be_visible()
-    page.reload()
-    page.wait_for_function("() => document.readyState === 'complete' && !(history.state && history.state.trackerOverlay)")
-    page.wait_for_timeout(300)
+    reload_off_the_step(page)
     expect(page.locator("#undo-dialog")).to_be_hidden()
-    page.go_back()
-    page.wait_for_function("u => location.href === u", arg=live_server + "/")
+    back_home(page, live_server)
     page.go_forward()
     table = Table(page)
     page.locator("#undo").click()  # "Undo it": undone, and one Back leaves the game
@@ -412,12 +423,9 @@ def test_the_back_button_closes_the_victory_banner_before_it_leaves_the_game(pag
     page.go_forward()  # reloaded with the banner up: it shows again, and one Back leaves the game
     page.locator("#show-result").click()
     page.wait_for_function("() => history.state && history.state.trackerOverlay === 'victory'")
-    page.reload()
-    page.wait_for_function("() => document.readyState === 'complete' && !(history.state && history.state.trackerOverlay)")
-    page.wait_for_timeout(300)
+    reload_off_the_step(page)
     expect(page.locator("#victory")).to_be_visible()
-    page.go_back()
-    page.wait_for_function("u => location.href === u", arg=live_server + "/")
+    back_home(page, live_server)
 
 
 def test_the_back_button_puts_the_picked_tokens_down_before_it_leaves_the_game(page: Page, live_server: str):
