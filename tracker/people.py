@@ -545,19 +545,12 @@ class TableNight:
     session_id: int | None = None
     shared: int = 0
     seated: dict[str, list[int]] = field(default_factory=dict)  # game id -> the person in each seat
-    #: games finished after the best-of series was already decided (a game of it restored after
-    #: the next one began): played in the series, not counted in it
-    uncounted: set[str] = field(default_factory=set)
 
     def count(self, row: Game) -> None:
         """Add a finished game's result to the tally (its seats' people from ``seated``, else the
         session's): one win for a sole winner, a shared win for several (S-4: nobody's alone, as
-        head to head counts it); an unfinished game counts nothing, nor a game finished after its
-        best-of series was decided (kept in ``uncounted``: "Ana 2 – 2 Ben" in a best of 3, a tester)."""
+        head to head counts it); an unfinished game counts nothing."""
         if row.status != "finished":
-            return
-        if self.decided:
-            self.uncounted.add(row.id)
             return
         seated = self.seated.get(row.id, self.people)
         winners = [seat for seat in winner_seats(row) if 0 <= seat < len(seated)]
@@ -574,7 +567,7 @@ class TableNight:
         ids = [g.id for g in self.games]
         if game_id not in ids:
             return self
-        earlier = replace(self, games=self.games[:ids.index(game_id)], wins={}, shared=0, uncounted=set())
+        earlier = replace(self, games=self.games[:ids.index(game_id)], wins={}, shared=0)
         for row in earlier.games:
             earlier.count(row)
         return earlier
