@@ -156,6 +156,10 @@ def review_context(view: GameView, at: Any = None, sid: str | None = None) -> di
         "prev": numbers[index - 1] if index > 0 else None,
         "next": numbers[index + 1] if index + 1 < len(numbers) else None,
         "current": current,
+        # the last step of a game in progress whose turn has ended: who plays next (the heading
+        # said "in progress, turn 19" over "18 / 18", nothing said whose turn it was: a tester)
+        "to_act": (names[view.state.current_player] if winner is None and numbers[index] == last and current
+                   and not current.going and view.state.current_player < len(names) else None),
         "panels": [dict(p, is_current=current is not None and p["seat"] == current.seat) for p in panels(position)],
         "goals": goals,
         "charts": chart_list,

@@ -307,7 +307,11 @@ def payment_for(state: SplendorState, seat: int, card_id: str) -> tuple[Tokens, 
 
 def colors_in_supply(state: SplendorState) -> list[str]:
     """Gem colours with at least one token in the supply (S-2.1), never gold."""
-    return [c for c in GEM_COLORS if state.board.get(c) > 0]
+    return _colors_in(state.board)
+
+
+def _colors_in(board: Tokens) -> list[str]:
+    return [c for c in GEM_COLORS if board.get(c) > 0]
 
 
 def two_alike_allowed(board: Tokens) -> bool:
@@ -319,8 +323,7 @@ def most_to_take(board: Tokens) -> int:
     """The most gems one take from the supply ``board`` can hold: 3 of different colours, 1 each
     of the colours left when fewer than 3 are (S-2.1's ruling), 2 alike from 4 (S-2.2); 0 when
     no gem is left."""
-    colours = sum(1 for c in GEM_COLORS if board.get(c) > 0)
-    return min(TAKE_THREE, max(colours, TAKE_TWO if two_alike_allowed(board) else 0))
+    return min(TAKE_THREE, max(len(_colors_in(board)), TAKE_TWO if two_alike_allowed(board) else 0))
 
 
 def _set_player(state: SplendorState, seat: int, **changes: Any) -> SplendorState:
