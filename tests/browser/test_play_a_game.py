@@ -428,6 +428,37 @@ def test_the_back_button_closes_the_victory_banner_before_it_leaves_the_game(pag
     back_home(page, live_server)
 
 
+def test_back_with_the_undo_question_up_over_the_banner_closes_the_question_then_the_banner(page: Page, live_server: str):
+    """The undo question asked over the winner's banner shares the banner's Back step. Back with
+    the question up closes the question alone (nothing undone), the next Back the banner, the
+    next leaves the game. Back tapped as the question is answered, before its close event comes
+    (once in a full run), closes the banner all the same."""
+    log = json.loads((FIXTURES / "duel-1012.json").read_text())
+    gid = import_part(page, live_server, "duel-1012.json", len(log["events"]) - 1)
+    page.goto(live_server + "/")
+    page.goto(f"{live_server}/games/{gid}")
+    Table(page).enter(log["events"][-1])
+    page.wait_for_function("() => history.state && history.state.trackerOverlay === 'victory'")
+    page.locator("#victory-undo").click()
+    expect(page.locator("#undo-dialog")).to_be_visible()
+    page.go_back()
+    expect(page.locator("#undo-dialog")).to_be_hidden()
+    expect(page.locator("#victory")).to_be_visible()
+    page.wait_for_function("() => history.state && history.state.trackerOverlay === 'victory'")
+    page.go_back()
+    expect(page.locator("#victory")).to_be_hidden()
+    assert page.request.get(f"{live_server}/api/games/{gid}").json()["status"] == "finished"
+    page.locator("#show-result").click()
+    page.wait_for_function("() => history.state && history.state.trackerOverlay === 'victory'")
+    page.locator("#victory-undo").click()
+    expect(page.locator("#undo-dialog")).to_be_visible()
+    page.evaluate("() => { document.getElementById('undo-dialog-no').click(); history.back(); }")
+    expect(page.locator("#victory")).to_be_hidden()
+    page.wait_for_function("() => !(history.state && history.state.trackerOverlay)")
+    assert page.request.get(f"{live_server}/api/games/{gid}").json()["status"] == "finished"
+    back_home(page, live_server)
+
+
 def test_the_back_button_puts_the_picked_tokens_down_before_it_leaves_the_game(page: Page, live_server: str):
     """A tester on Android picked two tokens, changed their mind and used the back gesture: it
     left the game, picks and all. The first pick is a step Back takes away (the Take sheet

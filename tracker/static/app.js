@@ -1964,11 +1964,15 @@
   window.addEventListener("popstate", function (evt) {
     if (!skipPop && overlayStep) {  // Back from the undo question's or the banner's step: it closes
       evt.stopImmediatePropagation();
-      var kind = overlayStep;
+      var kind = overlayStep, dialog = document.getElementById("undo-dialog");
       overlayStep = null;
+      // (the question asked over the banner, answered, and Back before its close event came:
+      // the step is the banner's again: a full test run)
+      if (kind === "undo" && !(dialog && dialog.open) && openVictory()) { kind = "victory"; }
       if (kind === "undo") {
-        var dialog = document.getElementById("undo-dialog");
         if (dialog && dialog.open) { dialog.close(""); }  // (no answer: nothing is undone)
+        // (asked over the banner: the banner keeps a step of its own, so Back closes it next)
+        if (openVictory()) { overlayStepOpen("victory"); }
       } else if (openVictory()) {
         openVictory().hidden = true;
         victoryClosed();
