@@ -718,6 +718,28 @@ def series_of(game_id: str) -> TableNight | None:
     return session_info(sid) if sid is not None else None
 
 
+def leave_decided_series(game_id: str) -> TableNight | None:
+    """Take a game just restored (history's Restore) out of its "best of N" series when counting
+    it would break the series: two people with more than half of ``best_of`` wins, or a winner
+    with more wins than the series needed. That happens when the series went on, and was decided,
+    while the game was deleted (best of 3: game 1 Ana, game 2 Ben then deleted, games 3 Ben and
+    4 Ana; game 2 restored read "Ana 2 – 2 Ben · Ana won the series"). The game stays in History,
+    a game of its night. Returns the series it left (its games and tally without it), else None;
+    the caller commits."""
+    link = db.session.get(SessionGame, game_id)
+    if link is None:
+        return None
+    series = session_info(link.session_id)
+    if series is None or series.best_of is None:
+        return None
+    needed = series.best_of // 2 + 1
+    if sum(w >= needed for w in series.wins.values()) < 2 and max(series.wins.values(), default=0) <= needed:
+        return None
+    db.session.delete(link)
+    db.session.flush()
+    return session_info(link.session_id)
+
+
 def night_of(game_id: str) -> TableNight | None:
     """The table session a game belongs to (explicit or automatic), or None for an unknown game."""
     row = db.session.get(Game, game_id)

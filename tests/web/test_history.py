@@ -13,7 +13,7 @@ import flask_babel
 import pytest
 from flask_migrate import upgrade
 from helpers import fixture_log, import_log, load_fixture, new_game, play
-from sqlalchemy import event
+from sqlalchemy import event, select
 
 from tracker import create_app
 from tracker.db import db
@@ -1362,6 +1362,66 @@ def test_a_deleted_finished_game_of_a_series_offers_no_next_game_and_says_it_was
         assert gone not in screen, gone
     assert client.post(f"/history/{gid}/restore", data={"next": "game"}).status_code == 303
     assert 'id="next-in-series"' in client.get(f"/games/{gid}").get_data(as_text=True)
+
+
+def _series_game(client, winner: str, series: dict) -> str:
+    """A Duel game of Ana and Ben won by ``winner``, in the series ``series`` names (``best_of``
+    or ``session``): duel-1069's moves, seats swapped when the other seat should win."""
+    log = load_fixture("duel-1069.json")
+    swap = ["Ana", "Ben"][log["result"]["winner"]["player"]] != winner
+    events = [{**e, "player": 1 - e["player"]} if swap and "player" in e else e for e in log["events"]]
+    first = 1 - log["first_player"] if swap else log["first_player"]
+    gid = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": str(first), **series}
+                      ).headers["Location"].rsplit("/", 1)[-1]
+    for event in events:
+        assert client.post(f"/api/games/{gid}/events", json=event).status_code == 200, event
+    assert client.get(f"/api/games/{gid}").get_json()["winner"]["player"] == ["Ana", "Ben"].index(winner)
+    return gid
+
+
+@pytest.mark.parametrize("restored_from", ["", "review", "game"])
+def test_a_game_restored_into_a_series_decided_without_it_leaves_the_series(app, client, restored_from):
+    """Best of 3 (a tester): game 1 Ana's, game 2 Ben's and then deleted, games 3 Ben's and 4
+    Ana's: Ana won 2 – 1. Game 2 restored read "Ana 2 – 2 Ben · Ana won the series"; it now leaves
+    the series (kept in History, said so) and the series stays Ana's 2 – 1. A game restored into a
+    series that its win leaves whole (Ana 2 – 0, then 2 – 1) stays in it. Restored from History,
+    the review or the game screen, each says so once."""
+    def session_of(gid):
+        with app.app_context():
+            return db.session.scalar(select(SessionGame.session_id).where(SessionGame.game_id == gid))
+
+    g1 = _series_game(client, "Ana", {"best_of": "3"})
+    sid = str(session_of(g1))
+    g2 = _series_game(client, "Ben", {"session": sid})
+    assert client.post(f"/history/{g2}/delete").status_code == 303
+    g3 = _series_game(client, "Ben", {"session": sid})
+    g4 = _series_game(client, "Ana", {"session": sid})
+    assert [session_of(g) for g in (g3, g4)] == [int(sid)] * 2
+    resp = client.post(f"/history/{g2}/restore", data={"next": restored_from} if restored_from else {})
+    assert resp.status_code == 303
+    said = "It no longer counts in its best of 3: the series was decided without it (Ana 2 – 1 Ben)."
+    page = client.get(resp.headers["Location"]).get_data(as_text=True)
+    assert (said if restored_from == "game" else f'<span id="restored-series">{said}</span>') in page
+    assert said not in client.get(resp.headers["Location"]).get_data(as_text=True)  # said once
+    assert session_of(g2) is None
+    page = client.get("/history").get_data(as_text=True)
+    assert re.search(r'data-field="tally">Ana 2 – 1 Ben<', page) and "2 – 2" not in page and g2 in listed(page)
+    # deleted and restored again, from its review: out of the series already, nothing to say
+    assert client.post(f"/history/{g2}/delete").status_code == 303
+    resp = client.post(f"/history/{g2}/restore", data={"next": "review"})
+    review_page = client.get(resp.headers["Location"]).get_data(as_text=True)
+    assert 'id="review-restored"' in review_page and 'id="restored-series"' not in review_page
+
+    h1 = _series_game(client, "Ana", {"best_of": "3"})
+    sid = str(session_of(h1))
+    h2 = _series_game(client, "Ben", {"session": sid})
+    assert client.post(f"/history/{h2}/delete").status_code == 303
+    h3 = _series_game(client, "Ana", {"session": sid})
+    assert session_of(h3) == int(sid)
+    resp = client.post(f"/history/{h2}/restore", data={"next": "game"})
+    assert 'It no longer counts' not in client.get(resp.headers["Location"]).get_data(as_text=True)
+    assert session_of(h2) == int(sid)
+    assert re.search(r'data-field="tally">Ana 2 – 1 Ben<', client.get("/history").get_data(as_text=True))
 
 
 def test_the_deleted_games_list_shows_no_tally(client):

@@ -19,6 +19,7 @@ from flask_babel import gettext as _
 from jinja2_fragments.flask import render_block
 
 from .. import archive, people, review, service, stats
+from ..db import db
 from ..i18n import error_message
 from ..rules.errors import RuleError
 
@@ -156,7 +157,9 @@ def history():  # type: ignore[no-untyped-def]
                 for k in ("imported", "existing", "extended", "existing_deleted", "differ", "imported_deleted", "earlier")]
     # (only the counts an import sends: "?imported=abc" said "The file holds no game.", a tester)
     told = request.args.get("imported", "").strip()
-    return _history_page(notice=notice, notice_game=notice_game,
+    # (a restore's own notice: the game left a series decided without it; once, as a flash)
+    said = get_flashed_messages(category_filter=["notice"]) if notice == "restored" else []
+    return _history_page(notice=notice, notice_game=notice_game, restored_said=said[0] if said else None,
                          import_result=tuple(imported) if told == "0" or people.small_int(told) else None)
 
 
@@ -199,6 +202,11 @@ def restore(game_id: str):  # type: ignore[no-untyped-def]
     or its review when the form's ``next`` is ``game`` or ``review``); 404 for no game."""
     if archive.set_deleted(game_id, False) is None:
         abort(404)
+    series = people.leave_decided_series(game_id)
+    if series is not None:
+        db.session.commit()
+        flash(_("It no longer counts in its best of %(n)s: the series was decided without it (%(tally)s).",
+                n=series.best_of, tally=series.tally_text), "notice")
     if request.form.get("next") == "game":  # restored from the game's own screen: back to it
         return redirect(url_for("pages.game", game_id=game_id), code=303)
     if request.form.get("next") == "review":  # restored from its review: back to it, at the turn shown
@@ -373,6 +381,8 @@ def game_review(game_id: str):  # type: ignore[no-untyped-def]
     view = _view(game_id)
     people.sync()
     ctx = review.review_context(view, request.args.get("turn"))
+    said = get_flashed_messages(category_filter=["notice"]) if request.args.get("restored") else []
+    ctx["restored_said"] = said[0] if said else None
     if _is_htmx():
         return render_block("review.html", "replay", **ctx)
     return render_template("review.html", **ctx)
