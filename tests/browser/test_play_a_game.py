@@ -301,6 +301,36 @@ def test_a_save_tapped_on_a_royal_sheet_still_loading_records_that_royal_card(pa
     assert set(after["players"][seat]["royals"]) - set(state["players"][seat]["royals"]) == {"DR-3"}
 
 
+def test_back_after_choosing_a_royal_card_that_steals_returns_to_the_royal_cards(page: Page, live_server: str):
+    """A royal card due, the player taps "Choose it, then the token" on a card that steals, then
+    Back (a tester: it left the game). Back leads to the royal cards again, nothing chosen; the
+    card chosen again and saved with its token, one Back leaves the game."""
+    log = json.loads((FIXTURES / "duel-1012.json").read_text())
+    part = {**{k: log[k] for k in ("format", "game", "players", "first_player")}, "events": log["events"][:45], "result": None}
+    state = page.request.post(live_server + "/api/games/import", data=part).json()
+    assert state["pending"]["kind"] == "royal"
+    page.goto(live_server + "/")
+    game_url = f"{live_server}/games/{state['id']}"
+    page.goto(game_url)
+    Table(page)
+    page.locator("#royal-choose-DR-4").click()
+    expect(page.locator("#steal-question")).to_be_visible()
+    assert "royal=DR-4" in page.url
+    page.go_back()
+    expect(page.locator("#royal-choose-DR-4")).to_be_visible()
+    expect(page.locator("#steal-question")).to_have_count(0)
+    assert page.url == game_url
+    page.locator("#royal-choose-DR-4").click()
+    expect(page.locator("#steal-question")).to_be_visible()
+    page.locator("#sheet [data-steal]").first.click()
+    page.locator('#sheet form:has(input[name="event"][value*="steal"]) button.save').click()
+    page.wait_for_function("v => Number(document.querySelector('#game').dataset.version) > v", arg=state["version"])
+    seat = state["pending"]["player"]
+    assert "DR-4" in page.request.get(f"{live_server}/api/games/{state['id']}").json()["players"][seat]["royals"]
+    page.wait_for_function("u => location.href === u && !(history.state && history.state.trackerSheetFrom)", arg=game_url)
+    back_home(page, live_server)
+
+
 def test_the_back_button_closes_an_open_sheet_before_it_leaves_the_game(page: Page, live_server: str, shots: Path):
     """A phone's back gesture on an open Buy sheet returns to the game's screen (fresh from the
     server), not to the page before the game; after an entry the address is the game's again."""

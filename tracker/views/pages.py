@@ -400,7 +400,10 @@ def sheet(game_id: str, name: str):  # type: ignore[no-untyped-def]
             # game, picks and all: a tester on Android).
             # (app.js opening the picks again on a screen the other phone's Fix redrew is no first pick)
             trigger = request.headers.get("HX-Trigger", "")
-            opened = ((trigger.startswith(("reserved-", "plan-link-")) or (name in PICKS_ARE_A_STEP and trigger.startswith("add-")))
+            # So is a royal card chosen before its token to steal (the prompt on the plain screen):
+            # Back leads to the cards again (it left the game: a tester).
+            opened = ((trigger.startswith(("reserved-", "plan-link-")) or (name in PICKS_ARE_A_STEP and trigger.startswith("add-"))
+                       or (name == "royal" and trigger.startswith("royal-choose-")))
                       and _plain_address(request.headers.get("HX-Current-URL")))
             resp.headers["HX-Push-Url" if opened else "HX-Replace-Url"] = sheet_address(game_id, name, request.args)
         return resp
