@@ -199,7 +199,9 @@ def delete(game_id: str):  # type: ignore[no-untyped-def]
 @bp.post("/history/<game_id>/restore")
 def restore(game_id: str):  # type: ignore[no-untyped-def]
     """``POST /history/<id>/restore``: bring a deleted game back; 303 to History (or to the game
-    or its review when the form's ``next`` is ``game`` or ``review``); 404 for no game."""
+    or its review when the form's ``next`` is ``game`` or ``review``); 404 for no game. A game
+    whose "best of N" was decided without it leaves that series, said once where it lands
+    (``people.leave_decided_series``)."""
     if archive.set_deleted(game_id, False) is None:
         abort(404)
     series = people.leave_decided_series(game_id)
