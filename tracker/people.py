@@ -723,7 +723,8 @@ def leave_decided_series(game_id: str) -> TableNight | None:
     it would break the series: two people with more than half of ``best_of`` wins, or a winner
     with more wins than the series needed. That happens when the series went on, and was decided,
     while the game was deleted (best of 3: game 1 Ana, game 2 Ben then deleted, games 3 Ben and
-    4 Ana; game 2 restored read "Ana 2 – 2 Ben · Ana won the series"). The game stays in History,
+    4 Ana; game 2 restored read "Ana 2 – 2 Ben · Ana won the series"); also a game still in play
+    restored into a series decided meanwhile (its win would break it). The game stays in History,
     a game of its night. Returns the series it left (its games and tally without it), else None;
     the caller commits."""
     link = db.session.get(SessionGame, game_id)
@@ -733,7 +734,10 @@ def leave_decided_series(game_id: str) -> TableNight | None:
     if series is None or series.best_of is None:
         return None
     needed = series.best_of // 2 + 1
-    if sum(w >= needed for w in series.wins.values()) < 2 and max(series.wins.values(), default=0) <= needed:
+    over = sum(w >= needed for w in series.wins.values()) >= 2 or max(series.wins.values(), default=0) > needed
+    # (a game still in play, restored into a series decided meanwhile: its win would break it later)
+    in_play = series.decided and any(g.id == game_id and g.status != "finished" for g in series.games)
+    if not (over or in_play):
         return None
     db.session.delete(link)
     db.session.flush()

@@ -1384,7 +1384,8 @@ def test_a_game_restored_into_a_series_decided_without_it_leaves_the_series(app,
     """Best of 3 (a tester): game 1 Ana's, game 2 Ben's and then deleted, games 3 Ben's and 4
     Ana's: Ana won 2 – 1. Game 2 restored read "Ana 2 – 2 Ben · Ana won the series"; it now leaves
     the series (kept in History, said so) and the series stays Ana's 2 – 1. A game restored into a
-    series that its win leaves whole (Ana 2 – 0, then 2 – 1) stays in it. Restored from History,
+    series that its win leaves whole (Ana 2 – 0, then 2 – 1) stays in it; one still in play restored
+    into a series decided meanwhile leaves it (its win would break it). Restored from History,
     the review or the game screen, each says so once."""
     def session_of(gid):
         with app.app_context():
@@ -1411,6 +1412,20 @@ def test_a_game_restored_into_a_series_decided_without_it_leaves_the_series(app,
     resp = client.post(f"/history/{g2}/restore", data={"next": "review"})
     review_page = client.get(resp.headers["Location"]).get_data(as_text=True)
     assert 'id="review-restored"' in review_page and 'id="restored-series"' not in review_page
+
+    if restored_from == "":  # a game still in play, deleted, restored once the series was decided: it leaves too
+        log = load_fixture("duel-1069.json")
+        k1 = _series_game(client, "Ana", {"best_of": "3"})
+        sid = str(session_of(k1))
+        k2 = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": str(log["first_player"]),
+                                         "session": sid}).headers["Location"].rsplit("/", 1)[-1]
+        assert client.post(f"/api/games/{k2}/events", json=log["events"][0]).status_code == 200
+        assert client.post(f"/history/{k2}/delete").status_code == 303
+        _series_game(client, "Ana", {"session": sid})
+        resp = client.post(f"/history/{k2}/restore")
+        assert ("It no longer counts in its best of 3: the series was decided without it (Ana 2 – 0 Ben).</span>"
+                in client.get(resp.headers["Location"]).get_data(as_text=True))
+        assert session_of(k2) is None and client.get(f"/api/games/{k2}").get_json()["status"] == "active"
 
     h1 = _series_game(client, "Ana", {"best_of": "3"})
     sid = str(session_of(h1))
