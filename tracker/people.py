@@ -21,7 +21,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .db import db
-from .models import Game, GamePlayer, Player, SessionGame, TableSession, utcnow
+from .models import Event, Game, GamePlayer, Player, SessionGame, TableSession, utcnow
 from .rules.errors import N_, RuleError
 from .rules.text import MAX_NAME, name_refusal, person_key
 
@@ -72,6 +72,11 @@ def _key_of(name: Any) -> str:
     return person_key(" ".join(str(name).split()) or "?")
 
 
+def same_name(a: Any, b: Any) -> bool:
+    """Whether two names as typed are one name here (case, width and spacing aside)."""
+    return _key_of(a) == _key_of(b)
+
+
 def _named(name: str) -> Player | None:
     """The player row a typed name matches (a person, or an alias a merge or rename left), if any."""
     return _named_by_key(_key_of(name))
@@ -103,6 +108,46 @@ def check_seats(names: Sequence[str]) -> None:
             raise RuleError("bad_setup", N_("%(alias)s is another name of %(person)s: each player needs a "
                                             "different name."), alias=alias, person=kept.name)
         seated[kept.id] = typed
+
+
+#: A game in progress is being played right now when its last entry, or its start, is this recent.
+PLAYING_NOW = timedelta(minutes=30)
+
+
+def namesakes_playing(names: Sequence[str], exclude: str | None = None) -> list[tuple[str, Game]]:
+    """The names of a game about to start whose person is being played right now: seated in a
+    game in progress (not deleted, an entry or its start within ``PLAYING_NOW``) among other
+    people. A second "Min" typed at a café's other table is that same person for History and the
+    players' figures (one name, one player: a tester's evening mixed two Mins' games), so the
+    home form asks first. ``[(name as typed, that game)]``, each name once, the most recently
+    played game; a game of exactly these people (the table playing on) and ``exclude`` (the game
+    this phone is on) are none of them. Looks up, creates nothing (a few indexed queries)."""
+    people = identities(names)
+    known = {who: name for name, (kind, who) in zip(names, people) if kind == "person"}
+    if not known:
+        return []
+    rows = db.session.execute(
+        select(GamePlayer.player_id, Game)
+        .join(Game, Game.id == GamePlayer.game_id)
+        .where(GamePlayer.player_id.in_(list(known)), Game.status == "active", Game.deleted_at.is_(None))
+    ).all()
+    if not rows:
+        return []
+    games = {row.id: row for _pid, row in rows}
+    last = dict(db.session.execute(
+        select(Event.game_id, func.max(Event.created)).where(Event.game_id.in_(list(games)), Event.undone.is_(False))
+        .group_by(Event.game_id)).all())
+    since = utcnow() - PLAYING_NOW
+    seats = seats_of(games)
+    wanted = {who for _kind, who in people}
+    found: dict[int, Game] = {}
+    for pid, row in rows:
+        latest = max(row.started, last.get(row.id) or row.started)
+        if latest < since or row.id == exclude or {p.id for p in seats[row.id]} == wanted:
+            continue
+        if pid not in found or latest > max(found[pid].started, last.get(found[pid].id) or found[pid].started):
+            found[pid] = row
+    return [(known[pid], row) for pid, row in found.items()]
 
 
 def identities(names: Sequence[str], memo: dict[str, tuple[str, Any]] | None = None) -> list[tuple[str, Any]]:

@@ -329,7 +329,7 @@ def test_a_double_tap_on_start_the_game_at_the_same_instant_starts_one_game(thre
     land in the first one's game, on either database, even when both arrive together."""
     base = threaded_server
     for attempt in range(5):
-        form = {"game": "duel", "player0": f"Minji{attempt}", "player1": "Joon", "first": "random",
+        form = {"game": "duel", "player0": f"Minji{attempt}", "player1": f"Joon{attempt}", "first": "random",
                 "start_key": f"double-tap-{attempt}"}
         barrier, answers = threading.Barrier(2), []
 

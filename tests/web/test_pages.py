@@ -52,7 +52,8 @@ def test_the_new_game_form_posted_twice_starts_one_game_until_it_is_played(clien
     game_id = first.headers["Location"].rsplit("/", 1)[-1]
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert "already started" not in page  # the phone lands in its game, as after one tap
-    changed = client.post("/games", data={**form, "player1": "Seo"})  # the form changed: another game
+    # the form changed: another game (other people: a name at another table right now is asked about)
+    changed = client.post("/games", data={**form, "player0": "Hana", "player1": "Seo"})
     assert changed.headers["Location"] != first.headers["Location"]
     post(client, game_id, {"type": "take_tokens", "player": client.get(f"/api/games/{game_id}").get_json()["current_player"],
                            "tokens": {"red": 1}})

@@ -116,7 +116,8 @@ def test_duel_only_figures_ignore_splendor_games(client):
 
 def test_a_typed_name_matches_an_existing_player(client):
     for names in (("Ana", "Ben"), (" ana ", "BEN"), ("Ａｎａ", "Cho")):  # full-width letters too
-        resp = client.post("/games", data={"player0": names[0], "player1": names[1], "first": "0"})
+        resp = client.post("/games", data={"player0": names[0], "player1": names[1], "first": "0",
+                                           "namesake_ok": names[0]})  # (Ana's other game asked about once)
         assert resp.status_code == 303
     page = client.get("/players").get_data(as_text=True)
     assert re.findall(r'href="/players/\d+">([^<]+)<', page) == ["Ana", "Ben", "Cho"]
@@ -782,3 +783,57 @@ def test_a_name_forgotten_stays_forgotten_in_a_backup_restored_elsewhere(client,
     assert stat(other.get(f"/players/{daniela}").get_data(as_text=True), "games") == "1"
     # the restored history's own backup says the same
     assert other.get("/history/export.json").get_json()["forgotten"] == ["Dana"]
+
+
+def test_a_name_at_another_table_right_now_is_asked_about_before_the_game_starts(app, client):
+    """A café evening (a tester): "Min" typed at a second table while another Min was playing
+    at the first made the two one player, unsaid. The home form now asks once, naming that
+    game; the form sent again as it is starts the game (the same person), another name starts
+    it at once; the same people playing on, the game the phone is on, a finished game or one
+    left untouched for half an hour ask nothing."""
+    from datetime import timedelta
+
+    from sqlalchemy import update
+
+    from tracker.db import db
+    from tracker.models import Event, Game, utcnow
+
+    first = new_game(client, ("Ana", "Min"))
+    assert post(client, first["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}).status_code == 200
+
+    def start(*names, **extra):
+        return client.post("/games", data={"game": "duel", "player0": names[0], "player1": names[1], "first": "0", **extra})
+
+    def games():
+        return len(client.get("/api/games").get_json())
+
+    # the same people playing on: their own game is none (that next game deleted again)
+    resp = start("Min", "Ana")
+    assert resp.status_code == 303
+    assert client.post(f"/history/{resp.headers['Location'].rsplit('/', 1)[-1]}/delete").status_code == 303
+    before = games()
+    resp = start("min ", "Jae")
+    page = resp.get_data(as_text=True)
+    assert resp.status_code == 200 and games() == before
+    assert "min is also in a game in progress, played in the last half hour: Ana · Min, turn 2." in page
+    assert '<input type="hidden" name="namesake_ok" value="min">' in page
+    assert 'value="Jae"' in page  # the form kept as typed
+    resp = start("min ", "Jae", namesake_ok="min")  # sent again: the same Min
+    assert resp.status_code == 303 and games() == before + 1
+    # another name: no question
+    assert start("Min K", "Eve").status_code == 303
+    # Jae's new game (just started, no entry yet) is one too: asked about Jae, turn 1
+    page = start("Jae", "Cho").get_data(as_text=True)
+    assert "Jae is also in a game in progress, started in the last half hour: Min · Jae." in page
+    # the game this phone is on is not asked about: the same table choosing another game
+    assert start("Ana", "Lee").status_code == 200  # (this client never opened Ana's game)
+    phone = app.test_client()
+    phone.get(f"/games/{first['id']}")
+    assert phone.post("/games", data={"game": "duel", "player0": "Ana", "player1": "Lee", "first": "0"}).status_code == 303
+    # a game left untouched for half an hour, or finished, asks nothing
+    with app.app_context():
+        long_ago = utcnow() - timedelta(minutes=31)
+        db.session.execute(update(Game).values(started=long_ago))
+        db.session.execute(update(Event).values(created=long_ago))
+        db.session.commit()
+    assert start("Min", "Kim").status_code == 303

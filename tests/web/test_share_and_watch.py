@@ -411,7 +411,9 @@ def test_a_phone_that_is_one_player_s_is_asked_again_when_it_starts_a_game(clien
     first = new_game(client, players=("Jimin", "Seojun"))
     client.get(f"/settings?mine=Jimin&next=/games/{first['id']}")
     form = {"game": "splendor", "player0": "Jimin", "player1": "Seojun", "player2": "Hayun", "first": "0",
-            "noble": ["N-01", "N-02", "N-03", "N-04"]}
+            "noble": ["N-01", "N-02", "N-03", "N-04"], "namesake_ok": ["Jimin", "Seojun", "Hayun"]}
+    # (each game here has people of the others in it, all in progress: the home form's question
+    # about names in another game being played, answered once for all, ``namesake_ok``)
     started = client.post("/games", data=form)
     assert started.status_code == 303
     page = client.get(started.headers["Location"]).get_data(as_text=True)
@@ -427,17 +429,18 @@ def test_a_phone_that_is_one_player_s_is_asked_again_when_it_starts_a_game(clien
     client.get(f"/settings?mine=Jimin&next={later}")
     without = client.post("/games", data={**form, "player0": "Mina"}).headers["Location"]
     assert 'id="whose-phone"' not in client.get(without).get_data(as_text=True)
-    duel = client.post("/games", data={"game": "duel", "player0": "Jimin", "player1": "Seojun", "first": "0"})
+    duel = client.post("/games", data={"game": "duel", "player0": "Jimin", "player1": "Seojun", "first": "0",
+                                       "namesake_ok": ["Jimin", "Seojun"]})
     done = client.post("/api/games/import", json={**fixture_log("duel-1069.json"), "players": ["Jimin", "Seojun"]})
     assert duel.status_code == 303 and done.status_code == 201
     client.get(f"/settings?mine=Jimin&next=/")
     following = client.post("/games", data={"game": "duel", "player0": "Jimin", "player1": "Seojun", "first": "1",
-                                            "after": done.get_json()["id"]})
+                                            "after": done.get_json()["id"], "namesake_ok": ["Jimin", "Seojun"]})
     assert following.status_code == 303
     assert 'id="whose-phone"' not in client.get(following.headers["Location"]).get_data(as_text=True)
     # an ``after`` naming no game (or one this game did not follow) asks as any new game does
     stray = client.post("/games", data={"game": "duel", "player0": "Jimin", "player1": "Cleo", "first": "0",
-                                        "after": "no-such-game"}).headers["Location"]
+                                        "after": "no-such-game", "namesake_ok": "Jimin"}).headers["Location"]
     assert 'id="whose-phone"' in client.get(stray).get_data(as_text=True)
 
 

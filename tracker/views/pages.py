@@ -187,13 +187,16 @@ def _where_it_stands(row: Any, names: list[str]) -> dict[str, Any]:
 
 def _home(form: Any, error: str | None = None, status: int = 200, *, join_error: str | None = None,
           last_starter: str | None = None, next_starter: str | None = None, started: str | None = None,
-          playing: str | None = None, at_nobles: bool = False):  # type: ignore[no-untyped-def]
+          playing: str | None = None, at_nobles: bool = False,
+          namesakes: list[dict[str, Any]] | None = None):  # type: ignore[no-untyped-def]
     """The home page: ``error`` is shown at the new-game form (at its nobles when ``at_nobles``),
     ``join_error`` at the join form;
     ``last_starter`` names who started the game the table just finished and ``next_starter`` the
     player suggested to start this one (named, not "the next player": a tester); ``started`` is the id
     of the next game this table already started (the form then leads to it); ``playing`` a game
-    the same people began since from this page, still in progress (mentioned, not imposed)."""
+    the same people began since from this page, still in progress (mentioned, not imposed);
+    ``namesakes`` the names typed that are at another table right now (``people.namesakes_playing``:
+    ``{"name", "players", "turn"}`` each), asked about before the game starts."""
     service.sync_standing()
     rows = service.list_games(limit=20)
     names = people.names_of(rows)  # as History shows them: a rename or merge shows at once
@@ -202,7 +205,7 @@ def _home(form: Any, error: str | None = None, status: int = 200, *, join_error:
     nobles = [screen.noble_view(n) for n in catalog.nobles()]
     return render_template("home.html", games=games, error=error, join_error=join_error, form=form,
                            nobles=nobles, last_starter=last_starter, next_starter=next_starter, started=started,
-                           playing=playing, at_nobles=at_nobles, start_key=secrets.token_urlsafe(16),
+                           playing=playing, at_nobles=at_nobles, namesakes=namesakes, start_key=secrets.token_urlsafe(16),
                            current=_current_game()), status
 
 
@@ -248,6 +251,17 @@ def create_game():  # type: ignore[no-untyped-def]
         return _home(form, _("Choose who starts among the players named."), 422)
     if form.get("best_of", "") not in ("", *(str(n) for n in people.BEST_OF)):  # the form offers no other
         return _home(form, _("Choose one game, or a series: best of 3, 5 or 7."), 422)
+    # a name already in another game being played is that person here: asked once (the form sent
+    # again with the names it asked about, unchanged, starts the game); this phone's own game is
+    # not asked about (the same table choosing another game)
+    asked = form.getlist("namesake_ok")
+    namesakes = [(name, row) for name, row in people.namesakes_playing(names, exclude=request.cookies.get(LAST_GAME))
+                 if not any(people.same_name(name, a) for a in asked)]
+    if namesakes:
+        shown = people.names_of([row for _name, row in namesakes])
+        return _home(form, namesakes=[{"name": name.strip(), "players": " · ".join(shown[row.id]),
+                                       "turn": row.turn if row.version else None}  # (no entry yet: just started)
+                                      for name, row in namesakes])
     payload: dict[str, Any] = {"game": kind, "players": names, "first_player": first_player,
                                "best_of": form.get("best_of"), "session": form.get("session")}
     if kind == "splendor":
