@@ -139,7 +139,9 @@ def namesakes_playing(names: Sequence[str], exclude: str | None = None) -> list[
         .group_by(Event.game_id)).all())
     since = utcnow() - PLAYING_NOW
     seats = seats_of(games)
-    wanted = {who for _kind, who in people}
+    # (looked up again after those games: a name another request was just seating, as the same
+    # form tapped twice at once, is its person by now; before, the game would read as other people)
+    wanted = {who for _kind, who in identities(names)}
     found: dict[int, Game] = {}
     for pid, row in rows:
         latest = max(row.started, last.get(row.id) or row.started)
