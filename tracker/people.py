@@ -815,6 +815,29 @@ def night_of(game_id: str) -> TableNight | None:
 # ------------------------------------------------------------------------- history backups
 
 
+def series_places(game_ids: Sequence[str]) -> dict[str, tuple[int, int]]:
+    """``{game id: (best_of, its number in the series)}`` for the games of ``game_ids`` played in
+    a "best of N" series, numbered as the series strip numbers them (its games not deleted, by
+    start); the home page's list tells a series' games from repeats (a café tester). One query."""
+    ids = list(game_ids)
+    if not ids:
+        return {}
+    sessions = select(SessionGame.session_id).where(SessionGame.game_id.in_(ids)).scalar_subquery()
+    rows = db.session.execute(
+        select(SessionGame.game_id, SessionGame.session_id, TableSession.best_of, Game.started)
+        .join(TableSession, TableSession.id == SessionGame.session_id)
+        .join(Game, Game.id == SessionGame.game_id)
+        .where(SessionGame.session_id.in_(sessions), Game.deleted_at.is_(None), TableSession.best_of.is_not(None))
+    ).all()
+    counted: dict[int, int] = {}
+    out = {}
+    for game_id, session_id, best_of, _started in sorted(rows, key=lambda r: r.started):
+        counted[session_id] = counted.get(session_id, 0) + 1
+        if game_id in ids:
+            out[game_id] = (best_of, counted[session_id])
+    return out
+
+
 def series_links() -> dict[str, tuple[int, int | None]]:
     """``{game id: (its session's id, best_of)}`` for every game of an explicit session (one query)."""
     links = db.session.execute(

@@ -1572,3 +1572,25 @@ def test_a_game_taken_up_again_days_later_lasts_days_and_hours(app):
 
         flask_babel.refresh()
         assert duration(timedelta(hours=113, minutes=50)) == "4일 17시간"
+
+
+def test_the_home_list_names_each_game_of_a_series_by_its_number(app, client):
+    """A café tester: three "Ana · Ben" games on the home page looked like repeats. A game of a
+    "best of N" says so there, "Best of 3 · game 2", numbered as its strip numbers it (a deleted
+    game left out); a game of no series says nothing."""
+    g1 = _series_game(client, "Ana", {"best_of": "3"})
+    with app.app_context():
+        sid = str(db.session.scalar(select(SessionGame.session_id).where(SessionGame.game_id == g1)))
+    g2 = _series_game(client, "Ben", {"session": sid})
+    alone = new_game(client, ("Ana", "Cho"))["id"]
+
+    def series_of(page, gid):
+        item = re.search(rf'<li><a href="/games/{gid}">(.*?)</a></li>', page, re.S)[1]
+        found = re.search(r'data-field="series">([^<]+)<', item)
+        return found[1] if found else None
+
+    page = client.get("/").get_data(as_text=True)
+    assert (series_of(page, g1), series_of(page, g2), series_of(page, alone)) == ("Best of 3 · game 1", "Best of 3 · game 2", None)
+    assert f'id="series-strip">Best of 3 · game 2 ·' in client.get(f"/games/{g2}").get_data(as_text=True)
+    assert client.post(f"/history/{g1}/delete").status_code == 303
+    assert series_of(client.get("/").get_data(as_text=True), g2) == "Best of 3 · game 1"

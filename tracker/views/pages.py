@@ -200,8 +200,9 @@ def _home(form: Any, error: str | None = None, status: int = 200, *, join_error:
     service.sync_standing()
     rows = service.list_games(limit=20)
     names = people.names_of(rows)  # as History shows them: a rename or merge shows at once
-    games = [{**service.game_summary(row, names[row.id]), "started_at": row.started, **_where_it_stands(row, names[row.id])}
-             for row in rows]
+    series = people.series_places([row.id for row in rows])  # (a series' games told from repeats)
+    games = [{**service.game_summary(row, names[row.id]), "started_at": row.started, "series": series.get(row.id),
+              **_where_it_stands(row, names[row.id])} for row in rows]
     nobles = [screen.noble_view(n) for n in catalog.nobles()]
     return render_template("home.html", games=games, error=error, join_error=join_error, form=form,
                            nobles=nobles, last_starter=last_starter, next_starter=next_starter, started=started,
