@@ -142,12 +142,12 @@ def namesakes_playing(names: Sequence[str], exclude: str | None = None) -> list[
     # (looked up again after those games: a name another request was just seating, as the same
     # form tapped twice at once, is its person by now; before, the game would read as other people)
     wanted = {who for _kind, who in identities(names)}
+    played = {gid: max(row.started, last.get(gid) or row.started) for gid, row in games.items()}
     found: dict[int, Game] = {}
     for pid, row in rows:
-        latest = max(row.started, last.get(row.id) or row.started)
-        if latest < since or row.id == exclude or {p.id for p in seats[row.id]} == wanted:
+        if played[row.id] < since or row.id == exclude or {p.id for p in seats[row.id]} == wanted:
             continue
-        if pid not in found or latest > max(found[pid].started, last.get(found[pid].id) or found[pid].started):
+        if pid not in found or played[row.id] > played[found[pid].id]:
             found[pid] = row
     return [(known[pid], row) for pid, row in found.items()]
 
@@ -647,6 +647,16 @@ class TableNight:
         return self.best_of is not None and any(w > self.best_of // 2 for w in self.wins.values())
 
     @property
+    def overdecided(self) -> bool:
+        """True when a best-of series' tally cannot have been played: two people with more than
+        half the games, or a winner with more wins than deciding it took (a game counted that
+        joined after the decision: ``leave_decided_series``)."""
+        if self.best_of is None:
+            return False
+        needed = self.best_of // 2 + 1
+        return sum(w >= needed for w in self.wins.values()) >= 2 or max(self.wins.values(), default=0) > needed
+
+    @property
     def series_winner(self) -> str | None:
         """The name of who won a decided best-of series (None while it is undecided)."""
         if not self.decided:
@@ -780,11 +790,9 @@ def leave_decided_series(game_id: str) -> TableNight | None:
     series = session_info(link.session_id)
     if series is None or series.best_of is None:
         return None
-    needed = series.best_of // 2 + 1
-    over = sum(w >= needed for w in series.wins.values()) >= 2 or max(series.wins.values(), default=0) > needed
     # (a game still in play, restored into a series decided meanwhile: its win would break it later)
     in_play = series.decided and any(g.id == game_id and g.status != "finished" for g in series.games)
-    if not (over or in_play):
+    if not (series.overdecided or in_play):
         return None
     db.session.delete(link)
     db.session.flush()

@@ -195,7 +195,7 @@ def _home(form: Any, error: str | None = None, status: int = 200, *, join_error:
     player suggested to start this one (named, not "the next player": a tester); ``started`` is the id
     of the next game this table already started (the form then leads to it); ``playing`` a game
     the same people began since from this page, still in progress (mentioned, not imposed);
-    ``namesakes`` the names typed that are at another table right now (``people.namesakes_playing``:
+    ``namesakes`` the names typed that are in another game being played (``people.namesakes_playing``:
     ``{"name", "players", "turn"}`` each), asked about before the game starts."""
     service.sync_standing()
     rows = service.list_games(limit=20)
