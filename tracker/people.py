@@ -776,7 +776,8 @@ def series_of(game_id: str) -> TableNight | None:
 
 
 def leave_decided_series(game_id: str) -> TableNight | None:
-    """Take a game just restored (history's Restore) out of its "best of N" series when counting
+    """Take a game just restored (history's Restore) or just finished (its ending entry, when the
+    series was decided meanwhile by its other games) out of its "best of N" series when counting
     it would break the series: two people with more than half of ``best_of`` wins, or a winner
     with more wins than the series needed. That happens when the series went on, and was decided,
     while the game was deleted (best of 3: game 1 Ana, game 2 Ben then deleted, games 3 Ben and

@@ -837,7 +837,10 @@ def _store(game_id: str, seen: int, events: tuple[RuleEvent, ...], before: Any, 
     """Store ``event`` (judged on the game at version ``seen``: ``events`` folded into ``before``,
     giving ``state``): the conditional version bump returning the row, the insert, the commit and
     the worker's snapshot. None, rolled back, when the version had moved on or a unique
-    constraint refused the row (a repeated ``entry_id``). Raises ``RuleError("too_many_entries")``
+    constraint refused the row (a repeated ``entry_id``). The entry that ends a game of a "best of
+    N" series decided meanwhile by its other games takes it out of the series
+    (``people.leave_decided_series``: two games in progress at once, the abandoned one finished
+    later, read "Ana 2 – 2 Ben"). Raises ``RuleError("too_many_entries")``
     for a game holding ``MAX_ENTRIES`` already."""
     if len(events) >= MAX_ENTRIES:
         raise RuleError("too_many_entries", N_("A game keeps at most %(n)s entries: this one is full."), n=MAX_ENTRIES)
@@ -851,6 +854,8 @@ def _store(game_id: str, seen: int, events: tuple[RuleEvent, ...], before: Any, 
     except IntegrityError:
         db.session.rollback()
         return None
+    if state.status == "finished" and before.status != "finished" and people.leave_decided_series(game_id):
+        _commit_keeping(row)  # a series decided while this game was played: it no longer counts there
     return GameView(row=row, events=_remember_write(row, events, before, seq, event, state), state=state)
 
 

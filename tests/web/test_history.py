@@ -1441,6 +1441,48 @@ def test_a_game_restored_into_a_series_decided_without_it_leaves_the_series(app,
     assert re.search(r'data-field="tally">Ana 2 – 1 Ben<', client.get("/history").get_data(as_text=True))
 
 
+def test_a_game_finished_into_a_series_decided_without_it_leaves_the_series(app, client):
+    """Best of 3, two games in progress at once: game 1 Ana's, game 2 left half-played, games 3
+    Ben's and 4 Ana's (Ana 2 – 1). Game 2, finished by Ben afterwards, would read "Ana 2 – 2 Ben";
+    the entry that ends it takes it out of the series, which stays Ana's 2 – 1. Finished into a
+    series its win leaves whole (Ana 2 – 0, then 2 – 1) it stays in it."""
+    def session_of(gid):
+        with app.app_context():
+            return db.session.scalar(select(SessionGame.session_id).where(SessionGame.game_id == gid))
+
+    log = load_fixture("duel-1069.json")
+    ben_wins = ["Ana", "Ben"][log["result"]["winner"]["player"]] == "Ben"
+    events = log["events"] if ben_wins else [{**e, "player": 1 - e["player"]} if "player" in e else e
+                                             for e in log["events"]]
+    first = log["first_player"] if ben_wins else 1 - log["first_player"]
+
+    def half_played(sid):
+        gid = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": str(first), "session": sid}
+                          ).headers["Location"].rsplit("/", 1)[-1]
+        play(client, gid, events[:10])
+        return gid
+
+    g1 = _series_game(client, "Ana", {"best_of": "3"})
+    sid = str(session_of(g1))
+    g2 = half_played(sid)
+    _series_game(client, "Ben", {"session": sid})
+    _series_game(client, "Ana", {"session": sid})
+    assert re.search(r'data-field="tally">Ana 2 – 1 Ben<', client.get("/history").get_data(as_text=True))
+    play(client, g2, events[10:])  # through the JSON API: the write path, whichever way the entry came
+    assert client.get(f"/api/games/{g2}").get_json()["winner"]["player"] == 1
+    assert session_of(g2) is None
+    page = client.get("/history").get_data(as_text=True)
+    assert re.search(r'data-field="tally">Ana 2 – 1 Ben<', page) and "2 – 2" not in page and g2 in listed(page)
+
+    h1 = _series_game(client, "Ana", {"best_of": "3"})
+    sid = str(session_of(h1))
+    h2 = half_played(sid)
+    _series_game(client, "Ana", {"session": sid})
+    play(client, h2, events[10:])
+    assert session_of(h2) == int(sid)
+    assert re.search(r'data-field="tally">Ana 2 – 1 Ben<', client.get("/history").get_data(as_text=True))
+
+
 def test_the_deleted_games_list_shows_no_tally(client):
     """Two games of one night have a tally ("Ana 2 – 0 Cho"); deleted, they are counted in no
     tally, so their list under "deleted" shows none either (it showed one over the deleted games)."""
