@@ -331,6 +331,55 @@ def test_back_after_choosing_a_royal_card_that_steals_returns_to_the_royal_cards
     back_home(page, live_server)
 
 
+def test_back_after_choosing_a_card_on_buy_or_reserve_returns_to_the_cards(page: Page, live_server: str):
+    """A card chosen on Buy or Reserve, then Back (a tester: it closed the whole sheet): Back shows
+    the cards again, the level and filter kept, on the sheet's step; a second Back closes the sheet.
+    "Other card", a tab or a save take the card's step along: one Back closes the sheet or leaves
+    the game, never a Back that does nothing."""
+    table = start_game(page, live_server, ("Ana", "Ben"), 0, via_home=True)  # Back leads home
+    game_url = page.url.split("?")[0]
+    chosen = "#sheet [data-back]"
+
+    def choose(sheet: str, level: str | None = None) -> None:
+        table.open(sheet)
+        if level:
+            table._tap(f'.tabs a[data-tab="{level}"]')
+        table._tap(".grid a.card[data-card]")
+        expect(page.locator(chosen)).to_be_visible()
+        page.wait_for_function("() => history.state && history.state.trackerCardStep")
+
+    choose("buy", "2")
+    page.go_back()
+    expect(page.locator('#sheet [data-sheet="buy"] .grid a.card').first).to_be_visible()
+    expect(page.locator(chosen)).to_have_count(0)
+    expect(page.locator('#sheet .tabs a[data-tab="2"]')).to_have_attribute("aria-current", "true")
+    assert page.url.startswith(game_url + "?sheet=buy&src=2")
+    page.go_back()
+    expect(page.locator('#sheet [data-sheet="take"]')).to_be_visible()
+    assert page.url == game_url
+    # "other card": the cards again, and one Back closes the sheet
+    choose("reserve")
+    table._tap(chosen)
+    expect(page.locator(chosen)).to_have_count(0)
+    page.wait_for_function("() => history.state && history.state.trackerSheetFrom && !history.state.trackerCardStep")
+    page.go_back()
+    expect(page.locator('#sheet [data-sheet="take"]')).to_be_visible()
+    assert page.url == game_url
+    # another tab with a card chosen: one Back closes the sheet
+    choose("buy")
+    table.open("reserve")
+    page.wait_for_function("u => location.href === u", arg=game_url + "?sheet=reserve")
+    page.go_back()
+    expect(page.locator('#sheet [data-sheet="take"]')).to_be_visible()
+    assert page.url == game_url
+    # a card reserved: its save takes both steps, one Back leaves the game
+    choose("reserve")
+    table._save("reserve")
+    page.wait_for_function("u => location.href === u && !(history.state && history.state.trackerSheetFrom)", arg=game_url)
+    assert len(page.request.get(f"{live_server}/api/games/{game_url.rsplit('/', 1)[1]}").json()["players"][0]["reserved"]) == 1
+    back_home(page, live_server)
+
+
 def test_the_back_button_closes_an_open_sheet_before_it_leaves_the_game(page: Page, live_server: str, shots: Path):
     """A phone's back gesture on an open Buy sheet returns to the game's screen (fresh from the
     server), not to the page before the game; after an entry the address is the game's again."""

@@ -1907,7 +1907,8 @@
   var sheetFrom = null, closing = false, saved = false, skipPop = false;
   function here() { return location.pathname + location.search; }
   function stamp(from) {
-    history.replaceState(Object.assign({}, history.state || {}, { trackerSheetFrom: from }), "", location.href);
+    var step = { trackerSheetFrom: from, trackerCardStep: cardStep || undefined };  // (a card's step stays one)
+    history.replaceState(Object.assign({}, history.state || {}, step), "", location.href);
   }
   var openedFrom = null;  // read before htmx saves the page, which writes its own history state
   document.body.addEventListener("htmx:beforeSwap", function () {
@@ -1944,7 +1945,9 @@
   function stepBack(top) {
     skipPop = true;
     keepScroll = top ? "top" : [window.scrollX, window.scrollY];
-    history.back();
+    var steps = cardStep ? 2 : 1;  // (a card chosen on the sheet: its own step goes with the sheet's)
+    cardStep = false;
+    history.go(-steps);
   }
   function restoreScroll() {
     var at = keepScroll;
@@ -1962,6 +1965,15 @@
   document.body.addEventListener("htmx:pushedIntoHistory", afterHistory);
   document.body.addEventListener("htmx:replacedInHistory", afterHistory);
   window.addEventListener("popstate", function (evt) {
+    if (!skipPop && !overlayStep && cardStep) {
+      // Back from a card chosen on Buy or Reserve: the grid again, as "other card" shows it
+      // (the phone's back gesture closed the whole sheet: a tester), on the sheet's own step
+      evt.stopImmediatePropagation();
+      cardStep = false;
+      var other = document.querySelector("#sheet [data-back]");
+      if (other) { other.click(); }
+      return;
+    }
     if (!skipPop && overlayStep) {  // Back from the undo question's or the banner's step: it closes
       evt.stopImmediatePropagation();
       var kind = overlayStep, dialog = document.getElementById("undo-dialog");
@@ -2004,6 +2016,44 @@
     afterStepBack = null;
     if (then) { then(); }
   }, true);
+  // A card chosen on the Buy or Reserve sheet (a secret card too) is a Back step of its own, on
+  // the sheet's: Back shows the grid again. Added at the tap (a step added later, without it, a
+  // phone's Back may skip). A save, or anything that closes the sheet, takes both steps back
+  // (stepBack); "other card", or a tab or link that rewrites the address, takes the card's back
+  // first, then asks.
+  var cardStep = false;
+  document.addEventListener("click", function (evt) {
+    var el = evt.target.closest && evt.target.closest("#sheet a.card[data-card], #sheet a.secret");
+    if (!el || evt.defaultPrevented || evt.button !== 0 || evt.ctrlKey || evt.metaKey || evt.shiftKey) { return; }
+    var from = history.state && history.state.trackerSheetFrom;
+    if (cardStep || skipPop || !from || from === here()) { return; }
+    history.pushState({ trackerSheetFrom: from, trackerCardStep: true }, "", location.href);
+    cardStep = true;
+  }, true);
+  document.body.addEventListener("htmx:confirm", function (evt) {
+    var elt = evt.detail.elt;
+    if (!cardStep || skipPop || evt.detail.verb !== "get" || !elt || !elt.getAttribute) { return; }
+    if (!elt.hasAttribute("data-back") && !elt.getAttribute("hx-push-url") && !elt.getAttribute("hx-replace-url")) { return; }
+    // (sent once the card's step is taken back: its answer names the sheet's step)
+    evt.preventDefault();
+    cardStep = false;
+    afterStepBack = function () { evt.detail.issueRequest(true); };
+    stepBack(false);
+  });
+  // the sheet still open but no card chosen on it any more (a level tab, the other phone's entry
+  // redrawing it): the card's step goes, the sheet's stays (a sheet gone: both, below)
+  document.body.addEventListener("htmx:afterSettle", function (evt) {
+    var target = evt.detail.target;
+    if (!cardStep || skipPop || !target || (target.id !== "game" && target.id !== "sheet")) { return; }
+    if (document.querySelector("#sheet [data-back]") || !sheetShown()) { return; }
+    if (ownRequests.some(function (xhr) { return xhr.readyState > 0 && xhr.readyState < 4; })) { return; }
+    cardStep = false;
+    stepBack(false);
+  });
+  // A page loaded again on a card's step (a reload; a display choice, carried below): the card
+  // is still chosen (its address says it), and its step is still one
+  cardStep = !!(history.state && history.state.trackerCardStep && document.querySelector("#sheet [data-back]"));
+
   // The undo question and the victory banner are a Back step of their own, as a sheet is: the
   // phone's back gesture closes them (it left the game: a tester). Closed by their own buttons or
   // Esc, the step is taken back. A step is added only when neither is open already and no step
@@ -2065,12 +2115,14 @@
   });
   // A page loaded afresh (a display choice, a step come back to) keeps where its sheet came from.
   function carryStep(from, to) {
-    try { sessionStorage.setItem("trackerSheetFrom", JSON.stringify([from, to])); } catch (e) { /* one Back more */ }
+    var card = !!(history.state && history.state.trackerCardStep);
+    try { sessionStorage.setItem("trackerSheetFrom", JSON.stringify([from, to, card])); } catch (e) { /* one Back more */ }
   }
   try {
     var carried = JSON.parse(sessionStorage.getItem("trackerSheetFrom") || "null");
     sessionStorage.removeItem("trackerSheetFrom");
     if (carried && carried[1] === here() && carried[0] !== here() && !(history.state && history.state.trackerSheetFrom)) {
+      cardStep = !!(carried[2] && document.querySelector("#sheet [data-back]"));
       stamp(carried[0]);
     }
   } catch (e) { /* no sessionStorage */ }
