@@ -1020,12 +1020,15 @@ def restore_series(games: Mapping[str, Any]) -> None:
     the games the backup puts in one "best of N" series (``series.id``, N 3, 5 or 7) that seat
     the same people are one series here. A game already in a series here stays in it, and the
     series' other games join it (a backup restored where one of its games was imported before);
-    anything else is left a game of its own. No commit."""
+    anything else is left a game of its own. A series the file could not have played (two
+    winners, or more wins than it needed) keeps the games that decided it, the later ones leave
+    it. No commit."""
     seats = seats_of(list(games))
     stored = dict(db.session.execute(
         select(SessionGame.game_id, TableSession).join(TableSession, TableSession.id == SessionGame.session_id)
         .where(SessionGame.game_id.in_(list(games)))).all())
     wanted: dict[Any, list[str]] = {}
+    touched: set[int] = set()
     for game_id, series in games.items():
         if not isinstance(series, Mapping):
             continue
@@ -1043,3 +1046,13 @@ def restore_series(games: Mapping[str, Any]) -> None:
                 db.session.add(session)
                 db.session.flush()
             db.session.add(SessionGame(game_id=game_id, session_id=session.id))
+        if session is not None:
+            touched.add(session.id)
+    db.session.flush()
+    # a file whose series could not have been played ("Zed 3 – 0 Yan" in a best of 3: a tester's
+    # hand-made backup) keeps its games, the series only those it was decided by: latest first,
+    # each game leaves as a restore's would (``leave_decided_series``)
+    for sid in sorted(touched):
+        night = session_info(sid)
+        for game in reversed(night.games if night else []):
+            leave_decided_series(game.id)

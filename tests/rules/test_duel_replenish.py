@@ -80,4 +80,4 @@ def test_a_second_replenish_after_a_fix_refilled_the_bag_gives_no_second_privile
     error = refused(state, replenish(ANA))
     assert (error.code, error.rule) == ("replenish_twice", "D-4")
     assert state.players[BEN].privileges == 1
-    assert "use Fix" in error.message
+    assert "with Fix" in error.message

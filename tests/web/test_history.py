@@ -1366,6 +1366,13 @@ def test_a_deleted_finished_game_of_a_series_offers_no_next_game_and_says_it_was
     assert 'id="next-in-series"' in client.get(f"/games/{gid}").get_data(as_text=True)
 
 
+def _session_of(client, game_id: str) -> int | None:
+    """The "best of N" series (session id) ``game_id`` was played in, from the CSV export."""
+    rows = csv.DictReader(io.StringIO(client.get("/history/export.csv").get_data().decode("utf-8-sig")))
+    found = next(r for r in rows if r["id"] == game_id)["series"]
+    return int(found) if found else None
+
+
 def _series_game(client, winner: str, series: dict) -> str:
     """A Duel game of Ana and Ben won by ``winner``, in the series ``series`` names (``best_of``
     or ``session``): duel-1069's moves, seats swapped when the other seat should win."""
@@ -1481,6 +1488,26 @@ def test_a_game_finished_into_a_series_decided_without_it_leaves_the_series(app,
     play(client, h2, events[10:])
     assert session_of(h2) == int(sid)
     assert re.search(r'data-field="tally">Ana 2 – 1 Ben<', client.get("/history").get_data(as_text=True))
+
+
+def test_a_backup_whose_series_could_not_have_been_played_keeps_the_games_that_decided_it(client, tmp_path):
+    """A tester's hand-made backup: three games Zed won, all three in one best of 3, read
+    "Zed 3 – 0 Yan · Zed won the series". The games are all imported; the series keeps the two
+    that decided it (2 – 0) and the third is a game of its own, as a restore would leave it."""
+    g1 = _series_game(client, "Ana", {"best_of": "3"})
+    g2 = _series_game(client, "Ana", {"session": str(_session_of(client, g1))})
+    g3 = _series_game(client, "Ana", {})
+    backup = client.get("/history/export.json").get_json()
+    logs = {g["id"]: g for g in backup["games"]}
+    assert logs[g1]["series"] == logs[g2]["series"] and logs[g3].get("series") is None
+    logs[g3]["series"] = logs[g1]["series"]
+    with fresh_server(tmp_path / "series.sqlite3") as other:
+        assert "Imported 3 games." in upload(other, backup).get_data(as_text=True)
+        page = other.get("/history").get_data(as_text=True)
+        assert sorted(listed(page)) == sorted([g1, g2, g3])
+        assert re.search(r'data-field="tally">Ana 2 – 0 Ben<', page) and "3 – 0" not in page
+        restored = {g["id"]: g.get("series") for g in other.get("/history/export.json").get_json()["games"]}
+        assert restored[g1] == restored[g2] and restored[g1]["best_of"] == 3 and restored[g3] is None
 
 
 def test_the_deleted_games_list_shows_no_tally(client):

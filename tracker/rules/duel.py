@@ -595,7 +595,7 @@ def _replenish(state: DuelState, ev: Replenish) -> DuelState:
     if state.replenished:
         raise RuleError(
             "replenish_twice",
-            N_("The board was already replenished this turn. Tokens left in the bag belong on the board: use Fix."),
+            N_("The board was already replenished this turn, so tokens left in the bag go onto it with Fix."),
             "D-4",
         )
     state = _replace(state, board=state.board + state.bag, bag=Tokens(), replenished=True)
