@@ -244,3 +244,28 @@ def test_the_review_steps_keep_their_words_at_a_very_large_text(browser: Browser
     prev, after = page.locator("#step-prev").bounding_box(), page.locator("#step-next").bounding_box()
     assert prev and after and after["y"] > prev["y"] + prev["height"]  # one a row
     context.close()
+
+
+def test_a_320_px_phone_at_200_percent_cuts_no_meter_label_and_stacks_the_final_figures(browser: Browser, live_server: str):
+    """A dim-light tester on a 320 px phone at 200%: the panels' first meter read "prest…", and the
+    victory banner's figures ran into their labels ("prestige" over Mia's 23, "colourwhite").
+    The panels' meters take two columns there, every label whole; the banner's rows put each
+    label above its two values."""
+    page = phone(browser, "200%", 320, 568)
+    done = import_part(page, live_server, "duel-1012.json")
+    playing = import_part(page, live_server, "duel-1012.json", 20)
+    page.goto(f"{live_server}/games/{playing}")
+    labels = page.locator(".panel .meter-label")
+    assert labels.count() == 6
+    cut = page.evaluate("() => [...document.querySelectorAll('.panel .meter-label')]"
+                        ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent.trim())")
+    assert cut == []
+    page.goto(f"{live_server}/games/{done}")
+    expect(page.locator("#victory")).to_be_visible()
+    rows = page.locator("#victory table.final tr")
+    assert rows.count() == 4
+    for i in (1, 2, 3):  # the label's box above (not beside) the first value's
+        label, value = (rows.nth(i).locator("td").nth(k).bounding_box() for k in (0, 1))
+        assert label["y"] + label["height"] <= value["y"] + 1, i
+    assert wide(page) <= 320
+    page.context.close()

@@ -47,6 +47,7 @@ def share(game_id: str):  # type: ignore[no-untyped-def]
     answered = request.cookies.get(WHOSE_ANSWERED) == game_id or cookie_seat(players) is not None
     ctx = {
         "game_id": game_id,
+        "names": " · ".join(players),
         # the phones still to join, at most: one in a Duel, up to three at a Splendor table
         "others": max(1, len(players) - 1),
         "play_url": url_for("pages.game", game_id=game_id, whose="ask", _external=True),
