@@ -380,6 +380,69 @@ def test_back_after_choosing_a_card_on_buy_or_reserve_returns_to_the_cards(page:
     back_home(page, live_server)
 
 
+def test_a_card_s_back_step_survives_the_undo_question_the_other_phone_and_a_slow_answer(page: Page, live_server: str):
+    """A helper's breakage of the card's Back step: the Undo question closed with "Keep it" took
+    the card's step with its own (Back then closed the sheet); the other phone's entry redrawing
+    the sheet left the address at the grid's old version (a reload then lost the sheet); Back
+    while the card was still on its way did nothing, and the card came anyway."""
+    table = start_game(page, live_server, ("Ana", "Ben"), 0, via_home=True)
+    game_url = page.url.split("?")[0]
+    gid = game_url.rsplit("/", 1)[1]
+    table.enter({"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
+    page.wait_for_function("() => !(history.state && history.state.trackerSheetFrom)")
+    chosen = "#sheet [data-back]"
+
+    def choose(level: str) -> None:
+        table.open("buy")
+        table._tap(f'.tabs a[data-tab="{level}"]')
+        table._tap(".grid a.card[data-card]")
+        expect(page.locator(chosen)).to_be_visible()
+        page.wait_for_function("() => history.state && history.state.trackerCardStep")
+
+    # the Undo question kept: one Back shows the cards, the next closes the sheet
+    choose("2")
+    page.locator("#undo").click()
+    page.locator("#undo-dialog-no").click()
+    expect(page.locator("#undo-dialog")).not_to_be_visible()
+    page.wait_for_function("() => history.state && history.state.trackerCardStep")
+    expect(page.locator(chosen)).to_be_visible()
+    page.go_back()
+    expect(page.locator(chosen)).to_have_count(0)
+    expect(page.locator('#sheet [data-sheet="buy"] .grid a.card').first).to_be_visible()
+    page.go_back()
+    expect(page.locator('#sheet [data-sheet="take"]')).to_be_visible()
+    assert page.url == game_url
+    # the other phone's entry redraws the sheet as its cards: the address names its version
+    choose("3")
+    version = table.version
+    assert page.request.post(f"{live_server}/api/games/{gid}/events",
+                             data={"type": "take_tokens", "player": 1, "tokens": {"blue": 1}}).status == 200
+    page.wait_for_function("v => Number(document.querySelector('#game').dataset.version) > v", arg=version)
+    page.wait_for_function("() => history.state && history.state.trackerSheetFrom && !history.state.trackerCardStep")
+    expect(page.locator(chosen)).to_have_count(0)
+    page.wait_for_function("v => location.search.includes('v=' + v) && location.search.includes('src=3')", arg=version + 1)
+    page.reload()
+    expect(page.locator('#sheet [data-sheet="buy"] .tabs a[data-tab="3"]')).to_have_attribute("aria-current", "true")
+    page.go_back()
+    expect(page.locator('#sheet [data-sheet="take"]')).to_be_visible()
+    assert page.url == game_url
+    # Back while the card is still on its way: the cards stay, and one more Back closes the sheet
+    table = Table(page)
+    table.open("buy")
+    page.route("**/sheet/buy?*card=*", late(page, 1200))
+    page.locator(".grid a.card[data-card]").first.click()
+    page.wait_for_function("() => history.state && history.state.trackerCardStep")
+    page.go_back()
+    page.wait_for_timeout(1800)  # the card's answer came meanwhile: not shown
+    expect(page.locator(chosen)).to_have_count(0)
+    expect(page.locator('#sheet [data-sheet="buy"] .grid a.card').first).to_be_visible()
+    page.unroute("**/sheet/buy?*card=*")
+    page.go_back()
+    expect(page.locator('#sheet [data-sheet="take"]')).to_be_visible()
+    assert page.url == game_url
+    back_home(page, live_server)
+
+
 def test_the_back_button_closes_an_open_sheet_before_it_leaves_the_game(page: Page, live_server: str, shots: Path):
     """A phone's back gesture on an open Buy sheet returns to the game's screen (fresh from the
     server), not to the page before the game; after an entry the address is the game's again."""

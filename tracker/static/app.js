@@ -1928,7 +1928,7 @@
     sheetFrom = null;
     if (!from) { return; }
     if (evt.type === "htmx:pushedIntoHistory" || here() !== from || !closing) { stamp(from); return; }
-    stepBack(saved);  // back on the step it was opened from: nothing to draw, the screen is there
+    stepBack(saved, true);  // back on the step it was opened from: nothing to draw, the screen is there
   }
   // The step taken back keeps the screen as the app placed it, not where the browser left that
   // step: a prompt in view (one raised by the other phone jumped back to the top), the top after
@@ -1942,11 +1942,12 @@
     window.addEventListener("pagehide", function () { history.scrollRestoration = "auto"; });
     window.addEventListener("pageshow", function (evt) { if (evt.persisted) { history.scrollRestoration = "manual"; } });
   }
-  function stepBack(top) {
+  function stepBack(top, sheet) {
     skipPop = true;
     keepScroll = top ? "top" : [window.scrollX, window.scrollY];
-    var steps = cardStep ? 2 : 1;  // (a card chosen on the sheet: its own step goes with the sheet's)
-    cardStep = false;
+    // (the sheet's step taken back: a card chosen on it takes its own along)
+    var steps = sheet && cardStep ? 2 : 1;
+    if (sheet) { cardStep = false; }
     history.go(-steps);
   }
   function restoreScroll() {
@@ -1967,11 +1968,12 @@
   window.addEventListener("popstate", function (evt) {
     if (!skipPop && !overlayStep && cardStep) {
       // Back from a card chosen on Buy or Reserve: the grid again, as "other card" shows it
-      // (the phone's back gesture closed the whole sheet: a tester), on the sheet's own step
+      // (the phone's back gesture closed the whole sheet: a tester), on the sheet's own step;
+      // a card still on its way is not shown when it comes
       evt.stopImmediatePropagation();
       cardStep = false;
       var other = document.querySelector("#sheet [data-back]");
-      if (other) { other.click(); }
+      if (other) { other.click(); } else { dropCard = cardRequest; }
       return;
     }
     if (!skipPop && overlayStep) {  // Back from the undo question's or the banner's step: it closes
@@ -2021,7 +2023,15 @@
   // phone's Back may skip). A save, or anything that closes the sheet, takes both steps back
   // (stepBack); "other card", or a tab or link that rewrites the address, takes the card's back
   // first, then asks.
-  var cardStep = false;
+  var cardStep = false, cardRequest = null, dropCard = null;
+  document.body.addEventListener("htmx:beforeRequest", function (evt) {
+    var elt = evt.detail.elt;
+    if (elt && elt.matches && elt.matches("#sheet a.card[data-card], #sheet a.secret")) { cardRequest = evt.detail.xhr; }
+  });
+  document.body.addEventListener("htmx:beforeSwap", function (evt) {
+    if (dropCard && evt.detail.xhr === dropCard) { evt.detail.shouldSwap = false; }
+    if (evt.detail.xhr === cardRequest) { cardRequest = dropCard = null; }
+  });
   document.addEventListener("click", function (evt) {
     var el = evt.target.closest && evt.target.closest("#sheet a.card[data-card], #sheet a.secret");
     if (!el || evt.defaultPrevented || evt.button !== 0 || evt.ctrlKey || evt.metaKey || evt.shiftKey) { return; }
@@ -2047,7 +2057,10 @@
     if (!cardStep || skipPop || !target || (target.id !== "game" && target.id !== "sheet")) { return; }
     if (document.querySelector("#sheet [data-back]") || !sheetShown()) { return; }
     if (ownRequests.some(function (xhr) { return xhr.readyState > 0 && xhr.readyState < 4; })) { return; }
+    // (the step under it takes the address of what is shown: the level now, the version drawn)
+    var shown = location.href;
     cardStep = false;
+    afterStepBack = function () { history.replaceState(history.state, "", shown); };
     stepBack(false);
   });
   // A page loaded again on a card's step (a reload; a display choice, carried below): the card
@@ -2106,7 +2119,7 @@
     if (!from || from !== here() || sheetShown()) { return; }
     if (ownRequests.some(function (xhr) { return xhr.readyState > 0 && xhr.readyState < 4; })) { return; }
     if (leaving) { return; }  // (a link followed as the screen came: going back would stop it)
-    stepBack(false);
+    stepBack(false, true);
   });
   var leaving = false;
   window.addEventListener("beforeunload", function () {
