@@ -335,6 +335,30 @@ def test_after_an_entry_on_a_small_phone_the_take_sheet_is_on_screen_with_whose_
     context.close()
 
 
+def test_on_a_320_px_phone_with_two_line_names_the_next_take_chips_come_above_the_tabs(browser, live_server: str):
+    """A dim-light tester, 320x568, names of two lines: after a save the page kept whose turn it
+    is in view and the next player's chips sat under the action tabs (a tap at a chip's centre
+    landed on the tabs). The chips come first now; the sheet's heading above them names the
+    player to act."""
+    context = browser.new_context(viewport={"width": 320, "height": 568}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    names = ["Maximiliana-Josephine", "Bartholomew-Alexander"]
+    gid = page.request.post(live_server + "/api/games", data={"game": "duel", "players": names, "first_player": 0}).json()["id"]
+    page.goto(f"{live_server}/games/{gid}")
+    table = Table(page)
+    for seat, kind in ((0, "red"), (1, "blue"), (0, "green")):
+        table.enter({"type": "take_tokens", "player": seat, "tokens": {kind: 1}})
+        page.wait_for_function(
+            "() => { const chips = [...document.querySelectorAll('#sheet .pick-source .chip-btn')];"
+            " const bar = document.querySelector('nav.actions').getBoundingClientRect();"
+            " return chips.length === 6 && chips.every(c => { const b = c.getBoundingClientRect();"
+            " return b.top >= 0 && b.bottom <= bar.top; }); }")
+        heading = page.locator("#sheet .sheet-for").bounding_box()  # whose turn: over the chips, in view
+        assert heading is not None and heading["y"] >= 0 and names[1 - seat] in page.locator("#sheet .sheet-for").inner_text()
+    assert page.evaluate("scrollY") > 0
+    context.close()
+
+
 def _small_game(page: Page, live_server: str, name: str, upto: int, game: str = "duel") -> tuple[str, dict]:
     import json
     import uuid

@@ -869,7 +869,11 @@
     var floor = tabsFloor();
     var below = body.getBoundingClientRect().bottom + saveRoom(body) - floor;
     var room = keep.getBoundingClientRect().top - 8;
-    if (below > 0 && room > 0) { window.scrollBy(0, Math.min(below, room)); }
+    // (the chips to tap come first: on a 320×568 phone two-line names left them under the tabs
+    // with the turn line kept; the sheet's heading above them says whose turn it is: a tester)
+    var chips = body.querySelector(".pick-source");
+    var need = chips ? chips.getBoundingClientRect().bottom - floor : 0;
+    if (below > 0 && Math.max(room, need) > 0) { window.scrollBy(0, Math.min(below, Math.max(room, need))); }
   }
   // One phone each ("At the bottom"): the phone of the player whose turn the other phone's entry
   // just made is placed as the saving phone is.
