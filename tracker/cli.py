@@ -11,7 +11,14 @@ from flask_migrate import upgrade
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
 from . import archive, service
+from .db import db
 from .rules.errors import RuleError
+
+
+def _database() -> str:
+    """The database a command read or wrote, its password hidden (a backup run in a shell
+    without ``DATABASE_URL`` read the SQLite file and said only "exported 0 game(s)": a tester)."""
+    return db.engine.url.render_as_string(hide_password=True)
 
 
 def register(app: Flask) -> None:
@@ -38,7 +45,7 @@ def register(app: Flask) -> None:
                     f.write(text + "\n")
             except OSError as exc:
                 raise click.ClickException(f"could not write {path}: {exc.strerror or exc}") from None
-        click.echo(f"exported {len(data['games'])} game(s)", err=True)
+        click.echo(f"exported {len(data['games'])} game(s) from {_database()}", err=True)
 
     @app.cli.command("import")
     @click.argument("path", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
@@ -65,4 +72,5 @@ def register(app: Flask) -> None:
                    + (f" ({done.deleted} of them deleted: restore them in History)" if done.deleted else "")
                    + (f", {done.extended} stored game(s) continued with later entries" if done.extended else "")
                    + (f", {done.differ} stored game(s) with other entries than the file's kept as they are"
-                      if done.differ else ""))
+                      if done.differ else "")
+                   + f" into {_database()}")

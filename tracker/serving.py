@@ -93,6 +93,7 @@ def init_app(app: Flask, locale: Callable[[str | None, LanguageAccept], str]) ->
     ``locale`` is the app's choice of language (``tracker.pick_locale``), for ``QuietPolls``."""
     # Inside ProxyFix: a poll answered early still sees the proxy's prefix, scheme and host.
     app.wsgi_app = QuietPolls(app, app.wsgi_app, locale)  # type: ignore[method-assign]
+    app.wsgi_app = AcceptEncoding(app.wsgi_app)  # type: ignore[method-assign]
     app.wsgi_app = HostCheck(app.wsgi_app)  # type: ignore[method-assign]
     # the environment wins over instance/config.py, as for the database URL and the secret key
     count = int(os.environ.get("TRACKER_PROXIES") or app.config.get("PROXY_COUNT") or 0)
@@ -211,6 +212,22 @@ class HostCheck:
         if not self.usable(environ.get("HTTP_HOST") or environ.get("SERVER_NAME") or "localhost"):
             start_response("400 BAD REQUEST", [("Content-Type", "text/plain; charset=utf-8"), *SECURITY_HEADERS])
             return [b"400 Bad Request: the Host header names no host.\n"]
+        return self.wsgi_app(environ, start_response)
+
+
+class AcceptEncoding:
+    """WSGI middleware: an ``Accept-Encoding`` with quality values is read once, as
+    ``accepted_encoding`` reads it, and passed on as the one encoding taken (or ``identity``):
+    Flask-Compress took ``gzip;q=0`` (and ``br;q=0``) for a yes and compressed the answer in
+    the very encoding refused (a tester). A header without ``q=`` goes on as it is."""
+
+    def __init__(self, wsgi_app: Any) -> None:
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        accept = environ.get("HTTP_ACCEPT_ENCODING")
+        if accept and "q=" in accept:
+            environ["HTTP_ACCEPT_ENCODING"] = accepted_encoding(accept) or "identity"
         return self.wsgi_app(environ, start_response)
 
 

@@ -37,6 +37,11 @@ def test_export_then_import_restores_every_game(app, client, tmp_path):
     backup = tmp_path / "backup.json"
     result = app.test_cli_runner().invoke(args=["export", str(backup)])
     assert result.exit_code == 0, result.output
+    # the database it read named, its password hidden (a backup from the wrong shell read SQLite)
+    with app.app_context():
+        url = db.engine.url
+    assert f"exported 3 game(s) from {url.render_as_string(hide_password=True)}" in result.output
+    assert url.database in result.output and (not url.password or url.password not in result.output)
     data = json.loads(backup.read_text())
     assert data["format"] == "splendor-tracker-history/1" and len(data["games"]) == 3
 

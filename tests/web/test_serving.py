@@ -131,6 +131,25 @@ def test_pages_and_partials_are_compressed(client):
     assert brotli.decompress(partial.get_data()).decode().lstrip().startswith("<main")
 
 
+@pytest.mark.parametrize("accept,expected", [
+    ("gzip;q=0", None), ("br;q=0", None), ("gzip;q=0, br;q=0", None), ("br;q=0, gzip", "gzip"),
+    ("gzip;q=0.5, br;q=0", "gzip"), ("identity", None), ("*;q=0", None),
+])
+def test_an_encoding_refused_with_q_0_is_never_used(client, app, accept, expected):
+    """A tester: ``Accept-Encoding: gzip;q=0`` was answered in gzip (and ``br;q=0`` in brotli) by
+    Flask-Compress, pages and static files alike. The app reads the header once for both."""
+    game = new_game(client)
+    with app.test_request_context():
+        static = url_for("static", filename="htmx.min.js")
+    for url in (f"/games/{game['id']}", static, "/static/app.js"):
+        resp = client.get(url, headers={"Accept-Encoding": accept})
+        assert resp.status_code == 200, url
+        assert resp.headers.get("Content-Encoding") == expected, (url, accept)
+        body = resp.get_data()
+        plain = {"gzip": gzip.decompress, "br": brotli.decompress}.get(expected, lambda b: b)(body)
+        assert plain.startswith(b"<!doctype html") or b"htmx" in plain[:2000] or b"function" in plain[:4000], url
+
+
 def test_json_is_compressed_and_small_answers_are_not(client):
     game = new_game(client)
     state = client.get(f"/api/games/{game['id']}", headers={"Accept-Encoding": "gzip"})
