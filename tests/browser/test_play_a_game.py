@@ -443,6 +443,55 @@ def test_a_card_s_back_step_survives_the_undo_question_the_other_phone_and_a_slo
     back_home(page, live_server)
 
 
+def test_a_card_s_step_gives_way_to_the_victory_banner_and_keeps_the_filter_and_secret_level(page: Page, live_server: str):
+    """A second helper's breakage: the other phone's winning entry under a card chosen here left
+    the sheet's and the card's steps under the banner (four Backs to leave, two doing nothing);
+    a secret card chosen on Reserve lost the colour filter, and a card among a secret level's
+    candidates (Buy, My reserve) came back to the first level's."""
+    log = json.loads((FIXTURES / "own-prestige.json").read_text())
+    page.goto(live_server + "/")
+    gid = import_part(page, live_server, "own-prestige.json", 74)
+    page.goto(f"{live_server}/games/{gid}")
+    table = Table(page)
+    table.open("buy")
+    table._tap(".grid a.card[data-card]")
+    page.wait_for_function("() => history.state && history.state.trackerCardStep")
+    assert page.request.post(f"{live_server}/api/games/{gid}/events", data=log["events"][74]).status == 200
+    expect(page.locator("#victory")).to_be_visible(timeout=10_000)
+    page.wait_for_function("() => history.state && history.state.trackerOverlay === 'victory'")
+    page.go_back()
+    expect(page.locator("#victory")).to_be_hidden()
+    back_home(page, live_server)
+
+    # a secret card of level 3, the level-2 grid filtered on blue: Back keeps both
+    page.goto(live_server + "/")
+    table = start_game(page, live_server, ("Ana", "Ben"), 0, via_home=True)
+    game_url = page.url.split("?")[0]
+    table.open("reserve")
+    table._tap('.tabs a[data-tab="2"]')
+    table._tap('.filters a[data-filter="blue"]')
+    table._tap("#secret-3")
+    assert "color=blue" in page.url
+    page.go_back()
+    expect(page.locator('#sheet .filters a[data-filter="blue"]')).to_have_attribute("aria-current", "true")
+    expect(page.locator('#sheet .tabs a[data-tab="2"]')).to_have_attribute("aria-current", "true")
+    # two secret cards reserved (levels 1 and 2): a level-2 candidate chosen, Back shows level 2's
+    for event in ({"type": "reserve", "player": 0, "level": 1}, {"type": "take_tokens", "player": 1, "tokens": {"red": 1}},
+                  {"type": "reserve", "player": 0, "level": 2}, {"type": "take_tokens", "player": 1, "tokens": {"blue": 1}}):
+        assert page.request.post(f"{game_url.replace('/games/', '/api/games/')}/events", data=event).status == 200
+    page.goto(game_url)
+    table = Table(page)
+    table.open("buy")
+    table._tap('.tabs a[data-tab="reserve"]')
+    table._tap('a[data-reveal="2"]')
+    table._tap('.filters a[data-filter="green"]')
+    expect(page.locator('#sheet a[data-reveal="2"].on')).to_have_count(1)
+    table._tap(".grid a.card[data-card^='D2']")
+    page.go_back()
+    expect(page.locator('#sheet a[data-reveal="2"].on')).to_have_count(1)
+    expect(page.locator('#sheet .filters a[data-filter="green"]')).to_have_attribute("aria-current", "true")
+
+
 def test_the_back_button_closes_an_open_sheet_before_it_leaves_the_game(page: Page, live_server: str, shots: Path):
     """A phone's back gesture on an open Buy sheet returns to the game's screen (fresh from the
     server), not to the page before the game; after an entry the address is the game's again."""

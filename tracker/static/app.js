@@ -2078,6 +2078,9 @@
   var overlayStep = null, afterStepBack = null;
   function overlayStepOpen(kind) {
     if (overlayStep === kind || (history.state && history.state.trackerOverlay)) { overlayStep = kind; return; }
+    // the game over (the other phone's entry) under an open sheet, a card or picks: their steps
+    // go first, the banner's takes their place (Back after it did nothing twice: a helper)
+    if (kind === "victory" && !skipPop && history.state && history.state.trackerSheetFrom) { stepBack(false, true); }
     if (skipPop) {
       var before = afterStepBack;
       afterStepBack = function () { if (before) { before(); } overlayStepOpen(kind); };
