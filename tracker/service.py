@@ -1618,6 +1618,7 @@ def _import_any(data: Any, max_entries: int | None) -> ImportResult:
             raise _in_file(exc, i, log) from exc
     created = existing = extended = deleted = differ = created_deleted = earlier = 0
     series: dict[str, Any] = {}
+    same_second: dict[Any, int] = {}
     made: list[tuple[Game, Any]] = []
     stored: list[Game] = []
     aliases: list[int] = []
@@ -1650,6 +1651,8 @@ def _import_any(data: Any, max_entries: int | None) -> ImportResult:
             elif outcome == CREATED:
                 created += 1
                 stored.append(view.row)
+                if backup:
+                    _keep_file_order(view.row, same_second)
                 if backup:  # who sat there, as the backup says (a name may lead elsewhere here)
                     people.seat_as_backed_up(view.row, log.get("people"))
                 if log.get("deleted") is True:
@@ -1677,6 +1680,20 @@ def _import_any(data: Any, max_entries: int | None) -> ImportResult:
     finally:
         db.session.info.pop(IMPORTING, None)
     return ImportResult(created, existing, extended, deleted, differ, created_deleted, earlier)
+
+
+def _keep_file_order(row: Game, seen: dict[Any, int]) -> None:
+    """A backup's game stored with the same start as one stored before it from the file (a log's
+    times are whole seconds; the backup lists its games by their start) starts a microsecond later
+    for each: History and a series number them as the file's order does (two games imported in
+    the same second swapped places after a restore, a series' #1 and #2 with them: a tester).
+    ``seen``: this file's starts so far, and how many games had each."""
+    if row.started is None:
+        return
+    n = seen.get(row.started, 0)
+    seen[row.started] = n + 1
+    if n:
+        row.started = row.started + timedelta(microseconds=n)
 
 
 #: The shape of a key ``archive.log_key`` or ``archive.foreign_id_key`` gives.

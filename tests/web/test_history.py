@@ -17,7 +17,7 @@ from sqlalchemy import event, select
 
 from tracker import create_app
 from tracker.db import db
-from tracker.models import SessionGame, TableSession
+from tracker.models import Game, SessionGame, TableSession
 
 HX = {"HX-Request": "true"}
 
@@ -1508,6 +1508,28 @@ def test_a_backup_whose_series_could_not_have_been_played_keeps_the_games_that_d
         assert re.search(r'data-field="tally">Ana 2 – 0 Ben<', page) and "3 – 0" not in page
         restored = {g["id"]: g.get("series") for g in other.get("/history/export.json").get_json()["games"]}
         assert restored[g1] == restored[g2] and restored[g1]["best_of"] == 3 and restored[g3] is None
+
+
+def test_games_started_in_the_same_second_keep_their_order_through_a_backup(app, client, tmp_path):
+    """A tester: two games imported in the same second swapped places in History after a backup
+    was restored elsewhere (a log's times are whole seconds; the tie went to the games' ids), and
+    the night's #1 and #2 with them. The restore keeps the file's order, which is the starts'."""
+    from datetime import datetime, timedelta
+
+    first = import_log(client, fixture_log("own-prestige.json", ["Ana", "Ben"]))["id"]
+    second = import_log(client, fixture_log("own-crowns.json", ["Ana", "Ben"]))["id"]
+    older, newer = sorted([first, second])  # a tie would list ``older`` first (by id, within the night)
+    base = datetime(2026, 11, 1, 19, 0, 0)
+    with app.app_context():
+        for gid, ms in ((older, 100), (newer, 600)):
+            db.session.get(Game, gid).started = base + timedelta(milliseconds=ms)
+        db.session.commit()
+    assert listed(client.get("/history").get_data(as_text=True))[:2] == [newer, older]
+    backup = client.get("/history/export.json").get_json()
+    assert [g["started"] for g in backup["games"] if g["id"] in (older, newer)] == ["2026-11-01T19:00:00Z"] * 2
+    with fresh_server(tmp_path / "order.sqlite3") as other:
+        assert "Imported 2 games." in upload(other, backup).get_data(as_text=True)
+        assert listed(other.get("/history").get_data(as_text=True))[:2] == [newer, older]
 
 
 def test_the_deleted_games_list_shows_no_tally(client):
