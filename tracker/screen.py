@@ -851,7 +851,8 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
     """Purchase (D-7, D-8, S-2.4): level tabs or my reserve, colour filter, card grid, payment,
     and in Duel the joker's colour and the token to steal. With ``plan=<seat>`` (``plan_seat``)
     it is that player's plan: their costs, their reserve, what they would pay, nothing to save
-    (``plan`` names them, ``plan_args`` carries the seat into the sheet's own links)."""
+    (``plan`` names them, ``plan_args`` carries the seat into the sheet's own links; ``browse_args``
+    those and the secret level whose candidates are shown, for the links that keep to them)."""
     letters = LETTERS.table()  # one locale lookup for the whole function
     state = view.state
     kind = kind_of(view)
@@ -880,6 +881,8 @@ def buy_sheet(view: GameView, args: Any) -> dict[str, Any]:
         ctx["reveal"] = reveal
         ctx["reveal_grid"] = _payable_first(_catalogue_grid(kind, state, reveal, color, me)) if reveal else []
         ctx["reveal_filters"] = bool(reveal)
+        # (a filter, a card chosen and "other card" keep to that level: they came back to level 1's, a helper)
+        ctx["browse_args"] = {**ctx["plan_args"], "reveal": reveal} if reveal else ctx["plan_args"]
     else:
         ctx["level_out"] = state.cards_on_table(level) <= 0
         ctx["grid"] = [] if ctx["level_out"] else _payable_first(_catalogue_grid(kind, state, level, color, me))

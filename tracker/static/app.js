@@ -770,6 +770,7 @@
   // own answer (a sheet asked with the version shown brings the new screen if the game moved; a
   // write that lost the race says so) or the next poll brings the other phone's news.
   var ownRequests = [];
+  function ownOnItsWay() { return ownRequests.some(function (xhr) { return xhr.readyState > 0 && xhr.readyState < 4; }); }
   document.body.addEventListener("htmx:beforeRequest", function (evt) {
     var target = evt.detail.target;
     var path = evt.detail.pathInfo && evt.detail.pathInfo.requestPath;
@@ -1976,7 +1977,7 @@
       // a card still on its way is not shown when it comes
       evt.stopImmediatePropagation();
       cardStep = false;
-      var other = document.querySelector("#sheet [data-back]");
+      var other = cardShown();
       if (other) { other.click(); } else { dropCard = cardRequest; }
       return;
     }
@@ -2028,16 +2029,23 @@
   // (stepBack); "other card", or a tab or link that rewrites the address, takes the card's back
   // first, then asks.
   var cardStep = false, cardRequest = null, dropCard = null;
+  var CARD_LINK = "#sheet a.card[data-card], #sheet a.secret";
+  function cardShown() { return document.querySelector("#sheet [data-back]"); }  // (its "other card")
+  function takeCardStepBack(then) {  // the sheet's step stays
+    cardStep = false;
+    afterStepBack = then;
+    stepBack(false);
+  }
   document.body.addEventListener("htmx:beforeRequest", function (evt) {
     var elt = evt.detail.elt;
-    if (elt && elt.matches && elt.matches("#sheet a.card[data-card], #sheet a.secret")) { cardRequest = evt.detail.xhr; }
+    if (elt && elt.matches && elt.matches(CARD_LINK)) { cardRequest = evt.detail.xhr; }
   });
   document.body.addEventListener("htmx:beforeSwap", function (evt) {
     if (dropCard && evt.detail.xhr === dropCard) { evt.detail.shouldSwap = false; }
     if (evt.detail.xhr === cardRequest) { cardRequest = dropCard = null; }
   });
   document.addEventListener("click", function (evt) {
-    var el = evt.target.closest && evt.target.closest("#sheet a.card[data-card], #sheet a.secret");
+    var el = evt.target.closest && evt.target.closest(CARD_LINK);
     if (!el || evt.defaultPrevented || evt.button !== 0 || evt.ctrlKey || evt.metaKey || evt.shiftKey) { return; }
     var from = history.state && history.state.trackerSheetFrom;
     if (cardStep || skipPop || !from || from === here()) { return; }
@@ -2050,26 +2058,21 @@
     if (!elt.hasAttribute("data-back") && !elt.getAttribute("hx-push-url") && !elt.getAttribute("hx-replace-url")) { return; }
     // (sent once the card's step is taken back: its answer names the sheet's step)
     evt.preventDefault();
-    cardStep = false;
-    afterStepBack = function () { evt.detail.issueRequest(true); };
-    stepBack(false);
+    takeCardStepBack(function () { evt.detail.issueRequest(true); });
   });
   // the sheet still open but no card chosen on it any more (a level tab, the other phone's entry
   // redrawing it): the card's step goes, the sheet's stays (a sheet gone: both, below)
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     var target = evt.detail.target;
     if (!cardStep || skipPop || !target || (target.id !== "game" && target.id !== "sheet")) { return; }
-    if (document.querySelector("#sheet [data-back]") || !sheetShown()) { return; }
-    if (ownRequests.some(function (xhr) { return xhr.readyState > 0 && xhr.readyState < 4; })) { return; }
+    if (cardShown() || !sheetShown() || ownOnItsWay()) { return; }
     // (the step under it takes the address of what is shown: the level now, the version drawn)
     var shown = location.href;
-    cardStep = false;
-    afterStepBack = function () { history.replaceState(history.state, "", shown); };
-    stepBack(false);
+    takeCardStepBack(function () { history.replaceState(history.state, "", shown); });
   });
   // A page loaded again on a card's step (a reload; a display choice, carried below): the card
   // is still chosen (its address says it), and its step is still one
-  cardStep = !!(history.state && history.state.trackerCardStep && document.querySelector("#sheet [data-back]"));
+  cardStep = !!(history.state && history.state.trackerCardStep && cardShown());
 
   // The undo question and the victory banner are a Back step of their own, as a sheet is: the
   // phone's back gesture closes them (it left the game: a tester). Closed by their own buttons or
@@ -2124,7 +2127,7 @@
     if (!target || (target.id !== "game" && target.id !== "sheet") || skipPop) { return; }
     var from = history.state && history.state.trackerSheetFrom;
     if (!from || from !== here() || sheetShown()) { return; }
-    if (ownRequests.some(function (xhr) { return xhr.readyState > 0 && xhr.readyState < 4; })) { return; }
+    if (ownOnItsWay()) { return; }
     if (leaving) { return; }  // (a link followed as the screen came: going back would stop it)
     stepBack(false, true);
   });
@@ -2142,7 +2145,7 @@
     var carried = JSON.parse(sessionStorage.getItem("trackerSheetFrom") || "null");
     sessionStorage.removeItem("trackerSheetFrom");
     if (carried && carried[1] === here() && carried[0] !== here() && !(history.state && history.state.trackerSheetFrom)) {
-      cardStep = !!(carried[2] && document.querySelector("#sheet [data-back]"));
+      cardStep = !!(carried[2] && cardShown());
       stamp(carried[0]);
     }
   } catch (e) { /* no sessionStorage */ }
