@@ -326,10 +326,10 @@ def test_the_turn_line_s_table_button_turns_table_mode_on_and_off(page: Page, li
     page.locator("#log summary").click()
     page.locator("#table-btn").click()
     expect(page.locator("body.table-mode")).to_have_count(1)
-    assert page.evaluate("document.getElementById('log').open")
+    expect(page.locator("#log")).to_have_js_property("open", True)  # waits for the reloaded page
     page.locator("#table-btn").click()
     expect(page.locator("body.table-mode")).to_have_count(0)
-    assert page.evaluate("document.getElementById('log').open")
+    expect(page.locator("#log")).to_have_js_property("open", True)  # waits for the reloaded page
     # a poll's screen (another phone's entry) keeps what it says: the page's, this phone's
     assert page.request.post(f"{live_server}/api/games/{gid}/events",
                              data={"type": "take_tokens", "player": 0, "tokens": {"red": 1}}).ok
