@@ -1279,7 +1279,7 @@ def _restored_version(log: Mapping[str, Any], entries: int) -> int:
 
 def _extend(game_id: str, parsed: list[RuleEvent], events: list[dict[str, Any]], state: Any,
             finished: datetime | None, commit: bool, skip_deleted: bool = False,
-            start_given: bool = True, log_id: str | None = None) -> tuple[GameView, str]:
+            start_given: bool = True, log_id: str | None = None, tries: int = 3) -> tuple[GameView, str]:
     """The stored game a log records, by its entries: as it is (``STORED``) when they are its
     entries as they stand or as they stood at some moment (an export made earlier, before
     undos: what the table took back stays undone, whatever it recorded since); with the log's
@@ -1293,10 +1293,11 @@ def _extend(game_id: str, parsed: list[RuleEvent], events: list[dict[str, Any]],
     otherwise since: entries undone, others recorded) or that go on with an entry the table
     undid here (an earlier export played on elsewhere), ``RuleError("bad_log")`` for such
     entries that never began as it did under the log's ``log_id`` (another game), for a
-    ``finished`` before the stored game's start and ``VersionConflict`` when a phone wrote to
-    the game meanwhile."""
+    ``finished`` before the stored game's start. A write landing meanwhile has the log judged
+    again on the game as it then is (``tries`` times in all); ``VersionConflict`` when writes
+    keep landing, or at once when not committing (a whole file's transaction is lost)."""
     view = load(game_id)
-    stored = len(view.events)
+    stored, version = len(view.events), view.version  # (the version these entries are at, read once)
     current = [event_to_dict(ev) for ev in view.events]
     if events == current[:len(events)]:
         return view, STORED
@@ -1325,15 +1326,17 @@ def _extend(game_id: str, parsed: list[RuleEvent], events: list[dict[str, Any]],
         summary["finished"] = finished
     added = len(parsed) - stored
     bumped = db.session.execute(
-        update(Game).where(Game.id == game_id, Game.version == view.version)
-        .values(version=view.version + added, **summary).execution_options(synchronize_session=False)
+        update(Game).where(Game.id == game_id, Game.version == version)
+        .values(version=version + added, **summary).execution_options(synchronize_session=False)
     ).rowcount
     if bumped != 1:
         db.session.rollback()
-        if commit:  # the same file sent twice at once: the other import stored it first
-            now_stored = load(game_id)
-            if [event_to_dict(e) for e in now_stored.events] == events:
-                return now_stored, STORED
+        if commit and tries > 1:
+            # a write landed meanwhile (the same file sent twice at once, a phone's entry or undo):
+            # the log is judged again on the game as it is now (stored, or played otherwise: a
+            # 409 told the importer of an expected_version it never sent, a breaker)
+            return _extend(game_id, parsed, events, state, finished, commit, skip_deleted, start_given, log_id,
+                           tries=tries - 1)
         raise _conflict(game_id)
     now = utcnow()
     db.session.add_all(Event(game_id=game_id, seq=last + i, data=events[stored + i - 1], created=now)

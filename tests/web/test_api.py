@@ -770,11 +770,52 @@ def test_an_unknown_card_is_named_before_the_state_of_the_board(client):
     assert error_of(resp) == "no_gold_on_board"
 
 
-@pytest.mark.parametrize("body", ["[" * 100000, '{"a":' * 100000])
+@pytest.mark.parametrize("body", ["[" * 100000, '{"a":' * 100000,
+                                  '{"format": "splendor-tracker/1", "x": ' + "[" * 3000 + "]" * 3000 + "}"])
 def test_deeply_nested_json_is_a_400_not_a_crash(client, body):
+    """Nested too deeply to read, valid or not: 400 saying so, not blaming the Content-Type (a breaker)."""
     game = new_game(client)
     for url in (f"/api/games/{game['id']}/events", f"/api/games/{game['id']}/undo", "/api/games/import"):
-        assert error_of(client.post(url, data=body, content_type="application/json"), 400) == "bad_json"
+        resp = client.post(url, data=body, content_type="application/json")
+        assert error_of(resp, 400) == "bad_json"
+        assert resp.get_json()["error"]["message"].startswith("The request body is nested too deeply to be read as JSON")
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
+
+
+@pytest.mark.parametrize("headers", [
+    {"Sec-Fetch-Site": "cross-site", "Origin": "https://prank.example"},
+    {"Sec-Fetch-Site": "same-site", "Origin": "http://other.localhost"},
+    {"Origin": "https://prank.example"},  # a browser without Sec-Fetch-*
+    {"Origin": "null"},  # a sandboxed frame, a file
+])
+def test_a_write_from_another_sites_page_is_refused_and_changes_nothing(client, headers):
+    """A breaker: any page a player opens could undo a game's entries (an empty POST needs no
+    preflight), also on a club's own network. Refused 403 ``cross_site`` before anything is read."""
+    game = new_game(client)
+    gid = game["id"]
+    assert post(client, gid, {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}).status_code == 200
+    resp = client.post(f"/api/games/{gid}/undo", headers=headers)
+    assert error_of(resp, 403) == "cross_site"
+    assert resp.get_json()["error"]["message"] == "A page of another site cannot write to a game."
+    resp = client.post(f"/api/games/{gid}/events", json={"type": "take_tokens", "player": 1, "tokens": {"red": 1}},
+                       headers=headers)
+    assert error_of(resp, 403) == "cross_site"
+    assert error_of(client.post("/api/games", json={"game": "duel", "players": ["X", "Y"], "first_player": 0},
+                                headers=headers), 403) == "cross_site"
+    state = client.get(f"/api/games/{gid}", headers=headers).get_json()  # reading is anyone's
+    assert state["version"] == 1 and state["players"][0]["tokens"]["red"] == 1
+    assert len(client.get("/api/games").get_json()) == 1
+
+
+@pytest.mark.parametrize("headers", [
+    {}, {"Sec-Fetch-Site": "same-origin", "Origin": "http://localhost"}, {"Sec-Fetch-Site": "none"},
+    {"Origin": "http://localhost"},
+])
+def test_a_write_from_a_script_or_this_sites_page_is_taken(client, headers):
+    game = new_game(client)
+    assert post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}}).status_code == 200
+    resp = client.post(f"/api/games/{game['id']}/undo", headers=headers)
+    assert resp.status_code == 200 and resp.get_json()["version"] == 2
 
 
 def test_unknown_api_paths_and_methods_answer_json(client):

@@ -9,6 +9,8 @@ import copy
 import io
 import json
 
+import pytest
+
 from helpers import fixture_log, new_game, play, post
 
 from tracker import archive
@@ -590,3 +592,39 @@ def test_the_export_of_a_game_imported_under_another_tools_id_is_found_by_that_f
     # keys naming a game of other players are no such game: a game of its own
     other_players = {**elsewhere, "players": ["Ola", "Per"], "id": "Y" * len(export["id"])}
     assert _import(client, other_players).status_code == 201 and _count(client) == 2
+
+
+@pytest.mark.parametrize("meanwhile", ["undo", "entry"])
+def test_a_write_landing_while_a_log_extends_its_game_is_judged_not_a_version_conflict(client, monkeypatch, meanwhile):
+    """A breaker raced an import extending a game with a phone's write: 409 ``version_conflict``,
+    for an import that sends no ``expected_version``. The log is judged again on the game as it
+    then is: played otherwise (an undo) is ``import_mismatch``; the phone's entry being the
+    log's next one, the rest is added."""
+    from tracker import service
+
+    full = {**fixture_log("duel-1012.json", ["Ana", "Ben"], started="2026-11-20T19:00:00Z"), "id": "raced-game"}
+    early = {**full, "events": full["events"][:20], "result": None, "finished": None}
+    first = _import(client, early)
+    assert first.status_code == 201
+    gid = first.get_json()["id"]
+    undid, landed = service._undid, []
+
+    def write_meanwhile(game_id, entry):
+        if not landed:  # once, between the import's read of the game and its write
+            landed.append(meanwhile)
+            if meanwhile == "undo":
+                service.undo(game_id, expected_version=20)
+            else:
+                service.post_event(game_id, full["events"][20], expected_version=20)
+        return undid(game_id, entry)
+
+    monkeypatch.setattr(service, "_undid", write_meanwhile)
+    resp = _import(client, full)
+    assert landed == [meanwhile]
+    log = client.get(f"/api/games/{gid}/log").get_json()["events"]
+    if meanwhile == "undo":
+        assert resp.status_code == 422 and resp.get_json()["error"]["code"] == "import_mismatch"
+        assert log == full["events"][:19] and client.get(f"/api/games/{gid}").get_json()["version"] == 21
+    else:
+        assert resp.status_code == 200 and resp.get_json()["version"] == len(full["events"])
+        assert log == full["events"]

@@ -42,17 +42,40 @@ def _body(code: str = "bad_event", *, optional: bool = False) -> Any:
         return archive.read_json(request.get_data(cache=True))
     except archive.RepeatedName as exc:  # JSON, so not 400, but which of the two is meant?
         raise exc.refusal(code) from None
-    except (ValueError, RecursionError):
+    except RecursionError:  # (valid or not: the parser gave up before it could tell)
+        raise _NotJson(_("The request body is nested too deeply to be read as JSON (an entry or a game log "
+                         "is a few levels deep).")) from None
+    except ValueError:
         raise _NotJson() from None
 
 
+@bp.before_request
+def _not_from_another_site():  # type: ignore[no-untyped-def]
+    """A write sent by another site's page is refused, 403 ``cross_site``, before it is read: a
+    browser sends an empty undo from any page without asking first (no preflight), and a club's
+    instance on its own network is reachable from the browsers of its players. The browser says
+    where a request comes from (``Sec-Fetch-Site``; else ``Origin``, compared with this
+    address); a request that says nothing (curl, scripts) is no page's."""
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return None
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None:
+        foreign = site in ("cross-site", "same-site")
+    else:
+        origin = request.headers.get("Origin")
+        foreign = origin is not None and origin != f"{request.scheme}://{request.host}"
+    if foreign:
+        return _error(403, "cross_site", _("A page of another site cannot write to a game."))
+    return None
+
+
 class _NotJson(Exception):
-    pass
+    """A body that cannot be read as JSON; ``args[0]``, when given, says why (else: not JSON)."""
 
 
 @bp.errorhandler(_NotJson)
-def _not_json(_exc: _NotJson):  # type: ignore[no-untyped-def]
-    return _error(400, "bad_json", _("The request body must be JSON (Content-Type: application/json)."))
+def _not_json(exc: _NotJson):  # type: ignore[no-untyped-def]
+    return _error(400, "bad_json", exc.args[0] if exc.args else _("The request body must be JSON (Content-Type: application/json)."))
 
 
 @bp.errorhandler(RuleError)
