@@ -739,6 +739,8 @@ def test_the_api_takes_only_json_bodies(client):
     post(client, game["id"], {"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
     undo = client.post(f"/api/games/{game['id']}/undo", data="", content_type="text/plain",
                        headers={"Origin": "https://evil.example"})
+    assert error_of(undo, 403) == "cross_site"  # (refused for where it comes from, before its body)
+    undo = client.post(f"/api/games/{game['id']}/undo", data="", content_type="text/plain")
     assert error_of(undo, 400) == "bad_json"
     form = client.post(f"/api/games/{game['id']}/events", data={"type": "replenish", "player": "1"})
     assert error_of(form, 400) == "bad_json"
