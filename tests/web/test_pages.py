@@ -139,6 +139,10 @@ def test_a_pending_royal_card_keeps_its_prompt_open(client):
         assert "Take this royal card" in body and ">3 prestige</b>" in body and "♛" not in body.split("royals")[1].split("</div>")[0] and "Take DR-1" not in body
         # each royal card says what taking it records and causes, before the one tap that saves it
         assert "Saving will record: Player A took a royal card (2 prestige, take a privilege). Player A gains a privilege" in body
+        # each card's refusal has its own place (every form's was id="entry-error": a tester)
+        ids = re.findall(r'(?<![\w-])id="([^"]+)"', body)
+        assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+        assert len(re.findall(r'id="entry-form-(\w+-\w+)"', body)) == len(re.findall(r'id="entry-error-(\w+-\w+)"', body)) >= 2
 
 
 def test_unknown_sheet_and_game_are_404(client):

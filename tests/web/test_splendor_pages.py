@@ -168,6 +168,17 @@ def test_the_noble_choice_opens_when_several_qualify(client):
         assert f'data-noble="{noble}"' in body
     # each choice says what saving records, as every other save does (the game's end too)
     assert body.count('<p class="preview">Saving will record: ') == len(state["pending"]["choices"])
+    # each choice's refusal has its own place (a tester: every form's was id="entry-error")
+    ids = re.findall(r'(?<![\w-])id="([^"]+)"', body)
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+    for noble in state["pending"]["choices"]:
+        assert f'id="entry-form-{noble}"' in body and f'id="entry-error-{noble}"' in body
+    chosen = state["pending"]["choices"][-1]
+    out_of_reach = next(n for n in state["nobles_available"] if n not in state["pending"]["choices"])
+    refused = client.post(f"/games/{state['id']}/events", headers={**HX, "HX-Trigger": f"entry-form-{chosen}"}, data={
+        "event": json.dumps({"type": "take_noble", "player": state["pending"]["player"], "noble": out_of_reach}),
+        "expected_version": str(state["version"])})
+    assert refused.status_code == 422 and refused.headers["HX-Retarget"] == f"#entry-error-{chosen}"
     event = {"type": "take_noble", "player": state["pending"]["player"], "noble": log["events"][at]["noble"]}
     assert not re.search(r"\b0 short", body) and "✓</span>" in body  # the qualifying nobles are ready, not "0 short"
     # a noble still out of reach says how many bonuses are missing in words (it read "−3": a negative number?)

@@ -778,6 +778,10 @@ def post_event(game_id: str):  # type: ignore[no-untyped-def]
     return _write(game_id, write, entry=posted)
 
 
+#: The id of an entry form that is one of several on its sheet (``ui.entry_form``'s ``one_of``).
+ONE_OF_FORM = re.compile(r"entry-form-([A-Za-z0-9_-]{1,40})")
+
+
 def _rule_error(game_id: str, err: RuleError, entry: Any = None):  # type: ignore[no-untyped-def]
     """A refused write: htmx gets the refusal in the sheet (its choices stay); a plain form gets
     the game screen with the refusal, on the sheet the refused ``entry`` (``{"event": …}``) was
@@ -786,9 +790,11 @@ def _rule_error(game_id: str, err: RuleError, entry: Any = None):  # type: ignor
     if err.code == "game_deleted" and _is_htmx():  # a screen of a game deleted since: show it as it is now
         return _render_game(_view(game_id), 409, announce=False, notice=message)
     if _is_htmx():
+        # the refused form's own place when it is one of several (a noble, a royal card: ``one_of``)
+        one_of = ONE_OF_FORM.fullmatch(request.headers.get("HX-Trigger") or "")
         return make_response(
             render_template("partials/error.html", message=message, rule=err.rule), 422,
-            retarget="#entry-error", reswap="innerHTML",
+            retarget=f"#entry-error-{one_of[1]}" if one_of else "#entry-error", reswap="innerHTML",
         )
     view = _view(game_id)
     event = entry.get("event") if isinstance(entry, dict) else None
