@@ -6,6 +6,7 @@ apart from the focus ring."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -389,3 +390,19 @@ def test_enter_it_here_and_a_reserved_card_of_the_panel_say_where_the_focus_went
     page.focus("[data-enter-here]")
     page.keyboard.press("Enter")
     expect(said).to_have_text("This phone now enters Ana's turn. Ana takes up to 3 tokens")
+
+
+def test_what_was_recorded_is_said_before_what_it_caused(page: Page, live_server: str):
+    """A Korean tester heard "Jiu: extra turn. Jiu bought …": the consequence before the entry.
+    The entry is said first, then its alerts, then whose turn it is."""
+    from driver import Table
+
+    log = json.loads((FIXTURES / "duel-1012.json").read_text())
+    gid = import_part(page, live_server, "duel-1012.json", 17)  # entry 18: Player B buys D1-22, an extra turn
+    page.goto(f"{live_server}/games/{gid}")
+    Table(page).enter(log["events"][17])
+    said = page.locator("#announcer")
+    expect(said).to_have_text(re.compile(r"^Player B bought .*Player B's turn\.$"), timeout=3000)  # (not the preview)
+    text = said.inner_text()
+    bought, again = text.find("Player B bought"), text.find("Player B plays an extra turn.")
+    assert 0 <= bought < again and text.endswith("Player B's turn."), text

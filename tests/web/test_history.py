@@ -311,7 +311,7 @@ def test_days_and_times_are_shown_in_the_readers_language_and_time_zone(client):
     flask_babel.refresh()  # the test's app context keeps the locale chosen by the import
     page = client.get("/history").get_data(as_text=True).replace(game["id"], "")  # (a random id may hold "Nov")
     assert "2026년 11월 8일 일요일" in page and "2026. 11. 9. 오전 4:00" in page and "Nov" not in page
-    assert "2026년 11월 8일 일요일 · 밤부터 다음 날 새벽까지" in page  # (a game after midnight: its row says its date)
+    assert "2026년 11월 8일 일요일 밤 ~ 다음 날 새벽" in page  # (a game after midnight: its row says its date)
     review = client.get(f"/games/{game['id']}/review").get_data(as_text=True).replace(game["id"], "")
     assert "2026. 11. 9. 오전 4:00" in review and "UTC" not in review  # Korean joins date and time without a comma
     flask_babel.refresh()

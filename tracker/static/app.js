@@ -243,8 +243,14 @@
   var nearShown = nearWins();
   document.body.addEventListener("htmx:afterSettle", function (evt) {
     if (!announcer || !evt.detail.target || evt.detail.target.id !== "game") { return; }
-    // (an alert the entry's toast says in other words is not said twice: a noble's visit)
-    var said = Array.prototype.map.call(document.querySelectorAll("#alerts .alert:not([data-unsaid])"), function (p) {
+    // (an alert the entry's toast says in other words is not said twice: a noble's visit). What was
+    // recorded is said before what it caused ("Jiu bought … . Jiu: extra turn.", not the other way
+    // round: a Korean tester); alerts of the entries before a prompt it answered, before both.
+    var lines = Array.prototype.slice.call(document.querySelectorAll("#alerts .alert:not([data-unsaid])"));
+    var recorded = lines.filter(function (p) { return p.classList.contains("alert-done"); });
+    var earlier = lines.filter(function (p) { return p.hasAttribute("data-earlier"); });
+    lines = earlier.concat(recorded, lines.filter(function (p) { return recorded.indexOf(p) < 0 && earlier.indexOf(p) < 0; }));
+    var said = lines.map(function (p) {
       return p.textContent.trim().replace(/^✓\s*/, "");  // (the tick is for the eye: "check mark" read out)
     });
     var near = nearWins();
