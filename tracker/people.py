@@ -619,6 +619,18 @@ class TableNight:
             earlier.count(row)
         return earlier
 
+    def through(self, game_id: str) -> "TableNight":
+        """The session as it stood once the game ``game_id`` was over: its games up to that one,
+        that one included, and their tally (a finished game's turn line says the series score its
+        win made, the banner closed). The whole session if ``game_id`` is not among its games."""
+        ids = [g.id for g in self.games]
+        if game_id not in ids:
+            return self
+        upto = replace(self, games=self.games[:ids.index(game_id) + 1], wins={}, shared=0)
+        for row in upto.games:
+            upto.count(row)
+        return upto
+
     @property
     def tally(self) -> list[tuple[str, int]]:
         """``[(name, wins)]`` in seat order."""

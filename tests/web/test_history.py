@@ -1685,3 +1685,25 @@ def test_the_home_list_names_each_game_of_a_series_by_its_number(app, client):
     assert f'id="series-strip">Best of 3 · game 2 ·' in client.get(f"/games/{g2}").get_data(as_text=True)
     assert client.post(f"/history/{g1}/delete").status_code == 303
     assert series_of(client.get("/").get_data(as_text=True), g2) == "Best of 3 · game 1"
+
+
+def test_a_finished_series_game_says_the_series_score_after_it_on_its_turn_line(client):
+    """An organiser closed game 3's banner: "Game over · Hana won", and nothing said who won the
+    series (the strip above, the score before the game, is hidden once it is over). The turn line
+    says the score its win made, and the series' winner once decided; each game its own."""
+    g1 = _series_game(client, "Ana", {"best_of": "3"})
+    sid = _session_of(client, g1)
+    series_after = re.compile(r'<span class="series-after" id="series-after">(.*?)</span>', re.S)
+    page = client.get(f"/games/{g1}").get_data(as_text=True)
+    assert series_after.search(page)[1] == "Best of 3: <b>Ana 1 – 0 Ben</b>"
+    g2 = _series_game(client, "Ben", {"session": str(sid)})
+    g3 = _series_game(client, "Ana", {"session": str(sid)})
+    page = client.get(f"/games/{g3}").get_data(as_text=True)
+    assert series_after.search(page)[1] == "Best of 3: <b>Ana 2 – 1 Ben</b> · Ana wins the series!"
+    assert series_after.search(client.get(f"/games/{g2}").get_data(as_text=True))[1] == "Best of 3: <b>Ana 1 – 1 Ben</b>"
+    assert series_after.search(client.get(f"/games/{g1}", headers={"HX-Request": "true"}).get_data(as_text=True))
+    # a game outside any series, or still in play, says nothing of the kind
+    single = _series_game(client, "Ben", {})
+    assert 'id="series-after"' not in client.get(f"/games/{single}").get_data(as_text=True)
+    game = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "0", "best_of": "3"})
+    assert 'id="series-after"' not in client.get(game.headers["Location"]).get_data(as_text=True)
