@@ -812,6 +812,28 @@ def leave_decided_series(game_id: str) -> TableNight | None:
     return session_info(link.session_id)
 
 
+def leave_replaced_series(game_id: str) -> TableNight | None:
+    """Take a game just restored (history's Restore) out of its "best of N" series when it is
+    still in play and the series went on without it: a later game of the series was started while
+    it was deleted (an abandoned game 2, deleted, then a new game 2 played: restored, the old one
+    renumbered the game the table was playing to "game 3", and the series held two games in play:
+    an organiser). A finished game restored keeps its place (``leave_decided_series`` decides).
+    The game stays in History, a game of its night. Returns the series it left (its games and
+    tally without it), else None; the caller commits."""
+    link = db.session.get(SessionGame, game_id)
+    if link is None:
+        return None
+    series = session_info(link.session_id)
+    if series is None or series.best_of is None:
+        return None
+    ids = [g.id for g in series.games]  # (by their start)
+    if game_id not in ids or ids[-1] == game_id or series.games[ids.index(game_id)].status == "finished":
+        return None
+    db.session.delete(link)
+    db.session.flush()
+    return session_info(link.session_id)
+
+
 def night_of(game_id: str) -> TableNight | None:
     """The table session a game belongs to (explicit or automatic), or None for an unknown game."""
     row = db.session.get(Game, game_id)

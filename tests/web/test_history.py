@@ -1707,3 +1707,38 @@ def test_a_finished_series_game_says_the_series_score_after_it_on_its_turn_line(
     assert 'id="series-after"' not in client.get(f"/games/{single}").get_data(as_text=True)
     game = client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": "0", "best_of": "3"})
     assert 'id="series-after"' not in client.get(game.headers["Location"]).get_data(as_text=True)
+
+
+def test_an_abandoned_game_restored_after_the_series_went_on_without_it_leaves_the_series(app, client):
+    """An organiser: best of 3, game 1 Ana's; game 2 begun, then deleted as abandoned; a new
+    game 2 started from game 1's banner. The old game 2 restored renumbered the game the table
+    was playing to "game 3" and the series held two games in play. It now leaves the series (kept
+    in History, said so); the game being played stays game 2. A finished game restored keeps its
+    place (the last test above: Ana 2 – 1 Ben)."""
+    log = load_fixture("duel-1069.json")
+    g1 = _series_game(client, "Ana", {"best_of": "3"})
+    sid = str(_session_of(client, g1))
+
+    def started():
+        return client.post("/games", data={"player0": "Ana", "player1": "Ben", "first": str(log["first_player"]),
+                                           "session": sid}).headers["Location"].rsplit("/", 1)[-1]
+
+    old = started()
+    assert client.post(f"/api/games/{old}/events", json=log["events"][0]).status_code == 200
+    assert client.post(f"/history/{old}/delete").status_code == 303
+    new = started()
+    assert client.post(f"/api/games/{new}/events", json=log["events"][0]).status_code == 200
+    assert "game 2" in client.get(f"/games/{new}").get_data(as_text=True)
+    resp = client.post(f"/history/{old}/restore")
+    said = "It no longer counts in its best of 3: the series went on with a later game while it was deleted (Ana 1 – 0 Ben)."
+    assert said in client.get(resp.headers["Location"]).get_data(as_text=True)
+    assert _session_of(client, old) is None and _session_of(client, new) == int(sid)
+    assert client.get(f"/api/games/{old}").get_json()["status"] == "active" and old in listed(client.get("/history").get_data(as_text=True))
+    strip = re.search(r'id="series-strip">(.*?)</p>', client.get(f"/games/{new}").get_data(as_text=True))[1]
+    assert "game 2" in strip and "Ana 1 – 0 Ben" in strip
+    assert 'id="series-strip"' not in client.get(f"/games/{old}").get_data(as_text=True)
+    # the last game of its series, restored, keeps its place: nothing went on without it
+    assert client.post(f"/history/{new}/delete").status_code == 303
+    resp = client.post(f"/history/{new}/restore")
+    assert "It no longer counts" not in client.get(resp.headers["Location"]).get_data(as_text=True)
+    assert _session_of(client, new) == int(sid)

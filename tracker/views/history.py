@@ -201,7 +201,8 @@ def restore(game_id: str):  # type: ignore[no-untyped-def]
     """``POST /history/<id>/restore``: bring a deleted game back; 303 to History (or to the game
     or its review when the form's ``next`` is ``game`` or ``review``); 404 for no game. A game
     whose "best of N" was decided without it leaves that series, said once where it lands
-    (``people.leave_decided_series``)."""
+    (``people.leave_decided_series``), and so does one still in play whose series went on with a
+    later game meanwhile (``people.leave_replaced_series``)."""
     if archive.set_deleted(game_id, False) is None:
         abort(404)
     series = people.leave_decided_series(game_id)
@@ -209,6 +210,10 @@ def restore(game_id: str):  # type: ignore[no-untyped-def]
         db.session.commit()
         flash(_("It no longer counts in its best of %(n)s: the series was decided without it (%(tally)s).",
                 n=series.best_of, tally=series.tally_text), "notice")
+    elif (series := people.leave_replaced_series(game_id)) is not None:
+        db.session.commit()
+        flash(_("It no longer counts in its best of %(n)s: the series went on with a later game while it was "
+                "deleted (%(tally)s).", n=series.best_of, tally=series.tally_text), "notice")
     if request.form.get("next") == "game":  # restored from the game's own screen: back to it
         return redirect(url_for("pages.game", game_id=game_id), code=303)
     if request.form.get("next") == "review":  # restored from its review: back to it, at the turn shown
