@@ -48,3 +48,12 @@ def test_a_name_whose_key_outgrows_the_players_key_is_too_long():
 
     assert len(person_key("ﷺ" * 9)) == 162 > MAX_KEY and len(person_key("ﷺ" * 8)) == 144
     assert name_refusal("ﷺ" * 9) == name_refusal("x" * 41) and name_refusal("ﷺ" * 8) is None
+
+
+def test_blank_letters_at_either_end_of_a_name_are_dropped_one_inside_stays():
+    """A tester pasted "Hana" + a Hangul filler: the game showed "Hana  's turn" (the filler drawn
+    as a blank). Dropped at either end, as spaces are; one between two words stays."""
+    from tracker.rules.text import player_names
+
+    assert player_names(["Hana\u3164", " \u3164 Kim \u3164\u2800 "], (2,), "D-1") == ["Hana", "Kim"]
+    assert player_names(["Jo\uffa0Jo", "\u115fAna"], (2,), "D-1") == ["Jo\uffa0Jo", "Ana"]

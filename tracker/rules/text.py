@@ -75,6 +75,15 @@ _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 _INVISIBLE_MARKS = dict.fromkeys([0x200C, 0x200D, 0x034F, *range(0xFE00, 0xFE10)])
 
 
+def _trimmed(name: str) -> str:
+    """``name`` without spaces or blank letters (``_BLANK_LETTERS``) at either end."""
+    while True:
+        trimmed = name.strip().strip("".join(_BLANK_LETTERS))
+        if trimmed == name:
+            return name
+        name = trimmed
+
+
 def is_visible(text: str) -> bool:
     """True when ``text`` has at least one letter, digit, punctuation mark or symbol that draws
     something (not a Hangul filler or blank Braille pattern)."""
@@ -110,8 +119,9 @@ def player_names(players: Any, seats: Sequence[int], rule: str) -> list[str]:
         # "é" typed either way is one name; measured as stored (a few letters, "क़", compose to
         # two under NFC: 40 of them passed as typed, were stored as 80, and every later replay of
         # the game refused its own setup)
-        if isinstance(name, str):
-            name = unicodedata.normalize("NFC", name.strip())
+        if isinstance(name, str):  # (blank letters at either end dropped too: "Hana" + a pasted Hangul
+            # filler showed as "Hana  's turn", a tester; one inside stays, read as a space)
+            name = unicodedata.normalize("NFC", _trimmed(name))
         refusal = name_refusal(name)
         if refusal is not None:
             raise RuleError("bad_setup", refusal, rule, max=MAX_NAME)
