@@ -611,25 +611,23 @@ class TableNight:
         and their tally (a "best of N" strip says the score before the game shown, also once
         that game is finished, in case its win is undone). The whole session if ``game_id`` is
         not among its games."""
-        ids = [g.id for g in self.games]
-        if game_id not in ids:
-            return self
-        earlier = replace(self, games=self.games[:ids.index(game_id)], wins={}, shared=0)
-        for row in earlier.games:
-            earlier.count(row)
-        return earlier
+        return self._first_games(game_id, 0)
 
     def through(self, game_id: str) -> "TableNight":
         """The session as it stood once the game ``game_id`` was over: its games up to that one,
         that one included, and their tally (a finished game's turn line says the series score its
         win made, the banner closed). The whole session if ``game_id`` is not among its games."""
+        return self._first_games(game_id, 1)
+
+    def _first_games(self, game_id: str, more: int) -> "TableNight":
+        """The session of its games before ``game_id`` and ``more`` more (0 or 1), tallied again."""
         ids = [g.id for g in self.games]
         if game_id not in ids:
             return self
-        upto = replace(self, games=self.games[:ids.index(game_id) + 1], wins={}, shared=0)
-        for row in upto.games:
-            upto.count(row)
-        return upto
+        first = replace(self, games=self.games[:ids.index(game_id) + more], wins={}, shared=0)
+        for row in first.games:
+            first.count(row)
+        return first
 
     @property
     def tally(self) -> list[tuple[str, int]]:
