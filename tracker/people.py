@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from flask_babel import ngettext, to_user_timezone
 from sqlalchemy import func, select, update
@@ -795,19 +795,12 @@ def leave_decided_series(game_id: str) -> TableNight | None:
     restored into a series decided meanwhile (its win would break it). The game stays in History,
     a game of its night. Returns the series it left (its games and tally without it), else None;
     the caller commits."""
-    link = db.session.get(SessionGame, game_id)
-    if link is None:
-        return None
-    series = session_info(link.session_id)
-    if series is None or series.best_of is None:
-        return None
-    # (a game still in play, restored into a series decided meanwhile: its win would break it later)
-    in_play = series.decided and any(g.id == game_id and g.status != "finished" for g in series.games)
-    if not (series.overdecided or in_play):
-        return None
-    db.session.delete(link)
-    db.session.flush()
-    return session_info(link.session_id)
+    def breaks(series: TableNight) -> bool:
+        # (a game still in play, restored into a series decided meanwhile: its win would break it later)
+        in_play = series.decided and any(g.id == game_id and g.status != "finished" for g in series.games)
+        return series.overdecided or in_play
+
+    return _leave_series_when(game_id, breaks)
 
 
 def leave_replaced_series(game_id: str) -> TableNight | None:
@@ -818,14 +811,21 @@ def leave_replaced_series(game_id: str) -> TableNight | None:
     an organiser). A finished game restored keeps its place (``leave_decided_series`` decides).
     The game stays in History, a game of its night. Returns the series it left (its games and
     tally without it), else None; the caller commits."""
+    def replaced(series: TableNight) -> bool:
+        ids = [g.id for g in series.games]  # (by their start)
+        return game_id in ids and ids[-1] != game_id and series.games[ids.index(game_id)].status != "finished"
+
+    return _leave_series_when(game_id, replaced)
+
+
+def _leave_series_when(game_id: str, leaves: Callable[[TableNight], bool]) -> TableNight | None:
+    """Take the game ``game_id`` out of its "best of N" series when ``leaves(series)`` says so;
+    the series it left (tallied without it), else None. The caller commits."""
     link = db.session.get(SessionGame, game_id)
     if link is None:
         return None
     series = session_info(link.session_id)
-    if series is None or series.best_of is None:
-        return None
-    ids = [g.id for g in series.games]  # (by their start)
-    if game_id not in ids or ids[-1] == game_id or series.games[ids.index(game_id)].status == "finished":
+    if series is None or series.best_of is None or not leaves(series):
         return None
     db.session.delete(link)
     db.session.flush()
