@@ -974,6 +974,13 @@ def test_an_empty_board_says_what_can_be_done_instead_of_taking(client):
     assert "Nothing on the board to take: refill it (Privilege · Refill), or buy or reserve a card." in body
     assert "Tap the tokens taken" not in body
     assert re.search(r'<h3 class="sheet-for">([^<]*)</h3>', body)[1] == "Ana cannot take a token: none on the board"
+    # the refill a tap away (a first-time player had to guess the tab): its sheet offers the replenish
+    refill = re.search(r'<a class="button" id="go-refill" href="([^"]+)" hx-get="([^"]+)"', body)
+    assert refill and refill[1] == f"/games/{game['id']}?sheet=privileges"
+    sheet = client.get(refill[2].replace("&amp;", "&"), headers=HX).get_data(as_text=True)
+    assert 'data-sheet="privileges"' in sheet and '"type": "replenish"' in sheet.replace("&#34;", '"')
+    page = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    assert 'id="go-refill"' in page
 
     # no gold on the board either: no card can be reserved (D-6), so the hint says buy only (a tester)
     resp = client.post(f"/api/games/{game['id']}/events", json={"type": "correction", "player": 0,
