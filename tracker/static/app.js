@@ -254,7 +254,20 @@
       return p.textContent.trim().replace(/^✓\s*/, "");  // (the tick is for the eye: "check mark" read out)
     });
     var near = nearWins();
-    near.forEach(function (text) { if (nearShown.indexOf(text) < 0) { said.push(/[.!?]$/.test(text) ? text : text + "."); } });
+    var toasts = document.getElementById("alerts");
+    near.forEach(function (text) {
+      if (nearShown.indexOf(text) >= 0) { return; }
+      said.push(/[.!?]$/.test(text) ? text : text + ".");
+      // shown as a toast too: the turn line that states it may be scrolled away on a small phone
+      // (a first-time player missed "Ana: 16 prestige — 4 more to win" when it came)
+      if (!toasts) { return; }
+      var toast = document.createElement("p");
+      toast.className = "alert alert-near_win";
+      toast.setAttribute("data-kind", "near_win");
+      toast.setAttribute("data-unsaid", "");  // (read out above, with the toasts)
+      toast.textContent = "⚠ " + text;
+      toasts.insertBefore(toast, toasts.querySelector(".alert-done"));
+    });
     nearShown = near;
     var turn = document.querySelector("#turnbar .whose-turn");  // and whose turn it is now
     if (said.length && turn) { said.push(turn.textContent.trim() + "."); }
