@@ -951,3 +951,27 @@ def test_a_long_other_name_keeps_forget_on_a_390_px_page(page: Page, live_server
     box = forget.bounding_box()
     assert box and box["x"] + box["width"] <= 390, box
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_a_card_chosen_on_a_small_phone_shows_with_its_payment_and_its_save(browser, live_server: str):
+    """A first-time player at 320x568: the grid swapped for the shorter chosen card left the page
+    scrolled to its end, the card and its payment above the screen ("Buy this card" alone), and a
+    hurried save paid with the tokens the app suggested. The card, its payment and its save show."""
+    import json
+    from pathlib import Path
+
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / "duel-1012.json").read_text())
+    context = browser.new_context(viewport={"width": 320, "height": 568}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    gid = import_part(page, live_server, "duel-1012.json", 17)  # Player B buys D1-22 with gold next
+    page.goto(f"{live_server}/games/{gid}")
+    Table(page).open("buy")
+    page.locator(f'#sheet [data-card="{log["events"][17]["card"]}"]').first.click()
+    save = page.locator("#sheet form button.save")
+    expect(save).to_be_visible()
+    page.wait_for_timeout(300)
+    tabs = page.locator("nav.actions").bounding_box()
+    for part in ("#sheet .selected-card .card", "#sheet .selected-card .pay", "#sheet form button.save"):
+        box = page.locator(part).bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= tabs["y"], (part, box, tabs)
+    context.close()

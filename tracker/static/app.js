@@ -1918,7 +1918,21 @@
     var entry = document.getElementById("entry").getBoundingClientRect();
     var bottom = Math.min(window.innerHeight - (tabs ? tabs.getBoundingClientRect().height : 0), entry.bottom);
     var box = shown.getBoundingClientRect();
-    if (box.bottom > bottom || box.top < Math.max(0, entry.top)) { shown.scrollIntoView({ block: "center" }); }
+    // As much as fits of the sheet above it too, from its heading: the card chosen and its payment
+    // (centred, the save left half the screen empty below it; and a grid swapped for the shorter
+    // chosen card left the page scrolled to its end, the payment above the screen: a first-time
+    // player on a small phone read only "Buy this card")
+    var body = document.querySelector("#sheet .sheet-body");
+    var top = body ? body.getBoundingClientRect().top : box.top;
+    var own = getComputedStyle(document.getElementById("entry")).overflowY;
+    if (own === "auto" || own === "scroll") {  // (a phone on its side: the sheet scrolls in its own box)
+      if (box.bottom > bottom || box.top < Math.max(0, entry.top)) { shown.scrollIntoView({ block: "center" }); }
+    } else if (box.bottom > bottom) {
+      window.scrollBy(0, Math.max(0, Math.min(box.bottom - bottom + 8, top)));
+    } else if (top < 0) {
+      var screenBottom = window.innerHeight - (tabs ? tabs.getBoundingClientRect().height : 0);
+      window.scrollBy(0, -Math.max(0, Math.min(-top, screenBottom - box.bottom - 8)));
+    }
   });
 
   // Back: a sheet opened by a tab is a history step (the phone's back gesture closes it), and so
