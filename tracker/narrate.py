@@ -120,26 +120,30 @@ def _card(card_id: str):  # type: ignore[no-untyped-def]
 
 @functools.cache
 def _LOOKALIKES() -> frozenset[str]:  # noqa: N802 — a constant made on first use
-    """Ids of the cards whose words (level, colour, prestige, crowns, ability) another card of
-    the same game shares: 5 of Duel's 67 jewel cards, 70 of classic Splendor's 90."""
+    """Ids of the cards whose words (level, colour, bonuses, prestige, crowns, ability) another
+    card of the same game shares."""
     out: set[str] = set()
     for cards in (catalog.jewels(), catalog.development_cards()):
         groups: dict[tuple[Any, ...], list[str]] = {}
         for card in cards.values():
-            key = (card.level, card.color, card.points, getattr(card, "crowns", 0), getattr(card, "ability", "none"))
+            key = (card.level, card.color, getattr(card, "bonus", 1), card.points, getattr(card, "crowns", 0),
+                   getattr(card, "ability", "none"))
             groups.setdefault(key, []).append(card.id)
         out.update(card_id for ids in groups.values() if len(ids) > 1 for card_id in ids)
     return frozenset(out)
 
 
 def card_summary(card_id: str) -> str:
-    """``a level-2 red card (2 prestige, 1 crown)`` — Duel jewel or Splendor card, as the table
+    """``a level-2 red card (2 prestige, 1 crown)``, ``… (2 bonuses, 1 prestige)`` — Duel jewel or Splendor card, as the table
     sees it (its catalogue id, D2-14, means nothing to players: it stays in the log's JSON); a
     card another one reads the same as adds its printed cost (``costs 2 white, 2 blue, 1 black,
     1 pearl``: in words, "U2 K1" read out meant nothing, an accessibility tester), so two
     reserves of two such cards are told apart in the log."""
     card = _card(card_id)
-    extras = [ngettext("%(num)s prestige", "%(num)s prestige", card.points)] if card.points else []
+    # (a card of two bonuses said so: "a level-2 black card (1 prestige)" read as one bonus, a tester)
+    extras = [_("2 bonuses")] if getattr(card, "bonus", 1) == 2 else []
+    if card.points:
+        extras.append(ngettext("%(num)s prestige", "%(num)s prestige", card.points))
     if getattr(card, "crowns", 0):
         extras.append(ngettext("%(num)s crown", "%(num)s crowns", card.crowns))
     if getattr(card, "ability", "none") != "none":

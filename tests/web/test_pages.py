@@ -1630,3 +1630,24 @@ def test_many_writes_before_a_save_or_an_undo_are_told_whole(client):
     notice = html.unescape(re.search(r'<p class="alert alert-notice">([^<]*)</p>', polled)[1])
     assert notice.startswith("Since this screen, undone: Ben took 3 white. Entered: Ben took 2 pearls.")
     assert notice.endswith("Privileges now: Ana 1, Ben 1.")
+
+
+def test_a_card_of_two_bonuses_says_so_in_the_log_and_the_preview(client):
+    """A first-time player: "Ana bought a level-2 black card (1 prestige)" read as a card of one
+    bonus (the tile shows two). Said in words, in the entry's sentence and the preview alike."""
+    import flask_babel
+
+    from tracker import narrate
+    from tracker.rules import catalog
+
+    double = sorted(c for c, card in catalog.jewels().items() if card.bonus == 2)
+    single = sorted(c for c, card in catalog.jewels().items() if card.bonus == 1)
+    with client.application.test_request_context():
+        flask_babel.refresh()
+        assert all("2 bonuses" in narrate.card_summary(c) for c in double) and double
+        assert not any("bonuses" in narrate.card_summary(c) for c in single)
+        card = catalog.jewels()[double[0]]
+        assert narrate.card_summary(double[0]).startswith(f"a level-{card.level} ") and "(2 bonuses, " in narrate.card_summary(double[0])
+    with client.application.test_request_context(headers={"Accept-Language": "ko"}):
+        flask_babel.refresh()
+        assert "보너스 2개" in narrate.card_summary(double[0])
