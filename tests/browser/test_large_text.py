@@ -269,3 +269,20 @@ def test_a_320_px_phone_at_200_percent_cuts_no_meter_label_and_stacks_the_final_
         assert label["y"] + label["height"] <= value["y"] + 1, i
     assert wide(page) <= 320
     page.context.close()
+
+
+def test_text_made_larger_while_the_game_is_open_grows_the_tabs_with_the_next_screen(browser: Browser, live_server: str):
+    """A tester set 200% with the game open: the tabs stayed one row of 10.5 px words (the page's
+    text size was looked at once, when it opened). Looked at again with the next screen."""
+    context = browser.new_context(viewport={"width": 320, "height": 568}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    gid = import_part(page, live_server, "duel-1012.json", 20)
+    page.goto(f"{live_server}/games/{gid}")
+    expect(page.locator("html")).not_to_have_class("large-text")
+    assert page.locator("#action-buy").evaluate("a => getComputedStyle(a).fontSize") == "10.5px"
+    context.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 26}})
+    page.locator("#action-buy").click()
+    expect(page.locator('#sheet [data-sheet="buy"]')).to_have_count(1)
+    expect(page.locator("html")).to_have_class("large-text")
+    assert page.locator("#action-buy").evaluate("a => getComputedStyle(a).fontSize") == "19px"
+    context.close()

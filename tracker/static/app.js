@@ -13,8 +13,15 @@
 
   // The phone's own large text (its font size at 125% or more, which sizes the page's rem): the
   // action tabs take two rows, their words then grow too (app.css, "Large text").
-  var rootPx = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
-  document.documentElement.classList.toggle("large-text", rootPx >= 20);
+  // Looked at again with each new screen and resize: a font size changed while the game is open
+  // (left at one row of 10.5 px tabs: a tester at 200%).
+  function markLargeText() {
+    var rootPx = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+    document.documentElement.classList.toggle("large-text", rootPx >= 20);
+  }
+  markLargeText();
+  window.addEventListener("resize", markLargeText);
+  document.body.addEventListener("htmx:afterSettle", markLargeText);
   // The action tabs' height (two rows when the page is zoomed, 200%: a control reached with Tab
   // stopped under them, the room kept for one row; an accessibility tester): --tabs-h (app.css)
   function measureTabs() {
