@@ -975,3 +975,24 @@ def test_a_card_chosen_on_a_small_phone_shows_with_its_payment_and_its_save(brow
         box = page.locator(part).bounding_box()
         assert box and box["y"] >= 0 and box["y"] + box["height"] <= tabs["y"], (part, box, tabs)
     context.close()
+
+
+def test_entries_missed_at_once_without_other_alerts_take_a_line_each(page: Page, live_server: str):
+    """A tester woke a phone after three entries: its toast ran them on as one paragraph ("…
+    On another phone: Ben took 1 blue. Ana bought…": the purchase read as the other phone's too).
+    With no other alert beside it, each entry begins a line of its own as well."""
+    import json
+    from pathlib import Path
+
+    log = json.loads((Path(__file__).parents[1] / "fixtures" / "duel-1012.json").read_text())
+    gid = import_part(page, live_server, "duel-1012.json", 0)
+    page.goto(f"{live_server}/games/{gid}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    for event in log["events"][:3]:  # a take, privileges used, a take: no alert among them
+        assert page.request.post(f"{live_server}/api/games/{gid}/events", data=event).ok
+    expect(page.locator("#game")).to_have_attribute("data-version", "3", timeout=5000)
+    expect(page.locator("#alerts .alert")).to_have_count(1)
+    parts = page.locator("#alerts .alert-done span[data-player]")
+    expect(parts).to_have_count(3)
+    lefts = parts.evaluate_all("es => es.map(e => [Math.round(e.getClientRects()[0].left), Math.round(e.getBoundingClientRect().top)])")
+    assert lefts[1][0] == lefts[2][0] < lefts[0][0] and lefts[0][1] < lefts[1][1] < lefts[2][1], lefts
