@@ -96,6 +96,7 @@ def test_an_entry_waiting_when_the_tab_is_closed_is_sent_from_the_game_opened_ag
     page.context.set_offline(True)
     table.tap_save("take_tokens")
     expect(page.locator("#connection .for-entry")).to_be_visible()
+    expect(page.locator("#connection-entry")).to_have_text(re.compile(r"^ Waiting: Ana took 1 \w+, 1 \w+, 1 \w+\.?$"))
     # (the closed tab sends nothing more, whatever it still hears while closing: "online")
     page.context.route("**/events", lambda route: route.abort() if route.request.frame.page == page else route.fallback())
     page.close(run_before_unload=False)
@@ -830,3 +831,27 @@ def test_an_undo_that_never_reached_the_server_is_said_once_the_polls_get_throug
     expect(page.locator("#alerts .alert-undo-lost")).to_be_visible(timeout=5000)
     expect(page.locator("#announcer")).to_contain_text("The undo did not reach the server")
     assert _version(page, live_server) == 2
+
+
+def test_a_reload_without_network_names_the_entry_waiting_to_be_sent(browser: Browser, live_server: str):
+    """A tester saved a take offline and reloaded, still offline: the kept copy of the screen, its
+    Take sheet empty, and only "your entry will be sent again" (which one?): the same move could be
+    entered again. The banner names it; back online it is stored once."""
+    page = phone(browser)
+    start(page, live_server, via_home=True)
+    page.reload()
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=10000)
+    page.reload()
+    table = Table(page)
+    table._tap_chips({"red": 1, "blue": 1})
+    page.context.set_offline(True)
+    table.tap_save("take_tokens")
+    expect(page.locator("#connection .for-entry")).to_be_visible()
+    page.reload()
+    expect(page.locator("#game")).to_be_visible()
+    expect(page.locator("#connection .for-entry")).to_be_visible(timeout=6000)
+    expect(page.locator("#connection-entry")).to_have_text(re.compile(r"^ Waiting: Ana took 1 (red|blue), 1 (red|blue)\.?$"))
+    page.context.set_offline(False)
+    page.wait_for_function("() => document.querySelector('#game').dataset.version === '1'", timeout=15000)
+    assert _version(page, live_server) == 1
+

@@ -479,6 +479,16 @@
     if ((kind === "poll" || kind === "poll-server") && !banner.hidden) { return; }
     banner.setAttribute("data-kind", pending || resending ? "entry" : kind);
     banner.hidden = false;
+    // the entry waiting, named (a reload while offline drew the sheet empty, and nothing said which
+    // entry would be sent: the same move could be entered again, a tester)
+    var waiting = document.getElementById("connection-entry");
+    if (waiting) {
+      var said = pending || resending ? keptSaid() : "";
+      waiting.textContent = said ? " " + waiting.getAttribute("data-said").replace("%(entry)s", said) : "";
+    }
+  }
+  function keptSaid() {
+    try { return (JSON.parse(localStorage.getItem(KEPT) || "null") || {}).said || ""; } catch (e) { return ""; }
   }
   // (a page that is no game, History say, has no poll to catch up with: it is loaded again once
   // the phone is back online; it said "the game may have moved on", over a list of games)
@@ -572,8 +582,9 @@
   document.addEventListener("keydown", clearLasting, true);
   function keep(form) {
     try {
+      var preview = form.querySelector(".preview[data-entry]");
       localStorage.setItem(KEPT, JSON.stringify({ action: form.getAttribute("hx-post"),
-        values: Object.fromEntries(new FormData(form)) }));
+        values: Object.fromEntries(new FormData(form)), said: preview ? preview.getAttribute("data-entry") : "" }));
     } catch (e) { /* no storage: the retry below still runs while the page stays */ }
   }
   function forget() { try { localStorage.removeItem(KEPT); } catch (e) { /* nothing kept */ } }
