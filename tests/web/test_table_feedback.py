@@ -127,7 +127,7 @@ def test_the_royal_sheet_names_prestige_and_ability_and_the_steal_counts(client)
     chosen = client.get(f"/games/{state['id']}/sheet/royal?royal=DR-4&steal={kind}", headers=HX).get_data(as_text=True)
     seat, victim = state["current_player"], state["players"][1 - state["current_player"]]["name"]
     save = chosen[chosen.index(f'<form class="entry-form" data-type="take_royal" data-steal="{kind}"'):]
-    assert re.search(rf'<p class="preview">Saving will record: [^<]*a royal card \(2 prestige, steal a token\)[^<]*{victim}', save), save[:600]
+    assert re.search(rf'<p class="preview"[^>]*>Saving will record: [^<]*a royal card \(2 prestige, steal a token\)[^<]*{victim}', save), save[:600]
     # the steal is a sentence of its own, with who stole (it read "Stole 1 green from Ben.")
     thief = state["players"][seat]["name"]
     assert re.search(rf'prestige, steal a token\)\. {thief} stole 1 {kind} from {victim}\.', save), save[:600]
