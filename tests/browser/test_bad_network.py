@@ -43,6 +43,17 @@ def pass_seconds_until(page: Page, locator: Locator, seconds: int) -> None:
     expect(locator).to_be_visible()
 
 
+def offline_ready(browser: Browser, live_server: str) -> tuple[Page, Table]:
+    """A phone on a new game whose service worker controls the page (installed by the first visit,
+    in charge from the next load): a reload without network shows the copy it keeps."""
+    page = phone(browser)
+    start(page, live_server, via_home=True)
+    page.reload()
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=10000)
+    page.reload()
+    return page, Table(page)
+
+
 def test_a_save_that_never_answers_times_out_into_the_banner_and_is_sent_once(browser: Browser, live_server: str):
     page = phone(browser, offline_copy=False)
     table = start(page, live_server)
@@ -233,12 +244,7 @@ def test_a_reload_without_network_shows_the_last_screen_and_says_it_may_be_old(b
     """A reload without network shows the service worker's copy: the screen as this phone last
     showed it (it was the copy of the page's first load, turn 1 after a whole evening), and the
     banner says at once that the game may have moved on since (nothing was said for 2 s)."""
-    page = phone(browser)
-    start(page, live_server, via_home=True)
-    page.reload()  # the service worker, installed by the first visit, now controls the page and keeps it
-    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=10000)
-    page.reload()
-    table = Table(page)
+    page, table = offline_ready(browser, live_server)
     expect(page.locator("#connection")).to_be_hidden()
     table.enter({"type": "take_tokens", "player": 0, "tokens": {"red": 1}})
     table.enter({"type": "take_tokens", "player": 1, "tokens": {"blue": 1}})
@@ -260,12 +266,7 @@ def test_a_reload_without_network_shows_the_last_screen_and_says_it_may_be_old(b
 def test_counts_typed_into_the_fix_sheet_are_in_the_offline_copy(browser: Browser, live_server: str):
     """A reload without network shows the Fix sheet with the counts typed into it (the copy had
     the sheet as first drawn: the typing was lost with the network)."""
-    page = phone(browser)
-    start(page, live_server, via_home=True)
-    page.reload()
-    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=10000)
-    page.reload()
-    table = Table(page)
+    page, table = offline_ready(browser, live_server)
     table.open("correction")
     field = page.locator('#sheet input[name$="-red"]').first
     name = field.get_attribute("name")
@@ -837,12 +838,7 @@ def test_a_reload_without_network_names_the_entry_waiting_to_be_sent(browser: Br
     """A tester saved a take offline and reloaded, still offline: the kept copy of the screen, its
     Take sheet empty, and only "your entry will be sent again" (which one?): the same move could be
     entered again. The banner names it; back online it is stored once."""
-    page = phone(browser)
-    start(page, live_server, via_home=True)
-    page.reload()
-    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=10000)
-    page.reload()
-    table = Table(page)
+    page, table = offline_ready(browser, live_server)
     table._tap_chips({"red": 1, "blue": 1})
     page.context.set_offline(True)
     table.tap_save("take_tokens")
