@@ -1701,6 +1701,10 @@ def test_a_finished_series_game_says_the_series_score_after_it_on_its_turn_line(
     page = client.get(f"/games/{g3}").get_data(as_text=True)
     assert series_after.search(page)[1] == "Best of 3: <b>Ana 2 – 1 Ben</b> · Ana wins the series!"
     assert series_after.search(client.get(f"/games/{g2}").get_data(as_text=True))[1] == "Best of 3: <b>Ana 1 – 1 Ben</b>"
+    # the banner of a game opened again once the series went on says the same score (it said the later one)
+    banner = re.compile(r'id="victory-tally">(.*?)</p>', re.S)
+    assert banner.search(client.get(f"/games/{g1}").get_data(as_text=True))[1].strip() == "Best of 3: <b>Ana 1 – 0 Ben</b>"
+    assert "wins the series" in banner.search(page)[1]
     assert series_after.search(client.get(f"/games/{g1}", headers={"HX-Request": "true"}).get_data(as_text=True))
     # a game outside any series, or still in play, says nothing of the kind
     single = _series_game(client, "Ben", {})
