@@ -1654,9 +1654,8 @@ def _import_any(data: Any, max_entries: int | None) -> ImportResult:
             elif outcome == CREATED:
                 created += 1
                 stored.append(view.row)
-                if backup:
+                if backup:  # in the file's order; who sat there, as the backup says (a name may lead elsewhere here)
                     _keep_file_order(view.row, same_second)
-                if backup:  # who sat there, as the backup says (a name may lead elsewhere here)
                     people.seat_as_backed_up(view.row, log.get("people"))
                 if log.get("deleted") is True:
                     view.row.deleted_at = utcnow()

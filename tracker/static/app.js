@@ -1934,7 +1934,8 @@
     if (!shown) { return; }
     var tabs = document.querySelector("nav.actions");
     var entry = document.getElementById("entry").getBoundingClientRect();
-    var bottom = Math.min(window.innerHeight - (tabs ? tabs.getBoundingClientRect().height : 0), entry.bottom);
+    var screenBottom = window.innerHeight - (tabs ? tabs.getBoundingClientRect().height : 0);
+    var bottom = Math.min(screenBottom, entry.bottom);
     var box = shown.getBoundingClientRect();
     // As much as fits of the sheet above it too, from its heading: the card chosen and its payment
     // (centred, the save left half the screen empty below it; and a grid swapped for the shorter
@@ -1948,7 +1949,6 @@
     } else if (box.bottom > bottom) {
       window.scrollBy(0, Math.max(0, Math.min(box.bottom - bottom + 8, top)));
     } else if (top < 0) {
-      var screenBottom = window.innerHeight - (tabs ? tabs.getBoundingClientRect().height : 0);
       window.scrollBy(0, -Math.max(0, Math.min(-top, screenBottom - box.bottom - 8)));
     }
   });
